@@ -1,0 +1,164 @@
+import { type Condition, type Spec, type SpecObject, type TypeExpr } from './model.ts';
+import { parseQuantity } from './quantity.ts';
+
+export interface SemanticProblem {
+  /** Path inside the merged spec; its first segment is a top-level key, which names the file. */
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Checks what a JSON Schema cannot: that names point at things that exist, and that bounds and
+ * defaults agree with each other. Run after the meta-schema check, so shapes can be trusted.
+ */
+export function checkSemantics(spec: Spec): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const objectNames = new Set(Object.keys(spec.objects));
+  const modelIds = new Set(Object.keys(spec.models));
+  const baseKeys = new Set(Object.keys(spec.bases));
+  const modes = new Set(Object.keys(spec.thinking_modes));
+
+  for (const [name, base] of Object.entries(spec.bases)) {
+    if (base.relative_to && !baseKeys.has(base.relative_to)) {
+      out.push({ path: ['bases', name, 'relative_to'], message: `names base \`${base.relative_to}\`, which is not in bases` });
+    }
+  }
+
+  for (const [id, model] of Object.entries(spec.models)) {
+    const at = (k: string) => ['models', id, k];
+    if (model.routes_to) {
+      if (!modelIds.has(model.routes_to.model)) out.push({ path: [...at('routes_to'), 'model'], message: `routes to unknown model \`${model.routes_to.model}\`` });
+      if (!modes.has(model.routes_to.mode)) out.push({ path: [...at('routes_to'), 'mode'], message: `names thinking mode \`${model.routes_to.mode}\`, which is not in thinking_modes` });
+    }
+    model.replacement?.forEach((r, i) => {
+      if (!modelIds.has(r.model)) out.push({ path: [...at('replacement'), i, 'model'], message: `replacement names unknown model \`${r.model}\`` });
+    });
+    if (Array.isArray(model.thinking_modes)) {
+      model.thinking_modes.forEach((m, i) => {
+        if (!modes.has(m)) out.push({ path: [...at('thinking_modes'), i], message: `names thinking mode \`${m}\`, which is not in thinking_modes` });
+      });
+    }
+    const max = parseQuantity(model.max_output_tokens);
+    const dflt = parseQuantity(model.default_max_tokens);
+    if (max && dflt && dflt.low > max.high) {
+      out.push({ path: at('default_max_tokens'), message: `default ${dflt.asWritten} exceeds the maximum ${max.asWritten}` });
+    }
+  }
+
+  for (const [name, object] of Object.entries(spec.objects)) {
+    for (const [field, expr] of Object.entries(object.fields)) {
+      checkTypeExpr(expr, ['objects', name, 'fields', field], spec, objectNames, out);
+    }
+  }
+
+  for (const [name, ep] of Object.entries(spec.endpoints)) {
+    ep.bases.forEach((b, i) => {
+      if (!baseKeys.has(b)) out.push({ path: ['endpoints', name, 'bases', i], message: `names base \`${b}\`, which is not in bases` });
+    });
+    if (ep.request !== null && !objectNames.has(ep.request)) out.push({ path: ['endpoints', name, 'request'], message: `names object \`${ep.request}\`, which is not in objects` });
+    for (const [status, obj] of Object.entries(ep.responses)) {
+      if (!objectNames.has(obj)) out.push({ path: ['endpoints', name, 'responses', status], message: `names object \`${obj}\`, which is not in objects` });
+    }
+    if (ep.stream && !objectNames.has(ep.stream.chunk)) out.push({ path: ['endpoints', name, 'stream', 'chunk'], message: `names object \`${ep.stream.chunk}\`, which is not in objects` });
+  }
+
+  const ruleIds = new Map<string, number>();
+  spec.rules.forEach((rule, i) => {
+    const first = ruleIds.get(rule.id);
+    if (first !== undefined) out.push({ path: ['rules', i, 'id'], message: `rule id \`${rule.id}\` is already used by rules[${first}]; ids are unique and never reused` });
+    else ruleIds.set(rule.id, i);
+    const ep = spec.endpoints[rule.endpoint];
+    if (!ep) {
+      out.push({ path: ['rules', i, 'endpoint'], message: `names endpoint \`${rule.endpoint}\`, which is not in endpoints` });
+      return;
+    }
+    const request = ep.request === null ? undefined : spec.objects[ep.request];
+    const sets = [rule.when, ...(rule.also_when ?? [])];
+    sets.forEach((conds, s) => {
+      conds.forEach((cond, c) => {
+        const base = s === 0 ? ['rules', i, 'when', c] : ['rules', i, 'also_when', s - 1, c];
+        checkCondition(cond, base, spec, request, ep.request, out);
+      });
+    });
+  });
+
+  spec.lifecycle.transitions.forEach((t, i) => {
+    const from = spec.lifecycle.states.find((s) => s.id === t.from);
+    if (!from) out.push({ path: ['lifecycle', 'transitions', i, 'from'], message: `names state \`${t.from}\`, which is not in lifecycle.states` });
+    if (!spec.lifecycle.states.some((s) => s.id === t.to)) out.push({ path: ['lifecycle', 'transitions', i, 'to'], message: `names state \`${t.to}\`, which is not in lifecycle.states` });
+    const model = from ? spec.models[from.model] : undefined;
+    if (model?.retires_at !== undefined && model.retires_at !== t.at) {
+      out.push({ path: ['lifecycle', 'transitions', i, 'at'], message: `instant ${t.at} disagrees with models.${from?.model}.retires_at (${model.retires_at})` });
+    }
+  });
+  spec.lifecycle.states.forEach((s, i) => {
+    if (!modelIds.has(s.model)) out.push({ path: ['lifecycle', 'states', i, 'model'], message: `names unknown model \`${s.model}\`` });
+  });
+  spec.pricing.entries.forEach((p, i) => {
+    if (!modelIds.has(p.model)) out.push({ path: ['pricing', 'entries', i, 'model'], message: `names unknown model \`${p.model}\`` });
+  });
+  return out;
+}
+
+function checkTypeExpr(expr: TypeExpr, path: (string | number)[], spec: Spec, objects: Set<string>, out: SemanticProblem[]): void {
+  if (expr.ref !== undefined && !objects.has(expr.ref)) out.push({ path: [...path, 'ref'], message: `names object \`${expr.ref}\`, which is not in objects` });
+  if (typeof expr.minimum === 'number' && typeof expr.maximum === 'number' && expr.minimum > expr.maximum) {
+    out.push({ path: [...path, 'minimum'], message: `minimum ${expr.minimum} exceeds maximum ${expr.maximum}` });
+  }
+  const maxItems = typeof expr.max_items === 'number' ? expr.max_items : undefined;
+  if (expr.min_items !== undefined && maxItems !== undefined && expr.min_items > maxItems) {
+    out.push({ path: [...path, 'min_items'], message: `min_items ${expr.min_items} exceeds max_items ${maxItems}` });
+  }
+  if (typeof expr.default === 'number') {
+    if (typeof expr.minimum === 'number' && expr.default < expr.minimum) out.push({ path: [...path, 'default'], message: `default ${expr.default} is below the minimum ${expr.minimum}` });
+    if (typeof expr.maximum === 'number' && expr.default > expr.maximum) out.push({ path: [...path, 'default'], message: `default ${expr.default} is above the maximum ${expr.maximum}` });
+  }
+  if (expr.enum_ref === 'finish_reasons' && Object.keys(spec.finish_reasons.values).length === 0) {
+    out.push({ path: [...path, 'enum_ref'], message: 'finish_reasons has no values' });
+  }
+  if (expr.items) checkTypeExpr(expr.items, [...path, 'items'], spec, objects, out);
+  expr.prefix_items?.forEach((e, i) => checkTypeExpr(e, [...path, 'prefix_items', i], spec, objects, out));
+  expr.one_of?.forEach((e, i) => checkTypeExpr(e, [...path, 'one_of', i], spec, objects, out));
+  for (const [name, f] of Object.entries(expr.fields ?? {})) checkTypeExpr(f, [...path, 'fields', name], spec, objects, out);
+}
+
+function checkCondition(cond: Condition, path: (string | number)[], spec: Spec, request: SpecObject | undefined, requestName: string | null, out: SemanticProblem[]): void {
+  if (cond.field !== undefined) {
+    if (!request) out.push({ path: [...path, 'field'], message: `names field \`${cond.field}\`, but the endpoint takes no request body` });
+    else if (!resolveField(spec, request, cond.field.split('.'))) {
+      out.push({ path: [...path, 'field'], message: `names field \`${cond.field}\`, which is not a field of ${requestName}` });
+    }
+  }
+  if (cond.any_message_has !== undefined && cond.any_message_has !== 'reasoning_content' && !spec.objects.message?.fields[cond.any_message_has]) {
+    out.push({ path: [...path, 'any_message_has'], message: `names \`${cond.any_message_has}\`, which is not a field of message` });
+  }
+  for (const key of ['base', 'base_not'] as const) {
+    const b = cond[key];
+    if (b !== undefined && !spec.bases[b]) out.push({ path: [...path, key], message: `names base \`${b}\`, which is not in bases` });
+  }
+  if (cond.model !== undefined && !spec.models[cond.model]) out.push({ path: [...path, 'model'], message: `names unknown model \`${cond.model}\`` });
+}
+
+/** Walks a dotted field path through fields, refs and array items. */
+export function resolveField(spec: Spec, object: SpecObject, segments: string[]): TypeExpr | undefined {
+  let fields: Record<string, TypeExpr> | undefined = object.fields;
+  let found: TypeExpr | undefined;
+  for (const segment of segments) {
+    found = fields?.[segment];
+    if (!found) return undefined;
+    fields = fieldsOf(spec, found);
+  }
+  return found;
+}
+
+function fieldsOf(spec: Spec, expr: TypeExpr): Record<string, TypeExpr> | undefined {
+  if (expr.fields) return expr.fields;
+  if (expr.ref) return spec.objects[expr.ref]?.fields;
+  if (expr.items) return fieldsOf(spec, expr.items);
+  for (const alt of expr.one_of ?? []) {
+    const f = fieldsOf(spec, alt);
+    if (f) return f;
+  }
+  return undefined;
+}
+
