@@ -48,7 +48,8 @@ const cache = new Map<string, LoadedSpec>();
 /**
  * Loads every file the index names, checks each against spec/meta-schema.json and then the
  * cross-references between files. Any problem throws SpecInvalidError listing each problem with its
- * file, line, column and path; nothing is half-loaded. Results are cached per directory.
+ * file, line, column and path; nothing is half-loaded. A successful load is cached per directory for
+ * the life of the process (spec files are not expected to change under a running harness).
  */
 export function loadSpec(dir: string = DEFAULT_SPEC_DIR): LoadedSpec {
   const key = resolve(dir);
@@ -64,14 +65,25 @@ function display(dir: string, name: string): string {
   return rel.startsWith('..') ? join(dir, name) : rel;
 }
 
-function parseFile(dir: string, name: string, issues: SpecIssue[]): ParsedFile | undefined {
+/** Where the index lists a file, so that a file that cannot be read is reported at that line. */
+interface ListedAt {
+  index: ParsedFile;
+  position: number;
+}
+
+function parseFile(dir: string, name: string, issues: SpecIssue[], listedAt?: ListedAt): ParsedFile | undefined {
   const shown = display(dir, name);
   let text: string;
   try {
     text = readFileSync(join(dir, name), 'utf8');
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
-    issues.push({ file: shown, line: 0, column: 0, path: '', message: `cannot read: ${reason}` });
+    if (listedAt) {
+      const pos = locate(listedAt.index.doc, listedAt.index.lineCounter, ['files', listedAt.position]);
+      issues.push({ file: listedAt.index.display, ...pos, path: `/files/${listedAt.position}`, message: `lists \`${name}\`, which cannot be read (${reason}) in ${dir}` });
+    } else {
+      issues.push({ file: shown, line: 0, column: 0, path: '', message: `cannot read: ${reason}` });
+    }
     return undefined;
   }
   const lineCounter = new LineCounter();
@@ -98,10 +110,12 @@ function loadUncached(dir: string): LoadedSpec {
   const validate = metaValidator(dir);
   const files: ParsedFile[] = [index];
   const names = Array.isArray(index.data.files) ? index.data.files.filter((f): f is string => typeof f === 'string') : [];
-  for (const name of names) {
-    const parsed = parseFile(dir, name, issues);
+  names.forEach((name, position) => {
+    const parsed = parseFile(dir, name, issues, { index, position });
     if (parsed) files.push(parsed);
-  }
+  });
+  // A file that did not parse leaves its keys undefined; saying so once per key is noise.
+  const unreadable = files.length < names.length + 1;
 
   const merged: Record<string, unknown> = {};
   const origins: Record<string, string> = {};
@@ -119,7 +133,7 @@ function loadUncached(dir: string): LoadedSpec {
     }
   }
   for (const key of REQUIRED_TOP_LEVEL_KEYS) {
-    if (!(key in merged)) {
+    if (!(key in merged) && !unreadable) {
       issues.push({ file: index.display, line: 0, column: 0, path: `/${key}`, message: `no spec file defines \`${key}\`; add it to one of the files listed in ${INDEX_FILE}` });
     }
   }

@@ -48,7 +48,7 @@ export interface TypeExpr {
   ref?: string;
   fields?: Record<string, TypeExpr>;
   one_of?: TypeExpr[];
-  json_string?: boolean;
+  json_string?: { strength: Strength; note?: string };
   required?: boolean | 'unspecified';
   default?: unknown;
   strength?: Strength;

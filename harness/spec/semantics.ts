@@ -92,8 +92,33 @@ export function checkSemantics(spec: Spec): SemanticProblem[] {
     }
   });
   spec.lifecycle.states.forEach((s, i) => {
-    if (!modelIds.has(s.model)) out.push({ path: ['lifecycle', 'states', i, 'model'], message: `names unknown model \`${s.model}\`` });
+    const at = ['lifecycle', 'states', i];
+    const model = spec.models[s.model];
+    if (!model) {
+      out.push({ path: [...at, 'model'], message: `names unknown model \`${s.model}\`` });
+      return;
+    }
+    if (s.routes_to) {
+      const r = model.routes_to;
+      if (!r || r.model !== s.routes_to.model || r.mode !== s.routes_to.mode) {
+        out.push({ path: [...at, 'routes_to'], message: `routing ${s.routes_to.model}/${s.routes_to.mode} disagrees with models.${s.model}.routes_to (${r ? `${r.model}/${r.mode}` : 'none'})` });
+      }
+    }
   });
+  for (const [id, list] of Object.entries(spec.lifecycle.replacement)) {
+    if (id === 'source' || !Array.isArray(list)) continue;
+    const model = spec.models[id];
+    if (!model) {
+      out.push({ path: ['lifecycle', 'replacement', id], message: `names unknown model \`${id}\`` });
+      continue;
+    }
+    list.forEach((r, i) => {
+      if (!modelIds.has(r.model)) out.push({ path: ['lifecycle', 'replacement', id, i, 'model'], message: `names unknown model \`${r.model}\`` });
+    });
+    if (JSON.stringify(list) !== JSON.stringify(model.replacement ?? [])) {
+      out.push({ path: ['lifecycle', 'replacement', id], message: `disagrees with models.${id}.replacement; the two must say the same` });
+    }
+  }
   spec.pricing.entries.forEach((p, i) => {
     if (!modelIds.has(p.model)) out.push({ path: ['pricing', 'entries', i, 'model'], message: `names unknown model \`${p.model}\`` });
   });
