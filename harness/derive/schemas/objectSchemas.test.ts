@@ -1,0 +1,84 @@
+import { describe, expect, test } from 'vitest';
+import { loadSpec } from '#harness/spec/load.ts';
+import { createAjv } from '#harness/derive/validators/createAjv.ts';
+import { validatorFor } from '#harness/derive/validators/registry.ts';
+import { deriveAllSchemas, deriveObjectSchema, SPEC_REF, STRENGTH } from './index.ts';
+
+const { spec } = loadSpec();
+
+describe('deriveObjectSchema', () => {
+  test('derives a draft 2020-12 schema for every object, in both profiles, and each compiles', () => {
+    for (const profile of ['default', 'strict'] as const) {
+      const all = deriveAllSchemas(spec, { profile });
+      expect(Object.keys(all).sort()).toEqual(Object.keys(spec.objects).sort());
+      for (const schema of Object.values(all)) {
+        expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+        expect(() => createAjv().compile(schema)).not.toThrow();
+      }
+    }
+  });
+
+  test('is deterministic: the same spec gives byte-identical schemas', () => {
+    const a = JSON.stringify(deriveAllSchemas(spec, { profile: 'strict' }));
+    const b = JSON.stringify(deriveAllSchemas(spec, { profile: 'strict' }));
+    expect(a).toBe(b);
+  });
+
+  test('bundles the objects a schema refers to under $defs', () => {
+    const schema = deriveObjectSchema(spec, 'chat_completion', { profile: 'default' });
+    expect(Object.keys(schema.$defs as object).sort()).toEqual(['assistant_message', 'choice', 'tool_call', 'usage']);
+  });
+
+  test('every node carries the strength and the spec entry it comes from', () => {
+    const schema = deriveObjectSchema(spec, 'chat_completion', { profile: 'default' });
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    expect(props.id![STRENGTH]).toBe('must');
+    expect(props.id![SPEC_REF]).toBe('objects.chat_completion.fields.id');
+    // The stated `chatcmpl-` shape is a should, so it sits in a layer of its own.
+    expect(props.id!.allOf).toEqual([expect.objectContaining({ [STRENGTH]: 'should', pattern: expect.stringContaining('chatcmpl-') })]);
+  });
+
+  test('only the strict profile closes objects', () => {
+    expect(deriveObjectSchema(spec, 'usage', { profile: 'default' }).additionalProperties).toBeUndefined();
+    expect(deriveObjectSchema(spec, 'usage', { profile: 'strict' }).additionalProperties).toBe(false);
+  });
+
+  test('per-model bounds resolve only for a given model', () => {
+    const open = deriveObjectSchema(spec, 'chat_completion_request', { profile: 'default' });
+    const flash = deriveObjectSchema(spec, 'chat_completion_request', { profile: 'default', model: 'svc-v4-flash' });
+    const maxTokens = (s: Record<string, unknown>) => (s.properties as Record<string, Record<string, unknown>>).max_tokens!;
+    expect(maxTokens(open).maximum).toBeUndefined();
+    expect(maxTokens(flash).maximum).toBe(spec.models['svc-v4-flash']!.max_output_tokens);
+  });
+});
+
+describe('violation levels', () => {
+  test('a null where null is not stated either way is advisory, not a failure', () => {
+    const judge = validatorFor(spec, 'delta');
+    const violations = judge({ content: null });
+    expect(violations).toEqual([expect.objectContaining({ path: '/content', level: 'unspecified', specRef: 'objects.delta.fields.content.nullable' })]);
+  });
+
+  test('a field whose presence is unspecified is reported at that level when absent', () => {
+    const judge = validatorFor(spec, 'error_envelope');
+    expect(judge({ error: { message: 'm', type: 't' } })).toEqual([
+      expect.objectContaining({ path: '/error', level: 'unspecified', message: 'missing required field `code`' }),
+    ]);
+  });
+
+  test('a tool call whose arguments are not JSON is a should-level violation', () => {
+    const judge = validatorFor(spec, 'tool_call');
+    expect(judge({ function: { name: 'f', arguments: '{"a":1}' } })).toEqual([]);
+    expect(judge({ function: { name: 'f', arguments: '{"a":' } })).toEqual([
+      expect.objectContaining({ path: '/function/arguments', level: 'should', specRef: 'objects.tool_call.fields.function.fields.arguments.json_string' }),
+    ]);
+  });
+
+  test('an unknown field is reported only in the strict profile, at its own path', () => {
+    const body = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 1, extra: 1 };
+    expect(validatorFor(spec, 'usage')(body)).toEqual([]);
+    expect(validatorFor(spec, 'usage', { profile: 'strict' })(body)).toEqual([
+      expect.objectContaining({ path: '/extra', level: 'strict' }),
+    ]);
+  });
+});

@@ -1,0 +1,3 @@
+export { createAjv } from './createAjv.ts';
+export { validatorFor, type Judge } from './registry.ts';
+export { strongestLevel, toViolations, type Level, type Violation } from './violations.ts';
