@@ -1,0 +1,51 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '#harness/core/errors/index.ts';
+
+/** Exit codes of every command: CI reads them. */
+export const EXIT = { ok: 0, conformanceFailure: 1, usage: 2 } as const;
+
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Full help text, printed by `--help`. */
+  help: string;
+  run(argv: string[], io: CommandIO): Promise<number>;
+}
+
+export interface CommandIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * node:util parseArgs in strict mode, with its errors turned into UsageErrors that name the flag and
+ * point at --help. `--help` is accepted by every command.
+ */
+export function parseFlags<O extends Options>(command: string, argv: string[], options: O, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const message = (err as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/s, '');
+    if (code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${command}: ${message}. Run \`svc-conformance ${command} --help\` for the flags it takes.`);
+    throw err;
+  }
+}
+
+/** A required string flag, or a UsageError naming it. */
+export function requireFlag(command: string, name: string, value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError(`${command}: --${name} is required. Run \`svc-conformance ${command} --help\`.`);
+  return value;
+}
+
+/** A flag that takes one of a few words; anything else is a UsageError listing them. */
+export function choiceFlag<T extends string>(command: string, name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`${command}: --${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)}). Run \`svc-conformance ${command} --help\`.`);
+  }
+  return value as T;
+}

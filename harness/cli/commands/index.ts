@@ -1,0 +1,8 @@
+import type { Command } from '../command.ts';
+import { checkSpec } from './checkSpec.ts';
+import { openapi } from './openapi.ts';
+import { run } from './run.ts';
+import { schemas } from './schemas.ts';
+
+/** Every command, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [run, checkSpec, schemas, openapi];

@@ -1,0 +1,16 @@
+export {
+  buildOpenApi,
+  DEFAULT_SERVER_URL,
+  OAS_DIALECT,
+  OPENAPI_VERSION,
+  RESPONSES_POINTER,
+  rewriteSchema,
+  SCHEMAS_POINTER,
+  type BuildOpenApiOptions,
+  type HttpMethod,
+  type OmittedEndpoint,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type OpenApiPathItem,
+  type OpenApiServer,
+} from './buildOpenApi.ts';
