@@ -1,0 +1,104 @@
+import { UsageError } from '#harness/core/errors/index.ts';
+import { FAULTS, isFaultId, startEmulator, type FaultId } from '#harness/emulator/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { EXIT, parseFlags, type Command } from '../command.ts';
+
+export const emulate: Command = {
+  name: 'emulate',
+  summary: 'serve the embedded emulator of the service (optionally with faults) until stopped',
+  help: `Usage: svc-conformance emulate [--port N] [--host H] [--api-key KEY]... [--now ISO]
+                              [--fault NAME]... [--seed N] [--concurrency N]
+                              [--maintenance] [--stream-interval MS] [--spec DIR]
+       svc-conformance emulate --list-faults
+
+Serves the service as spec/ describes it, on node:http: every endpoint on every
+base ({base}, {base}/v1, {base}/beta, and the messages format under
+{base}/anthropic). Prints its base URL on the first line of stdout and, when no
+--api-key is given, a generated key on the second. Serves until SIGINT or
+SIGTERM, then closes cleanly.
+
+Options:
+  --port N             port to listen on (default 0: an ephemeral port)
+  --host H             address to bind (default 127.0.0.1, loopback)
+  --api-key KEY        a key to accept (repeatable; default: one generated key)
+  --now ISO            start the emulator's clock at this instant; it then runs
+                       at real speed (lifecycle on both sides of a retirement)
+  --fault NAME         break exactly this rule (repeatable); see --list-faults
+  --list-faults        print the fault catalogue, one line each, and exit
+  --seed N             seed of the deterministic text generator (default 0)
+  --concurrency N      requests one key may have in flight before 429 (default 8)
+  --maintenance        answer every request 503 (maintenance)
+  --stream-interval MS pause between two stream events (default 0)
+  --spec DIR           spec directory (default: the spec/ shipped with the harness)
+  -h, --help           show this help
+
+Exit codes: 0 stopped by a signal; 2 a bad flag or a spec that does not load.`,
+  async run(argv, io) {
+    const { values } = parseFlags('emulate', argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      now: { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      'list-faults': { type: 'boolean' },
+      seed: { type: 'string' },
+      concurrency: { type: 'string' },
+      maintenance: { type: 'boolean' },
+      'stream-interval': { type: 'string' },
+      spec: { type: 'string' },
+    });
+    if (values['list-faults']) {
+      const width = Math.max(...FAULTS.map((f) => f.id.length));
+      for (const f of FAULTS) io.stdout(`${f.id.padEnd(width)}  [${f.area}] ${f.summary}`);
+      return EXIT.ok;
+    }
+    const faults = (values.fault ?? []).map((name): FaultId => {
+      if (!isFaultId(name)) throw new UsageError(`emulate: --fault ${name} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
+      return name;
+    });
+    let fixed: Date | undefined;
+    if (values.now !== undefined) {
+      fixed = new Date(values.now);
+      if (Number.isNaN(fixed.getTime())) throw new UsageError(`emulate: --now ${JSON.stringify(values.now)} is not an ISO 8601 instant (e.g. 2026-07-24T15:58:00Z).`);
+    }
+    const port = integerFlag('port', values.port, 0, 65535) ?? 0;
+    const seed = integerFlag('seed', values.seed, 0, 2 ** 32 - 1) ?? 0;
+    const concurrencyPerKey = integerFlag('concurrency', values.concurrency, 1, 100_000) ?? 8;
+    const streamIntervalMs = integerFlag('stream-interval', values['stream-interval'], 0, 60_000) ?? 0;
+    const { spec } = loadSpec(values.spec);
+    const emulator = await startEmulator({
+      spec,
+      port,
+      ...(values.host ? { host: values.host } : {}),
+      ...(values['api-key'] ? { apiKeys: values['api-key'] } : {}),
+      ...(fixed ? { now: clockFrom(fixed) } : {}),
+      faults,
+      seed,
+      concurrencyPerKey,
+      maintenance: values.maintenance === true,
+      streamIntervalMs,
+    });
+    io.stdout(emulator.url);
+    if (!values['api-key']) io.stdout(emulator.apiKey);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await emulator.close();
+    return EXIT.ok;
+  },
+};
+
+function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`emulate: --${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)}).`);
+  return n;
+}
+
+/** A clock that reads `start` now and advances with real time. */
+export function clockFrom(start: Date): () => Date {
+  const offset = start.getTime() - Date.now();
+  return () => new Date(Date.now() + offset);
+}

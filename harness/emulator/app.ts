@@ -1,0 +1,95 @@
+import { isUnspecified, type Spec } from '#harness/spec/model.ts';
+import { CHOICES, refusal, statusRow } from './choices.ts';
+import type { EmulatorContext } from './context.ts';
+import { authenticate } from './auth.ts';
+import { refusalResponse, type Refusal } from './http/refusal.ts';
+import { retryAfterSeconds } from './state/index.ts';
+import { userBalance } from './routes/balance.ts';
+import { chatCompletions } from './routes/chat.ts';
+import { fimCompletions } from './routes/fim.ts';
+import { messages } from './routes/messages.ts';
+import { listModels } from './routes/models.ts';
+import type { RouteInput } from './routes/request.ts';
+
+type Handler = (input: RouteInput, release: () => void) => Response | Promise<Response>;
+
+/** One handler per endpoint of the spec; an endpoint the spec adds without a handler stops start-up. */
+const HANDLERS: Record<string, Handler> = {
+  list_models: (input, release) => (release(), listModels(input)),
+  user_balance: (input, release) => (release(), userBalance(input)),
+  chat_completions: chatCompletions,
+  fim_completions: fimCompletions,
+  messages,
+};
+
+interface Route {
+  method: string;
+  path: string;
+  base: string;
+  endpoint: string;
+  handler: Handler;
+}
+
+export function basePath(spec: Spec, base: string): string {
+  const b = spec.bases[base];
+  if (!b) throw new Error(`no base ${base} in the spec`);
+  return isUnspecified(b.path) ? CHOICES.messagesBasePath : b.path;
+}
+
+/** Every endpoint on every base the spec serves it under. */
+export function routesOf(ctx: EmulatorContext): Route[] {
+  const { spec } = ctx;
+  const routes: Route[] = [];
+  for (const [endpoint, ep] of Object.entries(spec.endpoints)) {
+    const handler = HANDLERS[endpoint];
+    if (!handler) throw new Error(`the emulator has no handler for endpoint \`${endpoint}\` of the spec`);
+    const path = isUnspecified(ep.path) ? CHOICES.messagesPath : ep.path;
+    const bases = endpoint === 'fim_completions' && ctx.fault('fim-outside-beta') ? [...ep.bases, 'base_url'] : ep.bases;
+    for (const base of bases) {
+      if (base === 'v1' && ctx.fault('v1-missing')) continue;
+      routes.push({ method: ep.method, path: basePath(spec, base) + path, base, endpoint, handler });
+    }
+  }
+  return routes;
+}
+
+/** The emulator as a function of a Request: no sockets, so tests can call it directly too. */
+export function createApp(ctx: EmulatorContext): (req: Request) => Promise<Response> {
+  const routes = routesOf(ctx);
+  const { spec } = ctx;
+  return async (req) => {
+    const url = new URL(req.url);
+    const pathname = url.pathname.replace(/\/+$/, '') || '/';
+    const route = routes.find((r) => r.method === req.method && r.path === pathname);
+    if (!route) {
+      return finish(ctx, refusalResponse(refusal(spec, CHOICES.unknownPathStatus, `no endpoint at ${req.method} ${pathname}`, 'not_found')));
+    }
+    if (ctx.options.maintenance) {
+      return finish(ctx, refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 503), message: 'the service is under maintenance; retry later', type: 'service_unavailable', code: 'overloaded', param: null })));
+    }
+    const auth = authenticate(ctx, req, route.base === 'messages_base_url');
+    if ('status' in auth) return finish(ctx, refusalResponse(auth));
+    const release = ctx.limiter.tryAcquire(auth.key);
+    if (!release) {
+      return finish(ctx, refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 429), message: 'too many requests in flight for this key', type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null })));
+    }
+    try {
+      return await finish(ctx, await route.handler({ ctx, req, url, base: route.base, key: auth.key }, release));
+    } catch (err) {
+      release();
+      // A bug of the emulator still answers with the envelope: a 500, as the error table says.
+      return finish(ctx, refusalResponse({ status: 500, message: `internal error: ${(err as Error).message}`, type: 'server_error', code: 'internal_error', param: null }));
+    }
+  };
+}
+
+function withRetryAfter(spec: Spec, r: Refusal): Refusal {
+  return { ...r, headers: { 'retry-after': String(retryAfterSeconds(spec, r.status as 429 | 503)) } };
+}
+
+/** The `error-envelope-flat` fault rewrites every error body; otherwise responses pass as they are. */
+async function finish(ctx: EmulatorContext, response: Response): Promise<Response> {
+  if (!ctx.fault('error-envelope-flat') || response.status < 400) return response;
+  const body = (await response.json()) as { error?: { message?: string } };
+  return new Response(JSON.stringify({ message: body.error?.message ?? '' }), { status: response.status, headers: response.headers });
+}

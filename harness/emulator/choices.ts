@@ -1,0 +1,31 @@
+import type { Spec } from '#harness/spec/model.ts';
+import type { Refusal } from './http/refusal.ts';
+
+/**
+ * Where the description leaves the emulator a choice, the choice is made here, once, and each names
+ * a status of the spec's error table (checked to exist, so a spec change cannot leave it dangling).
+ * The harness reports checks of these points as advisory: they are not the contract.
+ */
+export const CHOICES = {
+  /** "Request path under this base: not shown": the messages base is mounted at {base_url}/anthropic. */
+  messagesBasePath: '/anthropic',
+  /** ...and its endpoint at /v1/messages below it, where the widely used messages clients post. */
+  messagesPath: '/v1/messages',
+  /** "Status code for retired aliases: not shown": 404, the error table's "Model not found". */
+  retiredAliasStatus: 404,
+  /** Ids only "listed by id in the product overview" have no request details: refused as unknown. */
+  listedOnlyStatus: 404,
+  /** Thinking when a current model's request has no `thinking` field: not stated; Non-Think. */
+  thinkingByDefault: false,
+  /** An address the spec does not serve. */
+  unknownPathStatus: 404,
+} as const;
+
+export function statusRow(spec: Spec, status: number): number {
+  if (!spec.errors.statuses[String(status)]) throw new Error(`emulator choice names status ${status}, which the spec's error table does not list`);
+  return status;
+}
+
+export function refusal(spec: Spec, status: number, message: string, code: string, param: string | null = null, type = 'invalid_request_error'): Refusal {
+  return { status: statusRow(spec, status), message, type, code, param };
+}

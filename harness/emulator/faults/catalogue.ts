@@ -1,0 +1,101 @@
+/**
+ * Every way the emulator can be told to break the contract, one rule each. A fault is switched on
+ * by name (`--fault NAME`); the code that honours it sits where the rule is kept, as
+ * `ctx.fault('<id>')`. `breaks` names the spec entry the fault violates, so a test can show the
+ * harness's checks of that entry fail.
+ */
+export interface FaultDef {
+  id: string;
+  area: FaultArea;
+  summary: string;
+  breaks: string;
+}
+
+export type FaultArea =
+  | 'schema' | 'status' | 'stream' | 'usage' | 'lifecycle' | 'auth' | 'tools' | 'json-mode'
+  | 'thinking' | 'fim' | 'prefix' | 'balance' | 'caching' | 'output' | 'bases' | 'statelessness';
+
+export const FAULTS = [
+  // schema of each object
+  { id: 'completion-missing-usage', area: 'schema', summary: 'non-streamed completions carry no `usage`', breaks: 'objects.chat_completion.fields.usage' },
+  { id: 'completion-wrong-object', area: 'schema', summary: '`object` is "chat.completions" instead of "chat.completion"', breaks: 'objects.chat_completion.fields.object' },
+  { id: 'completion-created-as-string', area: 'schema', summary: '`created` is an ISO date string instead of Unix seconds', breaks: 'objects.chat_completion.fields.created' },
+  { id: 'completion-bad-finish-reason', area: 'schema', summary: '`finish_reason` "done" instead of a listed value', breaks: 'objects.choice.fields.finish_reason' },
+  { id: 'message-wrong-role', area: 'schema', summary: 'the reply message has role "bot"', breaks: 'objects.assistant_message.fields.role' },
+  { id: 'chunk-wrong-object', area: 'schema', summary: 'stream chunks say `object` "chat.completion"', breaks: 'objects.chat_completion_chunk.fields.object' },
+  { id: 'models-missing-id', area: 'schema', summary: 'model-list entries have `name` instead of `id`', breaks: 'objects.model_entry.fields.id' },
+  { id: 'balance-amount-as-number', area: 'schema', summary: 'balance amounts are JSON numbers, not decimal strings', breaks: 'objects.balance_info.fields.total_balance' },
+  { id: 'fim-missing-text', area: 'schema', summary: 'fill-in-the-middle choices carry `content` instead of `text`', breaks: 'objects.fim_completion' },
+  { id: 'messages-missing-content', area: 'schema', summary: 'messages-format replies carry `completion` instead of a `content` array', breaks: 'objects.messages_response.fields.content' },
+  { id: 'error-envelope-flat', area: 'schema', summary: 'errors are `{"message": ...}` with no `error` object', breaks: 'objects.error_envelope' },
+  // statuses
+  { id: 'empty-messages-accepted', area: 'status', summary: 'an empty `messages` array is answered 200', breaks: 'rules.chat.messages.non-empty' },
+  { id: 'unknown-model-500', area: 'status', summary: 'an unknown model id gets 500 instead of 400/404', breaks: 'rules.chat.model.valid-id' },
+  { id: 'bounds-not-enforced', area: 'status', summary: 'out-of-range values (temperature 2.5, 5 stop sequences...) are accepted', breaks: 'rules.bound.out-of-range' },
+  { id: 'max-tokens-not-capped', area: 'status', summary: '`max_tokens` above the model maximum is accepted', breaks: 'rules.chat.max-tokens.per-model-maximum' },
+  { id: 'top-logprobs-without-logprobs', area: 'status', summary: '`top_logprobs` without `logprobs` is accepted', breaks: 'rules.chat.top-logprobs.requires-logprobs' },
+  { id: 'invalid-json-500', area: 'status', summary: 'a body that is not JSON gets 500', breaks: 'rules.chat.invalid-json' },
+  { id: 'missing-field-422', area: 'status', summary: 'a missing required field gets 422 instead of 400', breaks: 'rules.chat.required-field.missing' },
+  // stream order and framing
+  { id: 'stream-no-done', area: 'stream', summary: 'streams end without `data: [DONE]`', breaks: 'streaming.events.terminator' },
+  { id: 'stream-no-role', area: 'stream', summary: 'the first chunk has no `role`', breaks: 'streaming.events.first_chunk' },
+  { id: 'stream-finish-every-chunk', area: 'stream', summary: 'every chunk carries `finish_reason` "stop"', breaks: 'streaming.rules.stream.finish-reason-only-final' },
+  { id: 'stream-id-changes', area: 'stream', summary: 'each chunk has a new id', breaks: 'streaming.rules.stream.one-id' },
+  { id: 'stream-data-after-done', area: 'stream', summary: 'a chunk follows `data: [DONE]`', breaks: 'streaming.rules.stream.done-last' },
+  { id: 'stream-no-final-chunk', area: 'stream', summary: 'no final chunk with `finish_reason`: content then `[DONE]`', breaks: 'streaming.events.final_chunk' },
+  { id: 'stream-json-content-type', area: 'stream', summary: 'streams are served as application/json', breaks: 'endpoints.chat_completions.stream.content_type' },
+  { id: 'stream-malformed-event', area: 'stream', summary: 'one chunk in the middle is not valid JSON', breaks: 'streaming.framing' },
+  // usage arithmetic
+  { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'objects.usage.fields.total_tokens' },
+  { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'context_caching.usage_fields' },
+  { id: 'max-tokens-ignored', area: 'usage', summary: '`max_tokens` is not honoured: output runs past it', breaks: 'rules.chat.max-tokens.length' },
+  // output
+  { id: 'stop-sequence-ignored', area: 'output', summary: 'stop sequences do not end the output', breaks: 'rules.chat.stop.not-in-output' },
+  { id: 'length-says-stop', area: 'output', summary: 'output cut by `max_tokens` reports `finish_reason` "stop"', breaks: 'rules.chat.max-tokens.length' },
+  // lifecycle
+  { id: 'alias-never-retires', area: 'lifecycle', summary: 'legacy aliases keep routing after their retirement instant', breaks: 'rules.retired-alias.refused' },
+  { id: 'alias-retired-early', area: 'lifecycle', summary: 'legacy aliases are refused before their retirement instant', breaks: 'lifecycle.transitions' },
+  { id: 'retired-alias-falls-back', area: 'lifecycle', summary: 'a retired alias is answered by its replacement instead of an error', breaks: 'errors.retired_alias' },
+  { id: 'reasoner-routes-non-thinking', area: 'lifecycle', summary: 'svc-reasoner routes without thinking (no reasoning_content)', breaks: 'models.svc-reasoner.routes_to' },
+  // authentication
+  { id: 'auth-missing-key-accepted', area: 'auth', summary: 'requests without a key are answered', breaks: 'authentication.failure_status' },
+  { id: 'auth-wrong-key-403', area: 'auth', summary: 'an unknown key gets 403 instead of 401', breaks: 'authentication.failure_status' },
+  // tools
+  { id: 'tool-arguments-not-json', area: 'tools', summary: 'tool call arguments are not JSON', breaks: 'objects.tool_call.fields.function.fields.arguments.json_string' },
+  { id: 'tool-arguments-off-schema', area: 'tools', summary: 'tool call arguments miss a required property of the tool schema', breaks: 'rules.chat.tools.arguments-are-json' },
+  { id: 'tool-finish-reason-stop', area: 'tools', summary: 'a reply with tool calls says `finish_reason` "stop"', breaks: 'rules.chat.tools.finish-reason-tool-calls' },
+  { id: 'tool-choice-none-ignored', area: 'tools', summary: '`tool_choice` "none" still calls a tool', breaks: 'rules.chat.tool-choice.none-forbids-tools' },
+  { id: 'tool-choice-required-ignored', area: 'tools', summary: '`tool_choice` "required" answers with text', breaks: 'rules.chat.tool-choice.required-forces-call' },
+  { id: 'tool-choice-named-ignored', area: 'tools', summary: 'the object form of `tool_choice` calls another function', breaks: 'rules.chat.tool-choice.named-forces-function' },
+  // JSON mode
+  { id: 'json-mode-not-json', area: 'json-mode', summary: 'JSON mode answers with text that does not parse', breaks: 'rules.chat.response-format.json-output' },
+  // thinking
+  { id: 'thinking-no-reasoning', area: 'thinking', summary: 'thinking enabled, but no `reasoning_content`', breaks: 'rules.chat.thinking.enabled-carries-reasoning' },
+  { id: 'reasoning-when-disabled', area: 'thinking', summary: '`reasoning_content` is filled with thinking disabled', breaks: 'rules.chat.thinking.disabled-no-reasoning' },
+  { id: 'reasoning-effort-none-thinks', area: 'thinking', summary: '`reasoning_effort` "none" still thinks', breaks: 'rules.chat.reasoning-effort.none-equals-disabled' },
+  // fill-in-the-middle
+  { id: 'fim-thinking-accepted', area: 'fim', summary: 'fill-in-the-middle with thinking enabled is answered 200', breaks: 'rules.fim.thinking' },
+  { id: 'fim-json-mode-accepted', area: 'fim', summary: 'fill-in-the-middle with JSON mode is answered 200', breaks: 'rules.fim.json-mode' },
+  { id: 'fim-outside-beta', area: 'fim', summary: 'fill-in-the-middle is served on the root base too', breaks: 'rules.fim.requires-beta-base' },
+  // prefix completion
+  { id: 'prefix-without-flag-accepted', area: 'prefix', summary: 'a prefix request without `prefix: true` is answered 200', breaks: 'rules.prefix.without-prefix-flag' },
+  { id: 'prefix-outside-beta', area: 'prefix', summary: 'prefix completion is served outside the beta base', breaks: 'rules.prefix.requires-beta-base' },
+  // balance
+  { id: 'balance-topped-up-first', area: 'balance', summary: 'topped-up balance is spent before granted balance', breaks: 'billing.spending_order' },
+  { id: 'balance-402-not-enforced', area: 'balance', summary: 'an empty balance is still served', breaks: 'rules.balance.insufficient' },
+  // caching
+  { id: 'cache-never-hits', area: 'caching', summary: 'repeated prompt prefixes never hit the cache', breaks: 'context_caching' },
+  { id: 'cache-hits-under-minimum', area: 'caching', summary: 'prompts under the 64-token minimum report cache hits', breaks: 'context_caching.min_tokens' },
+  // bases
+  { id: 'v1-missing', area: 'bases', summary: '{base_url}/v1 answers 404', breaks: 'bases.v1' },
+  // statelessness
+  { id: 'stateful-history', area: 'statelessness', summary: 'answers depend on earlier requests of the same key', breaks: 'statelessness' },
+] as const satisfies readonly FaultDef[];
+
+export type FaultId = (typeof FAULTS)[number]['id'];
+
+const IDS = new Set<string>(FAULTS.map((f) => f.id));
+
+export function isFaultId(value: string): value is FaultId {
+  return IDS.has(value);
+}

@@ -1,0 +1,30 @@
+import type { Spec } from '#harness/spec/model.ts';
+import type { FaultId } from './faults/catalogue.ts';
+
+export interface KeyBalance {
+  currency: string;
+  granted: string;
+  toppedUp: string;
+}
+
+export interface EmulatorOptions {
+  spec: Spec;
+  /** Keys the emulator accepts (Bearer on every base; x-api-key too on the messages base). */
+  apiKeys: readonly string[];
+  /** Keys that were valid once and are revoked: 401, like any other bad key. */
+  revokedKeys?: readonly string[];
+  /** The emulator's clock. Lifecycle, `created`, pricing windows and the cache all read it. */
+  now?: () => Date;
+  faults?: readonly FaultId[];
+  /** Seed of the deterministic text generator. */
+  seed?: number;
+  /** Requests one key may have in flight; beyond it, 429 with Retry-After. */
+  concurrencyPerKey?: number;
+  /** While true, every request is answered 503 (maintenance). */
+  maintenance?: boolean;
+  /** Starting balance of every key, and of particular keys. */
+  balance?: KeyBalance;
+  balances?: Readonly<Record<string, KeyBalance>>;
+  /** Milliseconds between two stream events (0: the next turn of the event loop). */
+  streamIntervalMs?: number;
+}

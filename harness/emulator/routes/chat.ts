@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { EmulatorContext } from '../context.ts';
+import { tokenize } from '../generate/tokenize.ts';
+import { prng, seedFrom } from '../generate/prng.ts';
+import { dataEvent, jsonResponse, sseResponse } from '../http/respond.ts';
+import { refusalResponse } from '../http/refusal.ts';
+import { planChat, type ChatPlan } from './plan.ts';
+import { isRecord, readJson, type RouteInput } from './request.ts';
+
+/** POST /chat/completions on any chat base. */
+export async function chatCompletions(input: RouteInput, release: () => void): Promise<Response> {
+  const parsed = await readJson(input);
+  if (!parsed.ok) return done(release, refusalResponse(parsed.refusal));
+  const body = parsed.value;
+  const plan = planChat(input.ctx, input.key, input.base, 'chat_completions', body, undefined);
+  if ('status' in plan) return done(release, refusalResponse(plan));
+  if (isRecord(body) && body.stream === true) return streamChat(input.ctx, plan, release);
+  return done(release, jsonResponse(completionBody(input.ctx, plan)));
+}
+
+function done(release: () => void, response: Response): Response {
+  release();
+  return response;
+}
+
+function usageBody(plan: ChatPlan): Record<string, unknown> {
+  // Real endpoints add these details; they are extra fields, allowed by the description.
+  return {
+    ...plan.usage,
+    prompt_tokens_details: { cached_tokens: plan.usage.prompt_cache_hit_tokens },
+    completion_tokens_details: { reasoning_tokens: plan.reasoningTokens },
+  };
+}
+
+export function completionBody(ctx: EmulatorContext, plan: ChatPlan): Record<string, unknown> {
+  const g = plan.generated;
+  const message: Record<string, unknown> = {
+    role: ctx.fault('message-wrong-role') ? 'bot' : 'assistant',
+    content: g.content,
+    reasoning_content: g.reasoning,
+  };
+  if (g.toolCalls.length > 0) {
+    message.tool_calls = g.toolCalls.map((c, index) => ({ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  }
+  const body: Record<string, unknown> = {
+    id: plan.id,
+    object: ctx.fault('completion-wrong-object') ? 'chat.completions' : 'chat.completion',
+    created: ctx.fault('completion-created-as-string') ? new Date(plan.created * 1000).toISOString() : plan.created,
+    model: plan.modelId,
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: plan.logprobs ? logprobsOf(ctx, g.content, plan.topLogprobs) : null,
+        finish_reason: ctx.fault('completion-bad-finish-reason') ? 'done' : g.finishReason,
+      },
+    ],
+    usage: usageBody(plan),
+  };
+  if (ctx.fault('completion-missing-usage')) delete body.usage;
+  return body;
+}
+
+/** Log-probabilities in the shape widely used clients read (the description does not show one). */
+function logprobsOf(ctx: EmulatorContext, text: string, top: number): Record<string, unknown> {
+  const rng = prng(seedFrom(ctx.seed, text));
+  const entry = (token: string, logprob: number) => ({ token, logprob, bytes: [...Buffer.from(token, 'utf8')] });
+  return {
+    content: tokenize(text).map((token) => {
+      const lp = -Math.round(rng.next() * 2000) / 1000;
+      return { ...entry(token, lp), top_logprobs: Array.from({ length: top }, (_, i) => (i === 0 ? entry(token, lp) : entry(`${token}${i}`, lp - i))) };
+    }),
+  };
+}
+
+/** The stream the spec orders: role first, content pieces, a final chunk with finish_reason and usage, [DONE]. */
+function streamChat(ctx: EmulatorContext, plan: ChatPlan, release: () => void): Response {
+  return sseResponse(chunkEvents(ctx, plan), {
+    intervalMs: ctx.streamIntervalMs,
+    onClose: release,
+    ...(ctx.fault('stream-json-content-type') ? { contentType: 'application/json' } : {}),
+  });
+}
+
+function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
+  const g = plan.generated;
+  const object = ctx.fault('chunk-wrong-object') ? 'chat.completion' : 'chat.completion.chunk';
+  const idFor = () => (ctx.fault('stream-id-changes') ? `chatcmpl-${randomUUID()}` : plan.id);
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => ({
+    id: idFor(),
+    object,
+    created: plan.created,
+    model: plan.modelId,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: ctx.fault('stream-finish-every-chunk') ? 'stop' : finish }],
+    ...extra,
+  });
+
+  const first: Record<string, unknown> = ctx.fault('stream-no-role') ? { content: '' } : { role: 'assistant', content: '' };
+  yield dataEvent(chunk(first, null));
+  const pieces: Record<string, unknown>[] = [];
+  if (g.reasoning) for (const t of tokenize(g.reasoning)) pieces.push({ reasoning_content: t });
+  for (const t of tokenize(g.content)) pieces.push({ content: t });
+  g.toolCalls.forEach((c, index) => {
+    pieces.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
+    for (const part of tokenize(c.arguments)) pieces.push({ tool_calls: [{ index, function: { arguments: part } }] });
+  });
+  const middle = Math.floor(pieces.length / 2);
+  for (const [i, delta] of pieces.entries()) {
+    if (ctx.fault('stream-malformed-event') && i === middle) {
+      yield 'data: {"id": "broken\n\n';
+      continue;
+    }
+    yield dataEvent(chunk(delta, null));
+  }
+  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, { usage: usageBody(plan) }));
+  if (!ctx.fault('stream-no-done')) yield dataEvent('[DONE]');
+  if (ctx.fault('stream-data-after-done')) yield dataEvent(chunk({ content: 'late' }, null));
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { CHOICES } from '../choices.ts';
+import type { EmulatorContext } from '../context.ts';
+import { generateChat, type Generated, type ToolChoice, type ToolDef } from '../generate/chat.ts';
+import { tokenize } from '../generate/tokenize.ts';
+import type { Refusal } from '../http/refusal.ts';
+import { effectiveMaxTokens, resolveModel, type Served } from '../models.ts';
+import { costOf } from '../state/index.ts';
+import { statusRow } from '../choices.ts';
+import { validateRequest } from '../validate/index.ts';
+import { isRecord } from './request.ts';
+
+/** A chat request the emulator will answer, with everything the answer needs worked out. */
+export interface ChatPlan {
+  id: string;
+  created: number;
+  served: Served;
+  /** Model id the answer names: the one that actually answered. */
+  modelId: string;
+  thinking: boolean;
+  generated: Generated;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_cache_hit_tokens: number; prompt_cache_miss_tokens: number };
+  reasoningTokens: number;
+  logprobs: boolean;
+  topLogprobs: number;
+}
+
+export interface ChatMessage {
+  role: string;
+  content: unknown;
+}
+
+/** Reads, validates and answers a chat request body (either format), without writing the answer. */
+export function planChat(ctx: EmulatorContext, key: string, base: string, endpoint: string, body: unknown, messages: readonly ChatMessage[] | undefined): ChatPlan | Refusal {
+  const { spec } = ctx;
+  const modelId = isRecord(body) && typeof body.model === 'string' && body.model in spec.models ? body.model : undefined;
+  const invalid = validateRequest(ctx.validationSpec, body, { base, endpoint, ...(modelId ? { modelId } : {}) });
+  if (invalid) return invalid;
+  const b = body as Record<string, unknown>;
+  const served = resolveModel(ctx, b.model);
+  if ('status' in served) return served;
+
+  const tools = readTools(b.tools);
+  // Legacy reasoner: "a request with tools sent to svc-reasoner is processed by svc-chat".
+  const handedToChat = served.requested === 'svc-reasoner' && tools.length > 0 && !!spec.models['svc-chat']?.routes_to;
+  const mode = handedToChat ? spec.models['svc-chat']!.routes_to!.mode : served.aliasMode;
+  const thinking = thinkingOn(ctx, b, mode);
+  const effort = b.reasoning_effort === 'high' || b.reasoning_effort === 'low' ? b.reasoning_effort : mode === 'think_max' ? 'high' : undefined;
+
+  const msgs = messages ?? ((b.messages as ChatMessage[]) ?? []);
+  const promptTokens = msgs.reduce((n, m) => n + tokenize(m.role).length + tokenize(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')).length + 1, 0);
+  const servedId = handedToChat ? spec.models['svc-chat']!.routes_to!.model : served.served;
+  const now = ctx.now();
+
+  const missOnly = costOf(spec, served.requested, { promptCacheHitTokens: 0, promptCacheMissTokens: promptTokens, completionTokens: 0 }, now);
+  if (!ctx.balances.canCover(key, missOnly) && !ctx.fault('balance-402-not-enforced')) {
+    return { status: statusRow(spec, 402), message: 'insufficient balance for this request', type: 'insufficient_balance', code: 'insufficient_balance', param: null };
+  }
+
+  const split = ctx.cache.split(`${key}|${servedId}`, promptTokenStream(msgs));
+  let hit = split.hit;
+  if (ctx.fault('cache-never-hits')) hit = 0;
+  if (ctx.fault('cache-hits-under-minimum') && promptTokens < minCacheTokens(ctx)) hit = promptTokens;
+  hit = Math.min(hit, promptTokens);
+
+  const last = msgs[msgs.length - 1] as (ChatMessage & { prefix?: unknown }) | undefined;
+  const prefix = base === 'beta' && last?.role === 'assistant' && last.prefix === true && typeof last.content === 'string' ? last.content : undefined;
+  const toolChoice = faultyToolChoice(ctx, readToolChoice(b.tool_choice));
+  const stop = ctx.fault('stop-sequence-ignored') ? [] : typeof b.stop === 'string' ? [b.stop] : Array.isArray(b.stop) ? b.stop.filter((s): s is string => typeof s === 'string') : [];
+  const maxTokens = ctx.fault('max-tokens-ignored') ? Number.POSITIVE_INFINITY : effectiveMaxTokens(served.model, b.max_tokens);
+
+  const generated = generateChat({
+    seed: ctx.seed,
+    messages: msgs,
+    thinking: thinking && !ctx.fault('thinking-no-reasoning'),
+    effort,
+    tools,
+    toolChoice,
+    jsonMode: isRecord(b.response_format) && b.response_format.type === 'json_object',
+    stop,
+    maxTokens,
+    ...(prefix !== undefined ? { prefix } : {}),
+  });
+  applyOutputFaults(ctx, generated, tools, thinking, key);
+
+  const completion = generated.completionTokens;
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completion,
+    total_tokens: promptTokens + completion + (ctx.fault('usage-total-wrong') ? 1 : 0),
+    prompt_cache_hit_tokens: hit,
+    prompt_cache_miss_tokens: promptTokens - hit + (ctx.fault('usage-cache-sum-wrong') ? 1 : 0),
+  };
+  ctx.balances.charge(key, costOf(spec, served.requested, { promptCacheHitTokens: hit, promptCacheMissTokens: promptTokens - hit, completionTokens: completion }, now));
+
+  return {
+    id: `chatcmpl-${randomUUID()}`,
+    created: Math.floor(now.getTime() / 1000),
+    served,
+    modelId: servedId,
+    thinking,
+    generated,
+    usage,
+    reasoningTokens: generated.reasoningTokens,
+    logprobs: b.logprobs === true,
+    topLogprobs: typeof b.top_logprobs === 'number' ? b.top_logprobs : 0,
+  };
+}
+
+function thinkingOn(ctx: EmulatorContext, b: Record<string, unknown>, aliasMode: string | undefined): boolean {
+  if (aliasMode !== undefined) return aliasMode !== 'non_think';
+  if (b.reasoning_effort === 'none') return ctx.fault('reasoning-effort-none-thinks');
+  // Not stated: a current model with no `thinking` field answers in Non-Think mode (CHOICES).
+  return isRecord(b.thinking) ? b.thinking.type === 'enabled' : CHOICES.thinkingByDefault;
+}
+
+function minCacheTokens(ctx: EmulatorContext): number {
+  const m = (ctx.spec.context_caching.min_tokens as { value?: unknown } | undefined)?.value;
+  if (typeof m !== 'number') throw new Error('spec context_caching.min_tokens.value is not a number');
+  return m;
+}
+
+/** The prompt as tokens, in order: what the prefix cache keys on. */
+function promptTokenStream(msgs: readonly ChatMessage[]): string[] {
+  return msgs.flatMap((m) => [`<${m.role}>`, ...tokenize(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))]);
+}
+
+function readTools(value: unknown): ToolDef[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((t) => {
+    if (!isRecord(t) || !isRecord(t.function) || typeof t.function.name !== 'string') return [];
+    return [{ name: t.function.name, ...(typeof t.function.description === 'string' ? { description: t.function.description } : {}), parameters: t.function.parameters }];
+  });
+}
+
+function readToolChoice(value: unknown): ToolChoice {
+  if (value === 'auto' || value === 'none' || value === 'required') return value;
+  if (isRecord(value) && isRecord(value.function) && typeof value.function.name === 'string') return { name: value.function.name };
+  return undefined;
+}
+
+function faultyToolChoice(ctx: EmulatorContext, choice: ToolChoice): ToolChoice {
+  if (ctx.fault('tool-choice-none-ignored') && choice === 'none') return 'required';
+  if (ctx.fault('tool-choice-required-ignored') && choice === 'required') return 'none';
+  return choice;
+}
+
+function applyOutputFaults(ctx: EmulatorContext, g: Generated, tools: readonly ToolDef[], thinking: boolean, key: string): void {
+  const call = g.toolCalls[0];
+  if (call) {
+    if (ctx.fault('tool-arguments-not-json')) call.arguments = call.arguments.slice(0, -1);
+    if (ctx.fault('tool-arguments-off-schema')) call.arguments = '{}';
+    if (ctx.fault('tool-choice-named-ignored')) {
+      const other = tools.find((t) => t.name !== call.name);
+      call.name = other ? other.name : `${call.name}_other`;
+    }
+    if (ctx.fault('tool-finish-reason-stop')) g.finishReason = 'stop';
+  }
+  if (ctx.fault('length-says-stop') && g.finishReason === 'length') g.finishReason = 'stop';
+  if (ctx.fault('reasoning-when-disabled') && !thinking) g.reasoning = 'Thinking about it anyway.';
+  if (ctx.fault('json-mode-not-json') && g.toolCalls.length === 0) g.content = `Sure! ${g.content}`;
+  if (ctx.fault('stateful-history')) {
+    const previous = ctx.history.get(key);
+    ctx.history.set(key, g.content);
+    if (previous !== undefined) g.content = `${g.content} (as I said: ${previous})`;
+  }
+}
