@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+/**
+ * The import rule of STYLE.md, enforced: data flows spec -> derive -> checks -> results -> render,
+ * and the emulator implements the spec on its own, so a bug in derive cannot hide in both the
+ * generator and the oracle. Test files and harness/testing may reach across layers.
+ */
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** Layer -> the layers its production code may import (besides itself). */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: [],
+  spec: ['core'],
+  derive: ['core', 'spec'],
+  emulator: ['core', 'spec'],
+  cli: ['core', 'spec', 'derive', 'emulator'],
+  testing: ['core', 'spec', 'derive', 'emulator', 'cli'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.bench.ts') ? [p] : [];
+  });
+}
+
+function layerOf(file: string): string {
+  return relative(ROOT, file).split('/')[0]!;
+}
+
+function importedLayers(file: string, text: string): { layer: string; spec: string }[] {
+  const out: { layer: string; spec: string }[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+    const spec = m[1]!;
+    let target: string | undefined;
+    if (spec.startsWith('#harness/')) target = spec.slice('#harness/'.length).split('/')[0];
+    else if (spec.startsWith('.')) target = layerOf(resolve(dirname(file), spec));
+    if (target !== undefined) out.push({ layer: target, spec });
+  }
+  return out;
+}
+
+function violationsOf(file: string, text: string): string[] {
+  const own = layerOf(file);
+  return importedLayers(file, text)
+    .filter(({ layer }) => layer !== own && !(ALLOWED[own] ?? []).includes(layer))
+    .map(({ layer, spec }) => `${relative(ROOT, file)} imports ${spec} (${own} may not import ${layer})`);
+}
+
+describe('layering', () => {
+  const files = sourceFiles(ROOT).filter((f) => relative(ROOT, f).includes('/'));
+
+  test('every layer is known to the rule', () => {
+    for (const f of files) expect(Object.keys(ALLOWED), relative(ROOT, f)).toContain(layerOf(f));
+  });
+
+  test('production code imports only from the layers to its left', () => {
+    expect(files.flatMap((f) => violationsOf(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  test('the rule can fail: an emulator file importing derive, by alias or by path, is caught', () => {
+    const fake = join(ROOT, 'emulator', 'routes', 'fake.ts');
+    expect(violationsOf(fake, "import { validatorFor } from '#harness/derive/validators/index.ts';")).toHaveLength(1);
+    expect(violationsOf(fake, "export { x } from '../../derive/schemas/index.ts';")).toHaveLength(1);
+    expect(violationsOf(fake, "import { loadSpec } from '#harness/spec/load.ts';")).toEqual([]);
+  });
+});
