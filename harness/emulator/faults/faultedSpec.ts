@@ -28,6 +28,7 @@ export function faultedSpec(spec: Spec, faults: ReadonlySet<FaultId>): Spec {
   if (faults.has('fim-json-mode-accepted')) edits.push(dropRule('fim.json-mode'));
   if (faults.has('prefix-without-flag-accepted')) edits.push(dropRule('prefix.without-prefix-flag'));
   if (faults.has('prefix-outside-beta')) edits.push(dropRule('prefix.requires-beta-base'));
+  if (faults.has('fim-outside-beta')) edits.push(dropRule('fim.requires-beta-base'));
   if (edits.length === 0) return spec;
   const copy = structuredClone(spec);
   for (const edit of edits) edit(copy);

@@ -64,7 +64,8 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
   hit = Math.min(hit, promptTokens);
 
   const last = msgs[msgs.length - 1] as (ChatMessage & { prefix?: unknown }) | undefined;
-  const prefix = base === 'beta' && last?.role === 'assistant' && last.prefix === true && typeof last.content === 'string' ? last.content : undefined;
+  const prefixBase = base === 'beta' || ctx.fault('prefix-outside-beta');
+  const prefix = prefixBase && last?.role === 'assistant' && last.prefix === true && typeof last.content === 'string' ? last.content : undefined;
   const toolChoice = faultyToolChoice(ctx, readToolChoice(b.tool_choice));
   const stop = ctx.fault('stop-sequence-ignored') ? [] : typeof b.stop === 'string' ? [b.stop] : Array.isArray(b.stop) ? b.stop.filter((s): s is string => typeof s === 'string') : [];
   const maxTokens = ctx.fault('max-tokens-ignored') ? Number.POSITIVE_INFINITY : effectiveMaxTokens(served.model, b.max_tokens);

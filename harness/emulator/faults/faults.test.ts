@@ -1,0 +1,742 @@
+/**
+ * Every fault in the catalogue changes observable behaviour, one test per fault.
+ *
+ * Each entry of PROBES is a small probe (one or two HTTP requests, sent to the emulator as a
+ * function of a Request: no sockets) and an observation that turns the replies into a plain value.
+ * A test sends the probe to a clean emulator and to one started with only that fault, and states
+ * both sides explicitly: the clean observation keeps the rule (`clean`), the faulty one breaks it
+ * (`faulty`). The expectations are values compared with `toEqual`, asymmetric matchers allowed
+ * (`expect.toBeOneOf` where the spec leaves the status open).
+ *
+ * `PROBES satisfies Record<FaultId, Probe>` keeps the table and the catalogue in step at compile
+ * time; the guard test does the same at run time, so a fault added without a probe fails CI.
+ */
+import { describe, expect, test } from 'vitest';
+import { loadSpec } from '#harness/spec/load.ts';
+import { createApp, createContext, FAULTS, type EmulatorOptions, type FaultId } from '#harness/emulator/index.ts';
+
+const { spec } = loadSpec();
+
+const KEY = 'sk-a';
+const POOR_KEY = 'sk-poor';
+/** Before the legacy aliases retire (models.yaml: 2026-07-24T15:59:00Z). */
+const BEFORE_RETIREMENT = '2026-06-01T00:00:00Z';
+/** The retirement instant itself: "reaches 2026-07-24 15:59 UTC" means retired from then on. */
+const AT_RETIREMENT = '2026-07-24T15:59:00Z';
+/** The last millisecond before it. */
+const JUST_BEFORE_RETIREMENT = '2026-07-24T15:58:59.999Z';
+
+// ---------------------------------------------------------------------------------------------
+// Sending requests and reading replies
+// ---------------------------------------------------------------------------------------------
+
+interface Call {
+  method?: 'GET' | 'POST';
+  /** A JSON body (serialised), or `raw` text sent as it is. */
+  body?: unknown;
+  raw?: string;
+  /** The Authorization header: a key sent as `Bearer <key>` (default KEY), or null for no header. */
+  key?: string | null;
+}
+
+/** A reply read once, whole: status, content type, body text (a stream is read to its end). */
+interface Reply {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+type Send = (path: string, call?: Call) => Promise<Reply>;
+
+interface Probe<T> {
+  /** The rule the clean emulator keeps, in words (the test's name). */
+  rule: string;
+  /** Start options shared by the clean and the faulty emulator (clock, balances...). */
+  options?: Partial<EmulatorOptions>;
+  /** The requests, in order. */
+  probe(send: Send): Promise<Reply[]>;
+  /** The replies as a comparable value. */
+  observe(replies: Reply[]): T;
+  /** Expected observation of the clean emulator (keeps the rule). */
+  clean: unknown;
+  /** Expected observation of the emulator with only this fault (breaks the rule). */
+  faulty: unknown;
+  /**
+   * An emulator bug: the fault does not break its rule. The faulty side then runs as `test.fails`
+   * (it passes while the bug is there, and fails, asking to drop this field, once it is fixed).
+   */
+  knownBug?: string;
+}
+
+function sender(faults: readonly FaultId[], options: Partial<EmulatorOptions>): Send {
+  const app = createApp(
+    createContext({
+      spec,
+      apiKeys: [KEY, POOR_KEY],
+      now: () => new Date(BEFORE_RETIREMENT),
+      balances: { [POOR_KEY]: { currency: 'USD', granted: '0', toppedUp: '0' } },
+      ...options,
+      faults,
+    }),
+  );
+  return async (path, call = {}) => {
+    const method = call.method ?? (call.body === undefined && call.raw === undefined ? 'GET' : 'POST');
+    const headers: Record<string, string> = {};
+    const key = call.key === undefined ? KEY : call.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    const body = call.raw ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
+    const res = await app(new Request(`http://emulator.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) }));
+    return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/** The reply body as a JSON object ({} when it is not one: the observation then reads undefined). */
+function json(reply: Reply | undefined): Json {
+  try {
+    const v: unknown = JSON.parse(reply?.text ?? '');
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
+  } catch {
+    return {};
+  }
+}
+
+function rec(v: unknown): Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
+}
+
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** choices[0] of a completion body. */
+function choice(reply: Reply | undefined): Json {
+  return rec(arr(json(reply).choices)[0]);
+}
+
+function message(reply: Reply | undefined): Json {
+  return rec(choice(reply).message);
+}
+
+function usage(reply: Reply | undefined): Json {
+  return rec(json(reply).usage);
+}
+
+function num(v: unknown): number {
+  if (typeof v !== 'number') throw new Error(`expected a number, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function parses(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The `data:` payloads of an SSE body, in order (one per event; multi-line data joined by \n). */
+function dataLines(text: string): string[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .map((event) =>
+      event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n'),
+    )
+    .filter((data) => data !== '');
+}
+
+/** The chunks of an SSE body before `[DONE]` that parse as JSON. */
+function chunks(reply: Reply | undefined): Json[] {
+  const out: Json[] = [];
+  for (const data of dataLines(reply?.text ?? '')) {
+    if (data === '[DONE]') break;
+    try {
+      out.push(rec(JSON.parse(data)));
+    } catch {
+      // A data line that is not JSON: stream-malformed-event observes those on its own.
+    }
+  }
+  return out;
+}
+
+function chunkChoice(c: Json): Json {
+  return rec(arr(c.choices)[0]);
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies
+// ---------------------------------------------------------------------------------------------
+
+function chat(extra: Json = {}, text = 'Repeat: hello there'): Json {
+  return { model: 'svc-v4-flash', messages: [{ role: 'user', content: text }], ...extra };
+}
+
+const WEATHER = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Weather of a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+const CLOCK = {
+  type: 'function',
+  function: {
+    name: 'get_time',
+    description: 'Time in a zone',
+    parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+  },
+};
+
+function fim(extra: Json = {}): Json {
+  return { model: 'svc-v4-pro', prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 16, ...extra };
+}
+
+/** A prompt well over the 64-token cache minimum (about 240 tokens in the emulator's tokenizer). */
+const LONG_PROMPT = `Repeat: ok ${Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ')}`;
+/** A prompt well under it. */
+const SHORT_PROMPT = 'Repeat: ok';
+
+const postChat = (send: Send, body: Json, path = '/chat/completions') => send(path, { body });
+const twice = async (send: Send, body: Json) => [await postChat(send, body), await postChat(send, body)];
+
+const status = (replies: Reply[]) => replies[0]?.status;
+const anError = expect.toSatisfy((s: unknown) => typeof s === 'number' && s >= 400 && s < 500, 'a 4xx refusal');
+const moreThanOne = expect.toSatisfy((n: unknown) => typeof n === 'number' && n > 1, 'more than one');
+const positiveMultipleOf64 = expect.toSatisfy((n: unknown) => typeof n === 'number' && n > 0 && n % 64 === 0, 'a positive multiple of 64');
+
+// ---------------------------------------------------------------------------------------------
+// The table: one probe per fault
+// ---------------------------------------------------------------------------------------------
+
+function p<T>(probe: Probe<T>): Probe<T> {
+  return probe;
+}
+
+const PROBES = {
+  // schema -------------------------------------------------------------------------------------
+  'completion-missing-usage': p({
+    rule: 'a non-streamed completion carries `usage`',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => ({ status: r?.status, hasUsage: 'usage' in json(r) }),
+    clean: { status: 200, hasUsage: true },
+    faulty: { status: 200, hasUsage: false },
+  }),
+  'completion-wrong-object': p({
+    rule: '`object` is "chat.completion"',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => json(r).object,
+    clean: 'chat.completion',
+    faulty: 'chat.completions',
+  }),
+  'completion-created-as-string': p({
+    rule: '`created` is an integer of Unix seconds',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => json(r).created,
+    clean: Date.parse(BEFORE_RETIREMENT) / 1000,
+    faulty: new Date(BEFORE_RETIREMENT).toISOString(),
+  }),
+  'completion-bad-finish-reason': p({
+    rule: '`finish_reason` is a listed value',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => choice(r).finish_reason,
+    clean: 'stop',
+    faulty: 'done',
+  }),
+  'message-wrong-role': p({
+    rule: 'the reply message has role "assistant"',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => message(r).role,
+    clean: 'assistant',
+    faulty: 'bot',
+  }),
+  'chunk-wrong-object': p({
+    rule: 'stream chunks have `object` "chat.completion.chunk"',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => unique(chunks(r).map((c) => c.object)),
+    clean: ['chat.completion.chunk'],
+    faulty: ['chat.completion'],
+  }),
+  'models-missing-id': p({
+    rule: 'model-list entries carry a string `id`',
+    probe: async (send) => [await send('/models')],
+    observe: ([r]) => ({ idTypes: unique(arr(json(r).data).map((e) => typeof rec(e).id)), includesFlash: arr(json(r).data).some((e) => rec(e).id === 'svc-v4-flash') }),
+    clean: { idTypes: ['string'], includesFlash: true },
+    faulty: { idTypes: ['undefined'], includesFlash: false },
+  }),
+  'balance-amount-as-number': p({
+    rule: 'balance amounts are decimal strings',
+    options: { balance: { currency: 'USD', granted: '5', toppedUp: '2' } },
+    probe: async (send) => [await send('/user/balance')],
+    observe: ([r]) => {
+      const info = rec(arr(json(r).balance_infos)[0]);
+      return { total: info.total_balance, granted: info.granted_balance, toppedUp: info.topped_up_balance };
+    },
+    clean: { total: '7.00', granted: '5.00', toppedUp: '2.00' },
+    faulty: { total: 7, granted: 5, toppedUp: 2 },
+  }),
+  'fim-missing-text': p({
+    rule: 'a fill-in-the-middle choice carries `text`',
+    probe: async (send) => [await send('/beta/completions', { body: fim() })],
+    observe: ([r]) => ({ status: r?.status, text: typeof choice(r).text }),
+    clean: { status: 200, text: 'string' },
+    faulty: { status: 200, text: 'undefined' },
+  }),
+  'messages-missing-content': p({
+    rule: 'a messages-format reply carries a `content` array whose first item has `text`',
+    probe: async (send) => [await send('/anthropic/v1/messages', { body: { model: 'svc-v4-flash', max_tokens: 64, messages: [{ role: 'user', content: 'Repeat: hi there' }] } })],
+    observe: ([r]) => ({ status: r?.status, firstText: rec(arr(json(r).content)[0]).text }),
+    clean: { status: 200, firstText: 'hi there' },
+    faulty: { status: 200, firstText: undefined },
+  }),
+  'error-envelope-flat': p({
+    rule: 'an error body is `{"error": {"message", "type", ...}}`',
+    probe: async (send) => [await postChat(send, chat({ messages: [] }))],
+    observe: ([r]) => ({ status: r?.status, message: typeof rec(json(r).error).message, type: typeof rec(json(r).error).type }),
+    clean: { status: 400, message: 'string', type: 'string' },
+    faulty: { status: 400, message: 'undefined', type: 'undefined' },
+  }),
+
+  // statuses -----------------------------------------------------------------------------------
+  'empty-messages-accepted': p({
+    rule: 'empty `messages` is refused with 400',
+    probe: async (send) => [await postChat(send, chat({ messages: [] }))],
+    observe: status,
+    clean: 400,
+    faulty: 200,
+  }),
+  'unknown-model-500': p({
+    rule: 'an unknown model id is refused with 400 or 404',
+    probe: async (send) => [await postChat(send, chat({ model: 'svc-no-such-model' }))],
+    observe: status,
+    clean: expect.toBeOneOf([400, 404]),
+    faulty: 500,
+  }),
+  'bounds-not-enforced': p({
+    rule: '`temperature` 2.5 (bounds 0 to 2) is refused',
+    probe: async (send) => [await postChat(send, chat({ temperature: 2.5 }))],
+    observe: status,
+    clean: expect.toBeOneOf([400, 422]),
+    faulty: 200,
+  }),
+  'max-tokens-not-capped': p({
+    rule: '`max_tokens` 384001 on svc-v4-flash (maximum 384000) is refused',
+    probe: async (send) => [await postChat(send, chat({ max_tokens: 384_001 }))],
+    observe: status,
+    clean: expect.toBeOneOf([400, 422]),
+    faulty: 200,
+  }),
+  'top-logprobs-without-logprobs': p({
+    rule: '`top_logprobs` without `logprobs` true is refused',
+    probe: async (send) => [await postChat(send, chat({ top_logprobs: 5 }))],
+    observe: status,
+    clean: expect.toBeOneOf([400, 422]),
+    faulty: 200,
+  }),
+  'invalid-json-500': p({
+    rule: 'a body that is not JSON is refused with 400',
+    probe: async (send) => [await send('/chat/completions', { raw: '{"model": "svc-v4-flash", "messages": [' })],
+    observe: status,
+    clean: 400,
+    faulty: 500,
+  }),
+  'missing-field-422': p({
+    rule: 'a missing required field (`model`) is refused with 400',
+    probe: async (send) => [await postChat(send, { messages: [{ role: 'user', content: 'Hello' }] })],
+    observe: status,
+    clean: 400,
+    faulty: 422,
+  }),
+
+  // stream order and framing -------------------------------------------------------------------
+  'stream-no-done': p({
+    rule: 'a stream ends with `data: [DONE]`',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => dataLines(r?.text ?? '').at(-1),
+    clean: '[DONE]',
+    faulty: expect.stringContaining('"finish_reason":"stop"'),
+  }),
+  'stream-no-role': p({
+    rule: 'the first chunk carries `role` "assistant"',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => rec(chunkChoice(chunks(r)[0] ?? {}).delta),
+    clean: { role: 'assistant', content: '' },
+    faulty: { content: '' },
+  }),
+  'stream-finish-every-chunk': p({
+    rule: '`finish_reason` is set only in the final chunk',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => {
+      const reasons = chunks(r).map((c) => chunkChoice(c).finish_reason);
+      return { beforeFinal: unique(reasons.slice(0, -1)), final: reasons.at(-1) };
+    },
+    clean: { beforeFinal: [null], final: 'stop' },
+    faulty: { beforeFinal: ['stop'], final: 'stop' },
+  }),
+  'stream-id-changes': p({
+    rule: 'every chunk of a stream has the same id',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => unique(chunks(r).map((c) => c.id)).length,
+    clean: 1,
+    faulty: moreThanOne,
+  }),
+  'stream-data-after-done': p({
+    rule: 'nothing follows `data: [DONE]`',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => {
+      const lines = dataLines(r?.text ?? '');
+      const done = lines.indexOf('[DONE]');
+      return { hasDone: done >= 0, eventsAfterDone: done < 0 ? 0 : lines.length - done - 1 };
+    },
+    clean: { hasDone: true, eventsAfterDone: 0 },
+    faulty: { hasDone: true, eventsAfterDone: 1 },
+  }),
+  'stream-no-final-chunk': p({
+    rule: 'a final chunk with an empty delta and `finish_reason` comes before `[DONE]`',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => {
+      const last = chunkChoice(chunks(r).at(-1) ?? {});
+      return { delta: last.delta, finishReason: last.finish_reason };
+    },
+    clean: { delta: {}, finishReason: 'stop' },
+    faulty: { delta: { content: expect.any(String) }, finishReason: null },
+  }),
+  'stream-json-content-type': p({
+    rule: 'a stream is served as text/event-stream',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => r?.contentType.split(';')[0]?.trim(),
+    clean: 'text/event-stream',
+    faulty: 'application/json',
+  }),
+  'stream-malformed-event': p({
+    rule: 'every data line but `[DONE]` holds JSON',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => {
+      const lines = dataLines(r?.text ?? '').filter((d) => d !== '[DONE]');
+      return { events: lines.length > 2, notJson: lines.filter((d) => !parses(d)).length };
+    },
+    clean: { events: true, notJson: 0 },
+    faulty: { events: true, notJson: 1 },
+  }),
+
+  // usage arithmetic ---------------------------------------------------------------------------
+  'usage-total-wrong': p({
+    rule: '`total_tokens` = `prompt_tokens` + `completion_tokens`',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => {
+      const u = usage(r);
+      return num(u.total_tokens) - num(u.prompt_tokens) - num(u.completion_tokens);
+    },
+    clean: 0,
+    faulty: 1,
+  }),
+  'usage-cache-sum-wrong': p({
+    rule: '`prompt_cache_hit_tokens` + `prompt_cache_miss_tokens` = `prompt_tokens`',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => {
+      const u = usage(r);
+      return num(u.prompt_cache_hit_tokens) + num(u.prompt_cache_miss_tokens) - num(u.prompt_tokens);
+    },
+    clean: 0,
+    faulty: 1,
+  }),
+  'max-tokens-ignored': p({
+    rule: '`completion_tokens` <= `max_tokens`, and a cut answer says "length"',
+    probe: async (send) => [await postChat(send, chat({ max_tokens: 3 }, 'Repeat: one two three four five six seven eight'))],
+    observe: ([r]) => ({ withinMaxTokens: num(usage(r).completion_tokens) <= 3, finishReason: choice(r).finish_reason }),
+    clean: { withinMaxTokens: true, finishReason: 'length' },
+    faulty: { withinMaxTokens: false, finishReason: 'stop' },
+  }),
+
+  // output -------------------------------------------------------------------------------------
+  'stop-sequence-ignored': p({
+    rule: 'the output ends before a stop sequence',
+    probe: async (send) => [await postChat(send, chat({ stop: ['STOP'], max_tokens: 50 }, 'Repeat: a b STOP c'))],
+    observe: ([r]) => ({ content: message(r).content, finishReason: choice(r).finish_reason }),
+    clean: { content: 'a b ', finishReason: 'stop' },
+    faulty: { content: 'a b STOP c', finishReason: 'stop' },
+  }),
+  'length-says-stop': p({
+    rule: 'output cut by `max_tokens` says `finish_reason` "length"',
+    probe: async (send) => [await postChat(send, chat({ max_tokens: 2 }, 'Repeat: one two three four'))],
+    observe: ([r]) => ({ content: message(r).content, finishReason: choice(r).finish_reason }),
+    clean: { content: 'one two', finishReason: 'length' },
+    faulty: { content: 'one two', finishReason: 'stop' },
+  }),
+
+  // lifecycle ----------------------------------------------------------------------------------
+  'alias-never-retires': p({
+    rule: 'svc-chat is refused from its retirement instant on',
+    options: { now: () => new Date(AT_RETIREMENT) },
+    probe: async (send) => [await postChat(send, chat({ model: 'svc-chat' }))],
+    observe: status,
+    clean: anError,
+    faulty: 200,
+  }),
+  'alias-retired-early': p({
+    rule: 'svc-chat is served until its retirement instant',
+    options: { now: () => new Date(JUST_BEFORE_RETIREMENT) },
+    probe: async (send) => [await postChat(send, chat({ model: 'svc-chat' }))],
+    observe: ([r]) => ({ status: r?.status, model: json(r).model }),
+    clean: { status: 200, model: 'svc-v4-flash' },
+    faulty: { status: anError, model: undefined },
+  }),
+  'retired-alias-falls-back': p({
+    rule: 'a retired alias gets an error, with no fallback to its replacement',
+    options: { now: () => new Date('2026-07-25T00:00:00Z') },
+    probe: async (send) => [await postChat(send, chat({ model: 'svc-chat' }))],
+    observe: ([r]) => ({ status: r?.status, model: json(r).model, error: typeof rec(json(r).error).message }),
+    clean: { status: anError, model: undefined, error: 'string' },
+    faulty: { status: 200, model: 'svc-v4-flash', error: 'undefined' },
+  }),
+  'reasoner-routes-non-thinking': p({
+    rule: 'svc-reasoner (before retirement) answers in thinking mode, with `reasoning_content`',
+    probe: async (send) => [await postChat(send, chat({ model: 'svc-reasoner' }))],
+    observe: ([r]) => ({ status: r?.status, model: json(r).model, reasoning: message(r).reasoning_content ?? null }),
+    clean: { status: 200, model: 'svc-v4-flash', reasoning: expect.stringMatching(/\S/) },
+    faulty: { status: 200, model: 'svc-v4-flash', reasoning: null },
+  }),
+
+  // authentication -----------------------------------------------------------------------------
+  'auth-missing-key-accepted': p({
+    rule: 'a request without a key gets 401',
+    probe: async (send) => [await send('/chat/completions', { body: chat(), key: null })],
+    observe: status,
+    clean: 401,
+    faulty: 200,
+  }),
+  'auth-wrong-key-403': p({
+    rule: 'an unknown key gets 401',
+    probe: async (send) => [await send('/chat/completions', { body: chat(), key: 'sk-not-a-key-of-this-service' })],
+    observe: status,
+    clean: 401,
+    faulty: 403,
+  }),
+
+  // tools --------------------------------------------------------------------------------------
+  'tool-arguments-not-json': p({
+    rule: 'tool call arguments hold JSON',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], tool_choice: 'required' }, 'What is the weather in Paris?'))],
+    observe: ([r]) => {
+      const call = rec(arr(message(r).tool_calls)[0]);
+      return { name: rec(call.function).name, argumentsParse: parses(rec(call.function).arguments) };
+    },
+    clean: { name: 'get_weather', argumentsParse: true },
+    faulty: { name: 'get_weather', argumentsParse: false },
+  }),
+  'tool-arguments-off-schema': p({
+    rule: 'tool call arguments hold the required properties of the tool schema',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], tool_choice: 'required' }, 'What is the weather in Paris?'))],
+    observe: ([r]) => {
+      const args = rec(rec(arr(message(r).tool_calls)[0]).function).arguments;
+      return { argumentKeys: parses(args) ? Object.keys(rec(JSON.parse(args as string))).sort() : 'not JSON' };
+    },
+    clean: { argumentKeys: ['city'] },
+    faulty: { argumentKeys: [] },
+  }),
+  'tool-finish-reason-stop': p({
+    rule: 'a reply with tool calls says `finish_reason` "tool_calls"',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], tool_choice: 'required' }, 'What is the weather in Paris?'))],
+    observe: ([r]) => ({ calls: arr(message(r).tool_calls).length, finishReason: choice(r).finish_reason }),
+    clean: { calls: 1, finishReason: 'tool_calls' },
+    faulty: { calls: 1, finishReason: 'stop' },
+  }),
+  'tool-choice-none-ignored': p({
+    rule: '`tool_choice` "none" calls no tool (even when the message names one)',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], tool_choice: 'none' }, 'Call get_weather for Paris'))],
+    observe: ([r]) => ({ calls: arr(message(r).tool_calls).length, finishReason: choice(r).finish_reason }),
+    clean: { calls: 0, finishReason: 'stop' },
+    faulty: { calls: 1, finishReason: 'tool_calls' },
+  }),
+  'tool-choice-required-ignored': p({
+    rule: '`tool_choice` "required" calls a tool',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], tool_choice: 'required' }, 'Repeat: no tool needed'))],
+    observe: ([r]) => ({ calls: arr(message(r).tool_calls).length, finishReason: choice(r).finish_reason }),
+    clean: { calls: 1, finishReason: 'tool_calls' },
+    faulty: { calls: 0, finishReason: 'stop' },
+  }),
+  'tool-choice-named-ignored': p({
+    rule: 'the object form of `tool_choice` calls the named function',
+    probe: async (send) =>
+      [await postChat(send, chat({ tools: [WEATHER, CLOCK], tool_choice: { type: 'function', function: { name: 'get_time' } } }, 'What time is it in Tokyo?'))],
+    observe: ([r]) => arr(message(r).tool_calls).map((c) => rec(rec(c).function).name),
+    clean: ['get_time'],
+    faulty: ['get_weather'],
+  }),
+
+  // JSON mode ----------------------------------------------------------------------------------
+  'json-mode-not-json': p({
+    rule: 'JSON mode answers with content that parses as JSON',
+    probe: async (send) => [await postChat(send, chat({ response_format: { type: 'json_object' } }, 'Answer in JSON with a field "answer". Repeat: hello'))],
+    observe: ([r]) => ({ status: r?.status, contentParses: parses(message(r).content) }),
+    clean: { status: 200, contentParses: true },
+    faulty: { status: 200, contentParses: false },
+  }),
+
+  // thinking -----------------------------------------------------------------------------------
+  'thinking-no-reasoning': p({
+    rule: 'thinking enabled makes the reply carry `reasoning_content`',
+    probe: async (send) => [await postChat(send, chat({ thinking: { type: 'enabled' } }))],
+    observe: ([r]) => ({ status: r?.status, reasoning: message(r).reasoning_content ?? null }),
+    clean: { status: 200, reasoning: expect.stringMatching(/\S/) },
+    faulty: { status: 200, reasoning: null },
+  }),
+  'reasoning-when-disabled': p({
+    rule: 'thinking disabled leaves `reasoning_content` null',
+    probe: async (send) => [await postChat(send, chat({ thinking: { type: 'disabled' } }))],
+    observe: ([r]) => message(r).reasoning_content ?? null,
+    clean: null,
+    faulty: expect.any(String),
+  }),
+  'reasoning-effort-none-thinks': p({
+    rule: '`reasoning_effort` "none" equals thinking disabled: no `reasoning_content`',
+    probe: async (send) => [await postChat(send, chat({ reasoning_effort: 'none' }))],
+    observe: ([r]) => ({ status: r?.status, reasoning: message(r).reasoning_content ?? null }),
+    clean: { status: 200, reasoning: null },
+    faulty: { status: 200, reasoning: expect.any(String) },
+  }),
+
+  // fill-in-the-middle -------------------------------------------------------------------------
+  'fim-thinking-accepted': p({
+    rule: 'fill-in-the-middle with thinking enabled is refused with 422',
+    probe: async (send) => [await send('/beta/completions', { body: fim({ thinking: { type: 'enabled' } }) })],
+    observe: status,
+    clean: 422,
+    faulty: 200,
+  }),
+  'fim-json-mode-accepted': p({
+    rule: 'fill-in-the-middle with JSON mode is refused with 400',
+    probe: async (send) => [await send('/beta/completions', { body: fim({ response_format: { type: 'json_object' } }) })],
+    observe: status,
+    clean: 400,
+    faulty: 200,
+  }),
+  'fim-outside-beta': p({
+    rule: 'fill-in-the-middle is served on the beta base only (/completions on the root base is refused)',
+    probe: async (send) => [await send('/completions', { body: fim() }), await send('/beta/completions', { body: fim() })],
+    observe: ([root, beta]) => ({ root: root?.status, beta: beta?.status }),
+    clean: { root: anError, beta: 200 },
+    faulty: { root: 200, beta: 200 },
+  }),
+
+  // prefix completion --------------------------------------------------------------------------
+  'prefix-without-flag-accepted': p({
+    rule: 'on the beta base, a last assistant message without `prefix: true` is refused with 422',
+    probe: async (send) => [await postChat(send, chat({ messages: [{ role: 'user', content: 'Write a poem' }, { role: 'assistant', content: 'Roses are' }] }), '/beta/chat/completions')],
+    observe: status,
+    clean: 422,
+    faulty: 200,
+  }),
+  'prefix-outside-beta': p({
+    rule: 'prefix completion (`prefix: true`) outside the beta base is refused',
+    probe: async (send) => [await postChat(send, chat({ messages: [{ role: 'user', content: 'Write a poem' }, { role: 'assistant', content: 'Roses are', prefix: true }] }))],
+    observe: status,
+    clean: anError,
+    faulty: 200,
+  }),
+
+  // balance ------------------------------------------------------------------------------------
+  'balance-topped-up-first': p({
+    rule: 'granted balance is spent before topped-up balance',
+    options: { balance: { currency: 'USD', granted: '5', toppedUp: '2' } },
+    probe: async (send) => [await postChat(send, chat()), await send('/user/balance')],
+    observe: ([, r]) => {
+      const info = rec(arr(json(r).balance_infos)[0]);
+      // Buckets are shown truncated to cents, so the first fraction of a cent spent shows as 0.01.
+      return { granted: info.granted_balance, toppedUp: info.topped_up_balance };
+    },
+    clean: { granted: '4.99', toppedUp: '2.00' },
+    faulty: { granted: '5.00', toppedUp: '1.99' },
+  }),
+  'balance-402-not-enforced': p({
+    rule: 'a key with a zero balance gets 402',
+    probe: async (send) => [await send('/chat/completions', { body: chat(), key: POOR_KEY })],
+    observe: status,
+    clean: 402,
+    faulty: 200,
+  }),
+
+  // caching ------------------------------------------------------------------------------------
+  'cache-never-hits': p({
+    rule: 'a repeated prompt over 64 tokens hits the cache the second time, in multiples of 64',
+    probe: (send) => twice(send, chat({}, LONG_PROMPT)),
+    observe: ([a, b]) => ({ promptOver64: num(usage(a).prompt_tokens) > 64, first: usage(a).prompt_cache_hit_tokens, second: usage(b).prompt_cache_hit_tokens }),
+    clean: { promptOver64: true, first: 0, second: positiveMultipleOf64 },
+    faulty: { promptOver64: true, first: 0, second: 0 },
+  }),
+  'cache-hits-under-minimum': p({
+    rule: 'a prompt under 64 tokens is never cached',
+    probe: (send) => twice(send, chat({}, SHORT_PROMPT)),
+    observe: ([a, b]) => ({ promptUnder64: num(usage(a).prompt_tokens) < 64, second: num(usage(b).prompt_cache_hit_tokens) }),
+    clean: { promptUnder64: true, second: 0 },
+    faulty: { promptUnder64: true, second: expect.toSatisfy((n: number) => n > 0, 'some hits') },
+  }),
+
+  // bases --------------------------------------------------------------------------------------
+  'v1-missing': p({
+    rule: '{base_url}/v1 serves chat completions',
+    probe: async (send) => [await postChat(send, chat(), '/v1/chat/completions')],
+    observe: ([r]) => ({ status: r?.status, object: json(r).object }),
+    clean: { status: 200, object: 'chat.completion' },
+    faulty: { status: 404, object: undefined },
+  }),
+
+  // statelessness ------------------------------------------------------------------------------
+  'stateful-history': p({
+    rule: 'the same request twice gets the same answer (no state between calls)',
+    probe: (send) => twice(send, chat({}, 'Tell me something')),
+    observe: ([a, b]) => message(a).content === message(b).content,
+    clean: true,
+    faulty: false,
+  }),
+} satisfies Record<FaultId, Probe<unknown>>;
+
+// ---------------------------------------------------------------------------------------------
+// The tests
+// ---------------------------------------------------------------------------------------------
+
+const table: [FaultId, Probe<unknown>][] = Object.entries(PROBES) as [FaultId, Probe<unknown>][];
+
+describe('every fault in the catalogue changes observable behaviour', () => {
+  test('the table has one probe per fault of the catalogue, and no other', () => {
+    expect(new Set(Object.keys(PROBES))).toEqual(new Set(FAULTS.map((f) => f.id)));
+    expect(FAULTS.length).toBe(new Set(FAULTS.map((f) => f.id)).size);
+  });
+
+  for (const [id, probe] of table) {
+    const observe = async (faults: readonly FaultId[]) => probe.observe(await probe.probe(sender(faults, probe.options ?? {})));
+    const keeps = async () => {
+      const clean = await observe([]);
+      expect(clean, `clean emulator: ${probe.rule}`).toEqual(probe.clean);
+      expect(clean, 'clean emulator: the observation must not match the faulty expectation').not.toEqual(probe.faulty);
+    };
+    const breaks = async () => {
+      const faulty = await observe([id]);
+      expect(faulty, `emulator with fault ${id}: breaks "${probe.rule}"`).toEqual(probe.faulty);
+      // And the faulty observation is indeed outside what the clean side must show.
+      expect(faulty, `emulator with fault ${id}: the observation must not keep the rule`).not.toEqual(probe.clean);
+    };
+    if (probe.knownBug === undefined) {
+      test(`${id}: clean keeps "${probe.rule}", faulty breaks it`, async () => {
+        await keeps();
+        await breaks();
+      });
+    } else {
+      // Split, so the clean side is still asserted while the faulty side is expected to fail.
+      test(`${id}: clean keeps "${probe.rule}"`, keeps);
+      test.fails(`${id}: faulty breaks it (KNOWN EMULATOR BUG: ${probe.knownBug})`, breaks);
+    }
+  }
+});
