@@ -113,6 +113,8 @@ describe('buildOpenApi', () => {
       'GET /user/balance',
       'POST /v1/chat/completions',
       'POST /v1/messages',
+      'GET /v1/models',
+      'GET /v1/user/balance',
     ]);
     expect(doc.servers.map((s) => s.url)).toEqual(['{base_url}']);
     expect(doc.servers[0]!.variables.base_url!.default).toBe('https://api.example.invalid');

@@ -38,6 +38,8 @@ export interface Generated {
   content: string;
   toolCalls: GeneratedToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
+  /** The stop sequence that ended the output, when one did. */
+  stopSequence?: string;
   reasoningTokens: number;
   completionTokens: number;
 }
@@ -74,12 +76,17 @@ export function generateChat(input: ChatInput): Generated {
   let content = answerText(input, rng);
   let finishReason: Generated['finishReason'] = 'stop';
   const cut = earliestStop(content, input.stop);
-  if (cut !== undefined) content = content.slice(0, cut);
+  let stopSequence: string | undefined;
+  if (cut !== undefined) {
+    stopSequence = input.stop.find((s) => s !== '' && content.startsWith(s, cut.index));
+    content = content.slice(0, cut.index);
+  }
   if (countTokens(content) > budget) {
     content = firstTokens(content, budget);
     finishReason = 'length';
+    stopSequence = undefined;
   }
-  return { reasoning, content, toolCalls: [], finishReason, reasoningTokens, completionTokens: reasoningTokens + countTokens(content) };
+  return { reasoning, content, toolCalls: [], finishReason, ...(stopSequence !== undefined ? { stopSequence } : {}), reasoningTokens, completionTokens: reasoningTokens + countTokens(content) };
 }
 
 function lastUserText(input: ChatInput): string {
@@ -114,13 +121,13 @@ function chooseTool(input: ChatInput): ToolDef | undefined {
   return named;
 }
 
-/** Index where the first stop sequence begins, if any occurs. */
-export function earliestStop(text: string, stops: readonly string[]): number | undefined {
+/** Where the first stop sequence begins, if any occurs. */
+export function earliestStop(text: string, stops: readonly string[]): { index: number } | undefined {
   let best: number | undefined;
   for (const s of stops) {
     if (s === '') continue;
     const i = text.indexOf(s);
     if (i >= 0 && (best === undefined || i < best)) best = i;
   }
-  return best;
+  return best === undefined ? undefined : { index: best };
 }

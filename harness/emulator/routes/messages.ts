@@ -38,7 +38,8 @@ function toChatMessage(m: Record<string, unknown>): ChatMessage {
 }
 
 function stopReason(plan: ChatPlan): string {
-  return plan.generated.finishReason === 'length' ? 'max_tokens' : 'end_turn';
+  if (plan.generated.finishReason === 'length') return 'max_tokens';
+  return plan.generated.stopSequence !== undefined ? 'stop_sequence' : 'end_turn';
 }
 
 function messageBody(input: RouteInput, plan: ChatPlan, id: string): Record<string, unknown> {
@@ -50,7 +51,7 @@ function messageBody(input: RouteInput, plan: ChatPlan, id: string): Record<stri
     model: plan.modelId,
     content: [text],
     stop_reason: stopReason(plan),
-    stop_sequence: null,
+    stop_sequence: plan.generated.stopSequence ?? null,
     usage: { input_tokens: plan.usage.prompt_tokens, output_tokens: plan.usage.completion_tokens },
   };
   if (input.ctx.fault('messages-missing-content')) {
@@ -71,7 +72,7 @@ function streamMessage(input: RouteInput, plan: ChatPlan, id: string, release: (
     yield event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
     for (const piece of tokenize(plan.generated.content)) yield event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } });
     yield event('content_block_stop', { index: 0 });
-    yield event('message_delta', { delta: { stop_reason: stopReason(plan), stop_sequence: null }, usage: { output_tokens: plan.usage.completion_tokens } });
+    yield event('message_delta', { delta: { stop_reason: stopReason(plan), stop_sequence: plan.generated.stopSequence ?? null }, usage: { output_tokens: plan.usage.completion_tokens } });
     yield event('message_stop', {});
   }
   return sseResponse(events(), { intervalMs: input.ctx.streamIntervalMs, onClose: release });
