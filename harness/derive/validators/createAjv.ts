@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addFormats } from '#harness/spec/ajvFormats.ts';
 import { ANNOTATION_KEYWORDS } from '#harness/derive/schemas/annotations.ts';
+import { parsesAsJson } from '#harness/core/parsesAsJson.ts';
 
 /**
  * The one ajv configuration the harness judges bodies with: draft 2020-12, every error (a report
@@ -22,13 +23,4 @@ export function createAjv(): Ajv2020 {
     validate: (mediaType: string, data: string) => mediaType !== 'application/json' || parsesAsJson(data),
   });
   return ajv;
-}
-
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,6 +6,7 @@ import type { RequestSite } from './site.ts';
 import { problemRefusal, type ProblemKind } from './statuses.ts';
 import { effectiveStrength, isEnforced } from './strength.ts';
 import { tolerated } from './tolerance.ts';
+import { parsesAsJson } from '#harness/core/parsesAsJson.ts';
 
 /**
  * Field-level validation of a body against an object of spec/objects.yaml: required, type, nullable,
@@ -197,15 +198,6 @@ function resolveBound(bound: number | PerModel | undefined, reading: 'low' | 'hi
   const value = range[reading];
   const written = range.exact ? '' : `, ${range.asWritten} read as ${value}`;
   return { value, context: ` for model ${modelId} (its ${bound.per_model}${written})` };
-}
-
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function quote(path: string): string {
