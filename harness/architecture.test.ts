@@ -15,9 +15,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   core: [],
   spec: ['core'],
   derive: ['core', 'spec'],
+  checks: ['core', 'spec', 'derive'],
+  transport: ['core', 'spec'],
   emulator: ['core', 'spec'],
-  cli: ['core', 'spec', 'derive', 'emulator'],
-  testing: ['core', 'spec', 'derive', 'emulator', 'cli'],
+  targets: ['core', 'spec', 'transport', 'emulator'],
+  results: ['core'],
+  render: ['core', 'results'],
+  runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'results'],
+  cli: ['core', 'spec', 'derive', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner'],
+  testing: ['core', 'spec', 'derive', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner', 'cli'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -39,9 +39,9 @@ describe('svc-conformance', () => {
     expect(io.err.join('\n')).toContain('check-spec --help');
   });
 
-  test('run says plainly that the harness is not built yet, and does not pretend to pass', async () => {
+  test('run --fixtures says plainly that replay is not built yet (issue 5), exit 2', async () => {
     const io = captureIO();
-    expect(await main(['run'], io)).toBe(2);
+    expect(await main(['run', '--fixtures', 'fixtures/x'], io)).toBe(2);
     expect(io.err.join('\n')).toContain('not built yet');
   });
 });

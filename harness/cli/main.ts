@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import { EXIT, type Command, type CommandIO } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
+import { VERSION } from './version.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

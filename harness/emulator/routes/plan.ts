@@ -5,7 +5,7 @@ import { generateChat, type Generated, type ToolChoice, type ToolDef } from '../
 import { tokenize } from '../generate/tokenize.ts';
 import type { Refusal } from '../http/refusal.ts';
 import { effectiveMaxTokens, resolveModel, type Served } from '../models.ts';
-import { costOf } from '../state/index.ts';
+import { costOf } from '#harness/spec/pricing.ts';
 import { statusRow } from '../choices.ts';
 import { validateRequest } from '../validate/index.ts';
 import { isRecord } from './request.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
 import { Balances, type BalanceInfo } from './balances.ts';
-import { parseUsd } from './money.ts';
+import { parseUsd } from '#harness/spec/money.ts';
 
 const { spec } = loadSpec();
 const START = { currency: 'USD', granted: '5', toppedUp: '2.00' };

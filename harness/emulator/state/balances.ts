@@ -1,5 +1,5 @@
 import type { Spec } from '#harness/spec/model.ts';
-import { formatUsd, parseUsd } from './money.ts';
+import { formatUsd, parseUsd } from '#harness/spec/money.ts';
 
 /** A key's starting balance, as decimal strings ("5", "2.00"). */
 export interface StartingBalance {

@@ -1,5 +1,3 @@
-export { formatUsd, parseUsd, PICO_DECIMALS, PICO_PER_USD } from './money.ts';
-export { costOf, priceFor, type TokenPrices, type TokenUsage } from './pricing.ts';
 export { Balances, type BalanceInfo, type StartingBalance } from './balances.ts';
 export { DEFAULT_MAX_ENTRIES, PromptCache, type PromptCacheOptions } from './promptCache.ts';
 export { ConcurrencyLimiter } from './concurrency.ts';

@@ -1,0 +1,58 @@
+import type { Spec } from '#harness/spec/model.ts';
+import type { CheckContext } from '../context.ts';
+import { currentModels, defineCheck, severityOf, type Check } from '../define.ts';
+import { get } from '../support/body.ts';
+import { failure, outcomeOf, pass } from '../support/outcome.ts';
+import { chat, longPrompt } from '../support/requests.ts';
+import { countUsage } from '../support/samples.ts';
+
+interface CacheEntry {
+  value?: unknown;
+  strength?: 'must' | 'should' | 'unspecified';
+}
+
+async function twice(ctx: CheckContext, prompt: string) {
+  const request = chat(ctx, { messages: [{ role: 'system', content: prompt }, { role: 'user', content: 'Say hello in five words.' }], max_tokens: 8 });
+  const first = await ctx.send(request);
+  await first.text();
+  const second = await ctx.send(request);
+  const body = (await second.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (body && typeof body.usage === 'object' && body.usage !== null) countUsage(ctx, body.usage as Record<string, unknown>);
+  return { res: second, hit: get(body, 'usage', 'prompt_cache_hit_tokens'), prompt: get(body, 'usage', 'prompt_tokens') };
+}
+
+/** Context caching: a repeated long prefix hits the cache; content under the minimum never does. */
+export function cachingChecks(spec: Spec): Check[] {
+  const min = spec.context_caching.min_tokens as CacheEntry;
+  const minTokens = typeof min.value === 'number' ? min.value : 64;
+  const salt = () => ` [${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}]`;
+  return [
+    defineCheck({
+      id: 'caching.repeated-prefix.hits',
+      title: `a repeated prompt prefix of well over ${minTokens} tokens is a cache hit the second time`,
+      area: 'caching',
+      severity: severityOf((spec.context_caching.strength as 'should' | undefined) ?? 'should'),
+      specRefs: ['context_caching'],
+      appliesTo: currentModels,
+      async run(ctx) {
+        // The salt makes the prefix new to the cache, whatever ran before.
+        const { res, hit } = await twice(ctx, `${longPrompt(minTokens * 6)}${salt()}`);
+        if (typeof hit !== 'number') return outcomeOf([failure('no prompt_cache_hit_tokens to judge', res)]);
+        return hit > 0 ? pass(`${hit} tokens hit`) : outcomeOf([failure('the repeated prefix was not a cache hit', res)]);
+      },
+    }),
+    defineCheck({
+      id: 'caching.short-prompt.never-hits',
+      title: `content under ${minTokens} tokens is never cached`,
+      area: 'caching',
+      severity: severityOf(min.strength ?? 'must'),
+      specRefs: ['context_caching.min_tokens'],
+      appliesTo: currentModels,
+      async run(ctx) {
+        const { res, hit, prompt } = await twice(ctx, `Be brief.${salt()}`);
+        if (typeof prompt === 'number' && prompt >= minTokens) return pass(`the short prompt counted ${prompt} tokens, not under ${minTokens}: nothing to judge`);
+        return hit === 0 || hit === undefined ? pass() : outcomeOf([failure(`a prompt of ${String(prompt)} tokens reported ${String(hit)} cache-hit tokens`, res)]);
+      },
+    }),
+  ];
+}

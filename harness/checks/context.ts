@@ -1,0 +1,60 @@
+import type { Exchange } from '#harness/core/exchange.ts';
+import type { Failure, TokenUse } from '#harness/core/outcome.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { Violation } from '#harness/derive/validators/index.ts';
+import type { Profile } from '#harness/derive/schemas/index.ts';
+
+/** Which credentials a request carries: the run's key, none, a malformed header, or a wrong key. */
+export type AuthMode = 'key' | 'none' | 'malformed' | 'wrong';
+
+export interface CheckRequest {
+  /** Key of spec.bases the request goes to. */
+  base: string;
+  method: 'GET' | 'POST';
+  /** Path below the base, e.g. `/chat/completions`. */
+  path: string;
+  body?: unknown;
+  /** Bytes that are deliberately not JSON. */
+  rawBody?: string;
+  auth?: AuthMode;
+  /** false: see a 429/503 as it is, without the retry policy. */
+  retry?: boolean;
+}
+
+/** What a check gets back. The transport's result satisfies this; checks never see the transport. */
+export interface CheckResponse {
+  status: number;
+  headers: Record<string, string>;
+  exchange: Exchange;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+  events(): AsyncIterable<{ data: string; event?: string; at: number }>;
+}
+
+export interface ReferenceTime {
+  value: Date;
+  source: 'flag' | 'server-date' | 'local-clock' | 'fixture';
+}
+
+/** Everything a check may use. A check cannot tell which target answers. */
+export interface CheckContext {
+  spec: Spec;
+  /** The spec's model id under test. */
+  model: string;
+  /** The id sent to the target (a provider's own id under --model-map). */
+  targetModel: string;
+  /** The target's id for any model of the spec (the identity without a model map). */
+  mapModel(specId: string): string;
+  send(request: CheckRequest): Promise<CheckResponse>;
+  judge(objectName: string, body: unknown, profile?: Profile): Violation[];
+  referenceTime(): Promise<ReferenceTime>;
+  /** Counts tokens a response reports, for the run's cost. */
+  countUsage(usage: TokenUse): void;
+  options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number };
+}
+
+export type CheckOutcome =
+  | { verdict: 'pass'; note?: string }
+  | { verdict: 'fail'; failures: Failure[] }
+  | { verdict: 'skip'; reason: string }
+  | { verdict: 'unsupported'; reason: string };

@@ -1,0 +1,34 @@
+import type { Severity } from '#harness/core/outcome.ts';
+import type { Model, Strength } from '#harness/spec/model.ts';
+import type { CheckContext, CheckOutcome } from './context.ts';
+
+export interface Check {
+  /** `<area>.<subject>.<expectation>`, lowercase kebab segments; never changes meaning. */
+  id: string;
+  title: string;
+  area: string;
+  severity: Severity;
+  /** Spec entries this check enforces (`rules.chat.messages.non-empty`, `objects.usage`...). */
+  specRefs: string[];
+  /** Which models of the spec the check runs on; it runs once per such model. */
+  appliesTo(model: Model, id: string): boolean;
+  run(ctx: CheckContext): Promise<CheckOutcome>;
+}
+
+/** The description's strength, as a check's severity: what it leaves unspecified is advisory. */
+export function severityOf(strength: Strength): Severity {
+  return strength === 'unspecified' ? 'advisory' : strength;
+}
+
+const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*){2,}$/;
+
+export const currentModels = (m: Model) => m.kind === 'current';
+export const legacyAliases = (m: Model) => m.kind === 'legacy_alias';
+/** Checks of the account or the service as a whole run once, on the spec's default model. */
+export const defaultModelOnly = (m: Model) => m.kind === 'current' && m.default;
+
+export function defineCheck(check: Check): Check {
+  if (!ID.test(check.id)) throw new Error(`check id \`${check.id}\` is not <area>.<subject>.<expectation> in lowercase kebab segments`);
+  if (!check.id.startsWith(`${check.area}.`)) throw new Error(`check id \`${check.id}\` does not start with its area \`${check.area}\``);
+  return check;
+}

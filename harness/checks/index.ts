@@ -1,0 +1,42 @@
+import type { Spec } from '#harness/spec/model.ts';
+import { authChecks } from './auth/keys.ts';
+import { baseChecks } from './bases/v1.ts';
+import { cachingChecks } from './caching/prefix.ts';
+import { lifecycleChecks } from './lifecycle/aliases.ts';
+import { modelChecks } from './models/list.ts';
+import { CheckRegistry } from './registry.ts';
+import { boundChecks } from './request/bounds.ts';
+import { ruleChecks } from './rule/rules.ts';
+import { schemaChecks } from './schema/responses.ts';
+import { statelessChecks } from './stateless/memory.ts';
+import { streamChecks } from './stream/events.ts';
+import { usageChecks } from './usage/arithmetic.ts';
+
+export type { Check } from './define.ts';
+export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode } from './context.ts';
+export { CheckRegistry } from './registry.ts';
+export { resetSamples } from './support/samples.ts';
+
+/** Every check of the catalogue, derived from the spec where the spec can drive it. */
+export function buildRegistry(spec: Spec): CheckRegistry {
+  return new CheckRegistry().register(
+    ...modelChecks(spec),
+    ...schemaChecks(spec),
+    ...boundChecks(spec),
+    ...ruleChecks(spec),
+    ...authChecks(spec),
+    ...streamChecks(spec),
+    ...usageChecks(spec),
+    ...cachingChecks(spec),
+    ...baseChecks(spec),
+    ...statelessChecks(spec),
+    ...lifecycleChecks(spec),
+  );
+}
+
+/** Models a run covers by default: every current model, and the legacy aliases for lifecycle. */
+export function defaultModels(spec: Spec): string[] {
+  return Object.entries(spec.models)
+    .filter(([, m]) => m.kind === 'current' || m.kind === 'legacy_alias')
+    .map(([id]) => id);
+}

@@ -1,0 +1,120 @@
+import type { Rule, Spec, TypeExpr } from '#harness/spec/model.ts';
+import type { CheckContext, CheckRequest } from '../context.ts';
+import { currentModels, defineCheck, severityOf, type Check } from '../define.ts';
+import { modelMax } from '../support/build.ts';
+import { chat } from '../support/requests.ts';
+import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
+import { judgeRefusal } from '../support/refusal.ts';
+
+const kebab = (s: string) => s.replace(/_/g, '-');
+
+interface Probe {
+  value: unknown;
+  label: string;
+}
+
+/** Fields other fields need to be accepted at all (top_logprobs needs logprobs = true), from the rules. */
+function companions(spec: Spec, field: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const r of spec.rules) {
+    const [first, second] = r.when;
+    if (r.when.length === 2 && first?.field === field && first.present === true && second?.field && 'not_equals' in second) out[second.field] = second.not_equals;
+  }
+  return out;
+}
+
+function boundRule(spec: Spec): Rule {
+  const r = spec.rules.find((x) => x.id === 'bound.out-of-range');
+  if (!r) throw new Error('spec has no rule bound.out-of-range');
+  return r;
+}
+
+function step(expr: TypeExpr): number {
+  return expr.type === 'integer' ? 1 : 0.01;
+}
+
+/**
+ * Two checks per bounded field of the chat request: accepted at each bound, refused just beyond it
+ * with the status the spec names and a well-formed envelope. Derived from objects.yaml, so a bound
+ * added to the spec is checked without new code.
+ */
+export function boundChecks(spec: Spec): Check[] {
+  const fields = spec.objects.chat_completion_request?.fields ?? {};
+  const rule = boundRule(spec);
+  const checks: Check[] = [];
+  for (const [name, expr] of Object.entries(fields)) {
+    const probes = (ctx: CheckContext): { inside: Probe[]; outside: Probe[] } | { skip: string } => {
+      if (typeof expr.maximum === 'object' && expr.maximum.per_model === 'max_output_tokens') {
+        const max = modelMax(ctx.spec, ctx.model);
+        if (!max) return { skip: `${ctx.model} states no maximum output` };
+        return { inside: [{ value: max.accept, label: `${max.accept} (the maximum, ${max.asWritten})` }], outside: [{ value: max.reject, label: `${max.reject} (beyond ${max.asWritten} under either reading)` }] };
+      }
+      const inside: Probe[] = [];
+      const outside: Probe[] = [];
+      if (typeof expr.minimum === 'number') {
+        inside.push({ value: expr.minimum, label: `${expr.minimum} (the minimum)` });
+        outside.push({ value: +(expr.minimum - step(expr)).toFixed(2), label: `${+(expr.minimum - step(expr)).toFixed(2)} (just below)` });
+      }
+      if (typeof expr.maximum === 'number') {
+        inside.push({ value: expr.maximum, label: `${expr.maximum} (the maximum)` });
+        outside.push({ value: +(expr.maximum + step(expr)).toFixed(2), label: `${+(expr.maximum + step(expr)).toFixed(2)} (just above)` });
+      }
+      const arrayAlt = expr.one_of?.find((a) => typeof a.max_items === 'number');
+      if (arrayAlt && typeof arrayAlt.max_items === 'number') {
+        const n = arrayAlt.max_items;
+        inside.push({ value: Array.from({ length: n }, (_, i) => `END${i}`), label: `${n} items (the maximum)` });
+        outside.push({ value: Array.from({ length: n + 1 }, (_, i) => `END${i}`), label: `${n + 1} items` });
+      }
+      if (expr.enum && expr.type === 'string') {
+        for (const v of expr.enum) inside.push({ value: v, label: JSON.stringify(v) });
+        outside.push({ value: 'not-a-listed-value', label: '"not-a-listed-value"' });
+      }
+      return inside.length === 0 ? { skip: 'no bound' } : { inside, outside };
+    };
+    const has = typeof expr.minimum !== 'undefined' || typeof expr.maximum !== 'undefined' || (expr.enum && expr.type === 'string') || expr.one_of?.some((a) => typeof a.max_items === 'number');
+    if (!has) continue;
+    const request = (ctx: CheckContext, value: unknown): CheckRequest => chat(ctx, { ...companions(ctx.spec, name), [name]: value });
+
+    checks.push(
+      defineCheck({
+        id: `request.${kebab(name)}.accepted-within-bounds`,
+        title: `\`${name}\` is accepted at its bounds and allowed values`,
+        area: 'request',
+        severity: severityOf(expr.strength ?? 'must'),
+        specRefs: [`objects.chat_completion_request.fields.${name}`],
+        appliesTo: currentModels,
+        async run(ctx) {
+          const p = probes(ctx);
+          if ('skip' in p) return skip(p.skip);
+          const failures = [];
+          for (const probe of p.inside) {
+            const res = await ctx.send(request(ctx, probe.value));
+            if (res.status !== 200) failures.push(failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res));
+            else await res.text();
+          }
+          return outcomeOf(failures);
+        },
+      }),
+      defineCheck({
+        id: `request.${kebab(name)}.refused-beyond-bounds`,
+        title: `\`${name}\` just beyond its bounds is refused with the spec's status and an error envelope`,
+        area: 'request',
+        severity: severityOf(rule.strength),
+        specRefs: [`objects.chat_completion_request.fields.${name}`, `rules.${rule.id}`],
+        appliesTo: currentModels,
+        async run(ctx) {
+          const p = probes(ctx);
+          if ('skip' in p) return skip(p.skip);
+          const failures = [];
+          for (const probe of p.outside) {
+            const res = await ctx.send(request(ctx, probe.value));
+            const judged = await judgeRefusal(ctx, res, rule.expect, `\`${name}\` = ${probe.label}`);
+            failures.push(...judged);
+          }
+          return failures.length === 0 ? pass() : { verdict: 'fail', failures };
+        },
+      }),
+    );
+  }
+  return checks;
+}

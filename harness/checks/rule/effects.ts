@@ -1,0 +1,158 @@
+import { createAjv } from '#harness/derive/validators/createAjv.ts';
+import type { Failure } from '#harness/core/outcome.ts';
+import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import { get, isObject, type Json } from '../support/body.ts';
+import { SAMPLE_TOOLS } from '../support/build.ts';
+import { failure } from '../support/outcome.ts';
+
+/**
+ * How to observe each `effect` a rule of rules.yaml names: how to shape the request so the effect
+ * can show (`prepare`), and how to judge the answer (`judge`). An effect the harness cannot judge
+ * from outside says so (`cannotJudge`), and the check passes on acceptance alone, saying what it
+ * could not see.
+ */
+export interface Effect {
+  prepare?(request: CheckRequest, ctx: CheckContext): void;
+  judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext): Failure[];
+  cannotJudge?: string;
+}
+
+const message = (b: Json) => get(b, 'choices', 0, 'message');
+const finish = (b: Json) => get(b, 'choices', 0, 'finish_reason');
+const toolCalls = (b: Json): Json[] => {
+  const calls = get(b, 'choices', 0, 'message', 'tool_calls');
+  return Array.isArray(calls) ? calls.filter(isObject) : [];
+};
+const content = (b: Json) => get(b, 'choices', 0, 'message', 'content');
+const body = (r: CheckRequest) => r.body as Json;
+const say = (r: CheckRequest, text: string) => {
+  body(r).messages = [{ role: 'user', content: text }];
+};
+
+export const EFFECTS: Record<string, Effect> = {
+  content_parses_as_json: {
+    prepare: (r) => say(r, 'Reply with a JSON object with one key "answer" holding a greeting.'),
+    judge: (b, res) => {
+      const c = content(b);
+      if (typeof c !== 'string') return [failure('JSON mode: `content` is not a string', res)];
+      try {
+        JSON.parse(c);
+        return [];
+      } catch {
+        return [failure(`JSON mode: content does not parse as JSON: ${c.slice(0, 120)}`, res)];
+      }
+    },
+  },
+  no_tool_calls: {
+    prepare: (r) => say(r, 'What is the weather in Paris? You may use get_weather.'),
+    judge: (b, res) => (toolCalls(b).length > 0 ? [failure('tool_choice "none": the reply calls a tool', res)] : []),
+  },
+  tool_called: {
+    prepare: (r) => say(r, 'What is the weather in Paris?'),
+    judge: (b, res) => (toolCalls(b).length === 0 ? [failure('tool_choice "required": the reply calls no tool', res)] : []),
+  },
+  named_tool_called: {
+    prepare: (r) => say(r, 'What is the weather in Paris?'),
+    judge: (b, res, r) => {
+      const want = get(body(r), 'tool_choice', 'function', 'name');
+      const names = toolCalls(b).map((c) => get(c, 'function', 'name'));
+      if (names.length === 0) return [failure(`tool_choice names ${String(want)}: the reply calls no tool`, res)];
+      return names.filter((n) => n !== want).map((n) => failure(`tool_choice names ${String(want)}: the reply calls ${String(n)}`, res));
+    },
+  },
+  finish_reason_tool_calls_iff_tool_calls: {
+    prepare: (r) => {
+      say(r, 'What is the weather in Paris? Use get_weather.');
+      body(r).tool_choice = 'required';
+    },
+    judge: (b, res) => {
+      const called = toolCalls(b).length > 0;
+      const f = finish(b);
+      if (called && f !== 'tool_calls') return [failure(`the reply calls a tool but finish_reason is ${JSON.stringify(f)}`, res)];
+      if (!called && f === 'tool_calls') return [failure('finish_reason is "tool_calls" but the reply calls no tool', res)];
+      return [];
+    },
+  },
+  arguments_parse_and_match_parameters: {
+    prepare: (r) => {
+      say(r, 'What is the weather in Paris?');
+      body(r).tool_choice = 'required';
+    },
+    judge: (b, res, r) => {
+      const tools = (Array.isArray(body(r).tools) ? body(r).tools : SAMPLE_TOOLS) as Json[];
+      const out: Failure[] = [];
+      for (const call of toolCalls(b)) {
+        const name = get(call, 'function', 'name');
+        const args = get(call, 'function', 'arguments');
+        const tool = tools.find((t) => get(t, 'function', 'name') === name);
+        if (typeof args !== 'string') {
+          out.push(failure(`tool call ${String(name)}: arguments are not a string`, res));
+          continue;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(args);
+        } catch {
+          out.push(failure(`tool call ${String(name)}: arguments do not parse as JSON: ${args.slice(0, 120)}`, res));
+          continue;
+        }
+        const schema = get(tool, 'function', 'parameters');
+        if (isObject(schema)) {
+          const validate = createAjv().compile(schema);
+          if (!validate(parsed)) out.push(failure(`tool call ${String(name)}: arguments do not match the tool's parameters: ${validate.errors?.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`, res));
+        }
+      }
+      if (toolCalls(b).length === 0) out.push(failure('tool_choice "required": no tool call to judge', res));
+      return out;
+    },
+  },
+  reasoning_content_present: {
+    judge: (b, res) => {
+      const r = get(message(b), 'reasoning_content');
+      return typeof r === 'string' && r.length > 0 ? [] : [failure(`thinking enabled: reasoning_content is ${JSON.stringify(r)}`, res)];
+    },
+  },
+  reasoning_content_null: {
+    judge: (b, res) => {
+      const r = get(message(b), 'reasoning_content');
+      return r === null || r === undefined ? [] : [failure(`thinking off: reasoning_content is ${JSON.stringify(r).slice(0, 80)}`, res)];
+    },
+  },
+  stop_sequence_ends_output: {
+    prepare: (r) => {
+      say(r, 'Repeat: alpha beta STOP gamma delta');
+      body(r).stop = ['STOP'];
+    },
+    judge: (b, res) => {
+      const c = content(b);
+      const out: Failure[] = [];
+      if (typeof c === 'string' && /gamma|delta/.test(c)) out.push(failure(`the output runs past the stop sequence: ${JSON.stringify(c.slice(0, 120))}`, res));
+      if (typeof c === 'string' && c.includes('STOP') && finish(b) !== 'length') out.push(failure('the output contains the stop sequence', res));
+      if (finish(b) !== 'stop' && finish(b) !== 'length') out.push(failure(`finish_reason is ${JSON.stringify(finish(b))}, expected "stop"`, res));
+      return out;
+    },
+  },
+  finish_reason_length_when_truncated: {
+    prepare: (r) => {
+      say(r, 'Write a long story about a fox, at least three hundred words.');
+      body(r).max_tokens = 5;
+    },
+    judge: (b, res, r) => {
+      const used = get(b, 'usage', 'completion_tokens');
+      const max = body(r).max_tokens as number;
+      const out: Failure[] = [];
+      if (typeof used === 'number' && used > max) out.push(failure(`completion_tokens ${used} exceeds max_tokens ${max}`, res));
+      if (finish(b) !== 'length') out.push(failure(`output cut at max_tokens ${max}: finish_reason is ${JSON.stringify(finish(b))}, expected "length"`, res));
+      return out;
+    },
+  },
+  reply_continues_prefix: { cannotJudge: 'whether the text continues the prefix cannot be told from outside; checked: accepted, with text' },
+  max_tokens_default_applied: { cannotJudge: 'the default applies inside the service; checked: accepted without max_tokens' },
+  sampling_has_no_effect: { cannotJudge: 'a sampling field having no effect cannot be told from one answer; checked: accepted' },
+  processed_as_svc_chat: {
+    judge: (b, res) => {
+      const r = get(message(b), 'reasoning_content');
+      return r === null || r === undefined ? [] : [failure('tools sent to the legacy reasoner: the reply reasons, as svc-chat (non-thinking) would not', res)];
+    },
+  },
+};

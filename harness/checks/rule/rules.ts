@@ -1,0 +1,68 @@
+import type { Model, Rule, Spec } from '#harness/spec/model.ts';
+import type { CheckContext } from '../context.ts';
+import { defineCheck, severityOf, type Check } from '../define.ts';
+import { isObject } from '../support/body.ts';
+import { buildForRule } from '../support/build.ts';
+import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
+import { judgeRefusal } from '../support/refusal.ts';
+import { countUsage } from '../support/samples.ts';
+import { EFFECTS } from './effects.ts';
+
+/** Models a rule is about: the one it names, a kind, the models serving its endpoint's feature. */
+function appliesTo(rule: Rule, spec: Spec): (m: Model, id: string) => boolean {
+  const named = rule.when.find((c) => c.model)?.model;
+  if (named) return (_m, id) => id === named;
+  const kind = rule.applies_to_models?.kind ?? 'current';
+  const feature = rule.endpoint === 'fim_completions' ? 'fim' : rule.when.some((c) => c.last_message?.prefix !== undefined) ? 'prefix_completion' : undefined;
+  return (m) => m.kind === kind && (feature === undefined || (Array.isArray(m.features) && m.features.includes(feature)));
+}
+
+function beforeRetirement(ctx: CheckContext): Promise<string | undefined> {
+  const model = ctx.spec.models[ctx.model];
+  if (model?.kind !== 'legacy_alias' || !model.retires_at) return Promise.resolve(undefined);
+  return ctx.referenceTime().then((t) => (t.value.getTime() >= Date.parse(model.retires_at!) ? `${ctx.model} retired at ${model.retires_at} (reference time ${t.value.toISOString()}, from ${t.source})` : undefined));
+}
+
+/** One check per rule of rules.yaml: a request meeting its conditions, judged by its expectation. */
+export function ruleChecks(spec: Spec): Check[] {
+  return spec.rules.map((rule) =>
+    defineCheck({
+      id: `rule.${rule.id}`,
+      title: rule.statement,
+      area: 'rule',
+      severity: severityOf(rule.strength),
+      specRefs: [`rules.${rule.id}`],
+      appliesTo: appliesTo(rule, spec),
+      async run(ctx) {
+        if (rule.strength === 'unspecified' && rule.expect.status_unspecified) return skip(`the description states no answer of the service to this (${rule.expect.status_note ?? 'status not shown'}); nothing to judge`);
+        const retired = await beforeRetirement(ctx);
+        if (retired) return skip(`${retired}: its legacy rules no longer apply`);
+        const built = buildForRule(ctx, rule, rule.when);
+        if ('skip' in built) return skip(built.skip);
+        const request = built.request;
+        const effect = rule.expect.effect ? EFFECTS[rule.expect.effect] : undefined;
+        if (rule.expect.effect && !effect) return skip(`effect \`${rule.expect.effect}\` has no judge in the harness yet`);
+        effect?.prepare?.(request, ctx);
+        const res = await ctx.send(request);
+        const refusal = rule.expect.status !== undefined || rule.expect.status_any_of !== undefined || rule.expect.error === true;
+        if (refusal) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, rule.statement));
+
+        let body: unknown;
+        try {
+          body = await res.json();
+        } catch {
+          body = undefined;
+        }
+        if (res.status !== 200) {
+          if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');
+          return outcomeOf([failure(`expected the request to be accepted, got HTTP ${res.status}`, res)]);
+        }
+        if (!isObject(body)) return outcomeOf([failure('accepted, but the body is not a JSON object', res)]);
+        if (isObject(body.usage)) countUsage(ctx, body.usage);
+        if (!effect) return pass();
+        if (effect.cannotJudge) return pass(effect.cannotJudge);
+        return outcomeOf(effect.judge?.(body, res, request, ctx) ?? []);
+      },
+    }),
+  );
+}

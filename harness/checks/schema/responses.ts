@@ -1,0 +1,112 @@
+import type { Spec, Strength } from '#harness/spec/model.ts';
+import type { Violation } from '#harness/derive/validators/index.ts';
+import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import { currentModels, defaultModelOnly, defineCheck, severityOf, type Check } from '../define.ts';
+import { chatBody } from '../support/requests.ts';
+import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
+import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
+import { MESSAGES_PATH } from '../support/paths.ts';
+import type { Model } from '#harness/spec/model.ts';
+
+/** How to obtain bodies of one response object from the target. */
+interface Source {
+  object: string;
+  subject: string;
+  appliesTo: (m: Model) => boolean;
+  bodies(ctx: CheckContext): Promise<{ res: CheckResponse; bodies: unknown[]; expectStatus: (s: number) => boolean } | { unsupported: string }>;
+}
+
+const ok = (s: number) => s >= 200 && s < 300;
+
+function single(kind: string, make: (ctx: CheckContext) => CheckRequest, expectStatus = ok) {
+  return async (ctx: CheckContext) => {
+    const { res, body } = await sample(ctx, kind, () => make(ctx));
+    return { res, bodies: body === undefined ? [] : [body], expectStatus };
+  };
+}
+
+const SOURCES: Source[] = [
+  {
+    object: 'chat_completion',
+    subject: 'chat-completion',
+    appliesTo: currentModels,
+    bodies: async (ctx) => {
+      const { res, body } = await plainCompletion(ctx);
+      return { res, bodies: body === undefined ? [] : [body], expectStatus: ok };
+    },
+  },
+  {
+    object: 'chat_completion_chunk',
+    subject: 'stream-chunk',
+    appliesTo: currentModels,
+    bodies: async (ctx) => {
+      const { res, stream } = await streamedCompletion(ctx);
+      return { res, bodies: stream?.chunks ?? [], expectStatus: ok };
+    },
+  },
+  { object: 'model_list', subject: 'model-list', appliesTo: defaultModelOnly, bodies: single('models', () => ({ base: 'base_url', method: 'GET', path: '/models' })) },
+  { object: 'balance', subject: 'balance', appliesTo: defaultModelOnly, bodies: single('balance', () => ({ base: 'base_url', method: 'GET', path: '/user/balance' })) },
+  {
+    object: 'fim_completion',
+    subject: 'fim-completion',
+    appliesTo: (m) => m.kind === 'current' && Array.isArray(m.features) && m.features.includes('fim'),
+    bodies: single('fim', (ctx) => ({ base: 'beta', method: 'POST', path: '/completions', body: { model: ctx.targetModel, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 32 } })),
+  },
+  {
+    object: 'messages_response',
+    subject: 'messages-response',
+    appliesTo: (m) => m.kind === 'current' && Array.isArray(m.formats) && m.formats.includes('messages'),
+    bodies: single('messages', (ctx) => ({ base: 'messages_base_url', method: 'POST', path: MESSAGES_PATH, body: { model: ctx.targetModel, max_tokens: 32, messages: [{ role: 'user', content: 'Say hello in five words.' }] } })),
+  },
+  {
+    object: 'error_envelope',
+    subject: 'error-envelope',
+    appliesTo: defaultModelOnly,
+    bodies: single('error-empty-messages', (ctx) => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) }), (s) => s >= 400),
+  },
+];
+
+/** Which violations a check of a level counts. */
+const LEVELS: { level: 'must' | 'should' | 'unspecified' | 'strict'; expectation: string; strength: Strength; title: string }[] = [
+  { level: 'must', expectation: 'matches-schema', strength: 'must', title: 'matches what the description states' },
+  { level: 'should', expectation: 'matches-stated-shapes', strength: 'should', title: 'has the shapes the description gives in its notes' },
+  { level: 'unspecified', expectation: 'matches-unstated-shapes', strength: 'unspecified', title: 'matches shapes the description leaves open (advisory)' },
+  { level: 'strict', expectation: 'has-no-unlisted-fields', strength: 'should', title: 'carries only fields the description lists (strict profile)' },
+];
+
+export function schemaChecks(spec: Spec): Check[] {
+  const checks: Check[] = [];
+  for (const source of SOURCES) {
+    if (!spec.objects[source.object]) continue;
+    for (const lvl of LEVELS) {
+      checks.push(
+        defineCheck({
+          id: `schema.${source.subject}.${lvl.expectation}`,
+          title: `${spec.objects[source.object]!.title} ${lvl.title}`,
+          area: 'schema',
+          severity: severityOf(lvl.strength),
+          specRefs: [`objects.${source.object}`],
+          appliesTo: source.appliesTo,
+          async run(ctx) {
+            if (lvl.level === 'strict' && !ctx.options.strict) return skip('the strict profile is off (run with --strict to report fields the description does not list)');
+            const got = await source.bodies(ctx);
+            if ('unsupported' in got) return unsupported(got.unsupported);
+            if (!got.expectStatus(got.res.status)) {
+              if (got.res.status === 404 && source.object !== 'error_envelope') return unsupported(`the endpoint answered 404: not served here`);
+              return outcomeOf([failure(`expected a ${source.object === 'error_envelope' ? 'refusal' : 'success'} to judge, got HTTP ${got.res.status}`, got.res)]);
+            }
+            if (got.bodies.length === 0) return outcomeOf([failure('no JSON body to judge', got.res)]);
+            const profile = lvl.level === 'strict' ? 'strict' : 'default';
+            const violations: Violation[] = got.bodies.flatMap((b, i) =>
+              ctx.judge(source.object, b, profile).filter((v) => v.level === lvl.level).map((v) => ({ ...v, path: got.bodies.length > 1 ? `/${i}${v.path}` : v.path })),
+            );
+            return violations.length === 0
+              ? pass()
+              : outcomeOf(violations.slice(0, 20).map((v) => failure(`${v.path || '/'}: ${v.message}`, got.res, { path: v.path, specRef: v.specRef })));
+          },
+        }),
+      );
+    }
+  }
+  return checks;
+}

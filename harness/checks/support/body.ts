@@ -1,0 +1,31 @@
+import type { CheckResponse } from '../context.ts';
+import { failure } from './outcome.ts';
+import type { Failure } from '#harness/core/outcome.ts';
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The body as a JSON object, or the failure that says why it is not one. */
+export async function jsonBody(res: CheckResponse): Promise<{ ok: true; body: Json } | { ok: false; failure: Failure }> {
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch (err) {
+    return { ok: false, failure: failure(`the body is not JSON: ${(err as Error).message}`, res) };
+  }
+  if (!isObject(body)) return { ok: false, failure: failure('the body is JSON but not an object', res) };
+  return { ok: true, body };
+}
+
+/** Path into a JSON value: `get(body, 'choices', 0, 'message')`. */
+export function get(value: unknown, ...path: (string | number)[]): unknown {
+  let v = value;
+  for (const p of path) {
+    if (typeof p === 'number' ? !Array.isArray(v) : !isObject(v)) return undefined;
+    v = (v as Record<string | number, unknown>)[p];
+  }
+  return v;
+}

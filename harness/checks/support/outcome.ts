@@ -1,0 +1,25 @@
+import { curlOf } from '#harness/core/curl.ts';
+import type { Failure } from '#harness/core/outcome.ts';
+import type { CheckOutcome, CheckResponse } from '../context.ts';
+
+export const pass = (note?: string): CheckOutcome => (note === undefined ? { verdict: 'pass' } : { verdict: 'pass', note });
+export const skip = (reason: string): CheckOutcome => ({ verdict: 'skip', reason });
+export const unsupported = (reason: string): CheckOutcome => ({ verdict: 'unsupported', reason });
+
+/** A failure with the exchange as evidence and a curl command that replays it. */
+export function failure(message: string, res?: CheckResponse, extra: Partial<Failure> = {}): Failure {
+  return {
+    message,
+    ...extra,
+    ...(res ? { evidence: res.exchange, reproducer: { curl: curlOf(res.exchange.request), ...(extra.reproducer ?? {}) } } : {}),
+  };
+}
+
+export function fail(message: string, res?: CheckResponse, extra: Partial<Failure> = {}): CheckOutcome {
+  return { verdict: 'fail', failures: [failure(message, res, extra)] };
+}
+
+/** Several failures found by one check, or a pass when there are none. */
+export function outcomeOf(failures: Failure[]): CheckOutcome {
+  return failures.length === 0 ? pass() : { verdict: 'fail', failures };
+}

@@ -1,0 +1,32 @@
+import type { Failure } from '#harness/core/outcome.ts';
+import type { Expectation } from '#harness/spec/model.ts';
+import type { CheckContext, CheckResponse } from '../context.ts';
+import { failure } from './outcome.ts';
+
+/** Statuses an expectation allows, or undefined for "any error" (status not stated). */
+export function allowedStatuses(expect: Expectation): number[] | undefined {
+  if (expect.status !== undefined) return [expect.status];
+  if (expect.status_any_of) return expect.status_any_of;
+  return undefined;
+}
+
+/**
+ * A refusal as the spec wants it: the status it names (or any 4xx where it names none) and a body
+ * that is a well-formed error envelope at must level.
+ */
+export async function judgeRefusal(ctx: CheckContext, res: CheckResponse, expect: Expectation, what: string): Promise<Failure[]> {
+  const allowed = allowedStatuses(expect);
+  const text = await res.text();
+  if (allowed ? !allowed.includes(res.status) : res.status < 400 || res.status >= 500) {
+    const want = allowed ? allowed.join(' or ') : 'an error status (4xx; the spec does not name one)';
+    return [failure(`${what}: expected HTTP ${want}, got ${res.status}`, res)];
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text.trim());
+  } catch {
+    return [failure(`${what}: refused with ${res.status}, but the body is not JSON (the description says errors carry a JSON body)`, res, { specRef: 'errors.envelope' })];
+  }
+  const broken = ctx.judge('error_envelope', body).filter((v) => v.level === 'must');
+  return broken.map((v) => failure(`${what}: refused with ${res.status}, but the envelope is not well-formed: ${v.path || '/'} ${v.message}`, res, { path: v.path, specRef: v.specRef }));
+}

@@ -1,0 +1,22 @@
+import type { CheckContext, CheckRequest } from '../context.ts';
+
+/**
+ * The smallest valid chat request for the model under test, capped in output so a live run stays
+ * cheap. Checks add or override fields.
+ */
+export function chatBody(ctx: CheckContext, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { model: ctx.targetModel, messages: [{ role: 'user', content: 'Say hello in five words.' }], max_tokens: 32, ...extra };
+}
+
+export function chat(ctx: CheckContext, extra: Record<string, unknown> = {}, base = 'base_url'): CheckRequest {
+  return { base, method: 'POST', path: '/chat/completions', body: chatBody(ctx, extra) };
+}
+
+/** A prompt of about `words` words, for caching (static content first, as the description advises). */
+export function longPrompt(words: number, salt = ''): string {
+  const base = 'The quick brown fox jumps over the lazy dog while the band plays a slow waltz near the river bank';
+  const out: string[] = [];
+  const w = base.split(' ');
+  for (let i = 0; i < words; i++) out.push(w[i % w.length]!);
+  return `${out.join(' ')}${salt}`;
+}

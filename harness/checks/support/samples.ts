@@ -1,0 +1,45 @@
+import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import { isObject, type Json } from './body.ts';
+import { chat } from './requests.ts';
+import { readStream, type ReadStream } from './stream.ts';
+
+/**
+ * One response shared by every check that only judges its shape, per model and kind: a run sends
+ * each kind of request once, not once per check. Keyed by model so models never share answers.
+ */
+const cache = new Map<string, Promise<{ res: CheckResponse; body?: unknown; stream?: ReadStream }>>();
+
+export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest, streamed = false) {
+  const key = `${ctx.targetModel}|${kind}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    hit = (async () => {
+      const res = await ctx.send(make());
+      if (streamed) return { res, stream: await readStream(res) };
+      let body: unknown;
+      try {
+        body = await res.json();
+      } catch {
+        body = undefined;
+      }
+      if (isObject(body) && isObject(body.usage)) countUsage(ctx, body.usage);
+      return { res, body };
+    })();
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+export function countUsage(ctx: CheckContext, usage: Json): void {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  ctx.countUsage({ promptTokens: n(usage.prompt_tokens), completionTokens: n(usage.completion_tokens), cacheHitTokens: n(usage.prompt_cache_hit_tokens) });
+}
+
+/** The plain completion every shape check of chat_completion judges. */
+export const plainCompletion = (ctx: CheckContext) => sample(ctx, 'chat', () => chat(ctx));
+export const streamedCompletion = (ctx: CheckContext) => sample(ctx, 'chat-stream', () => chat(ctx, { stream: true }), true);
+
+/** Forget shared responses (between runs in one process). */
+export function resetSamples(): void {
+  cache.clear();
+}

@@ -1,0 +1,42 @@
+/**
+ * Evidence: one request and what came back, as the harness saw it. Credentials never appear here:
+ * headers are stored redacted, and anything that echoes a secret is scrubbed before it is kept.
+ */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The JSON body sent, or the raw text when the body was deliberately not JSON. */
+  body?: unknown;
+  rawBody?: string;
+}
+
+export interface RecordedEvent {
+  /** Milliseconds since the response headers arrived. */
+  at: number;
+  /** `data` of an SSE event, or a comment line (prefixed `:`). */
+  data: string;
+  event?: string;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON body when it parsed; otherwise `text` holds what arrived (cut at a limit). */
+  body?: unknown;
+  text?: string;
+  /** For an SSE response: every event in order of arrival. */
+  events?: RecordedEvent[];
+  /** True when the body was cut at the size limit. */
+  truncated?: boolean;
+  durationMs: number;
+}
+
+export interface Exchange {
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  /** Set when no complete response came back (refused, reset, timed out). */
+  error?: { code: string; message: string };
+  /** Attempts made (retries included). */
+  attempts: number;
+}

@@ -1,0 +1,52 @@
+import type { Exchange } from './exchange.ts';
+
+/**
+ * A check's verdict. `unsupported`: the endpoint refuses the feature cleanly (a well-formed error),
+ * so nothing can be judged; `error`: the harness could not judge (a HarnessError, not the endpoint).
+ */
+export type Verdict = 'pass' | 'fail' | 'skip' | 'unsupported' | 'error';
+
+/** How a failing check counts: `advisory` is what the description leaves unspecified. */
+export type Severity = 'must' | 'should' | 'advisory';
+
+export interface Reproducer {
+  /** A curl command; the key is `$SVC_API_KEY` (or the configured variable), never its value. */
+  curl: string;
+  /** fast-check seed and path of a property failure. */
+  seed?: number;
+  path?: string;
+  /** Recorded fixture the exchange was replayed from. */
+  fixture?: string;
+}
+
+export interface Failure {
+  message: string;
+  /** JSON pointer into the judged body, when the failure is about one place. */
+  path?: string;
+  /** The spec entry broken, e.g. `objects.chat_completion.fields.usage`. */
+  specRef?: string;
+  evidence?: Exchange;
+  reproducer?: Reproducer;
+}
+
+export interface TokenUse {
+  promptTokens: number;
+  completionTokens: number;
+  cacheHitTokens: number;
+}
+
+/** The result of one check on one model of one target. */
+export interface CheckResult {
+  checkId: string;
+  title: string;
+  area: string;
+  severity: Severity;
+  specRefs: string[];
+  model: string;
+  verdict: Verdict;
+  /** Why it was skipped, unsupported or errored. */
+  reason?: string;
+  failures?: Failure[];
+  durationMs: number;
+  tokens?: TokenUse;
+}

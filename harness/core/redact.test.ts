@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { curlOf } from './curl.ts';
+import { REDACTED, redactHeaders, redactText, redactValue } from './redact.ts';
+
+const KEY = 'sk-canary-0123456789abcdef';
+
+describe('redaction', () => {
+  test('removes a secret from text, also JSON-escaped and URL-encoded forms', () => {
+    expect(redactText(`key ${KEY} and ${encodeURIComponent(KEY)}`, [KEY])).toBe(`key ${REDACTED} and ${REDACTED}`);
+  });
+  test('removes a secret from every string of a value, keys included', () => {
+    expect(JSON.stringify(redactValue({ [KEY]: [`x${KEY}`], n: 1 }, [KEY]))).not.toContain(KEY);
+  });
+  test('replaces credential headers whatever their case, and secrets in others', () => {
+    expect(redactHeaders({ Authorization: `Bearer ${KEY}`, 'X-Api-Key': KEY, 'x-echo': KEY, accept: 'json' }, [KEY])).toEqual({
+      Authorization: `Bearer ${REDACTED}`,
+      'X-Api-Key': REDACTED,
+      'x-echo': REDACTED,
+      accept: 'json',
+    });
+  });
+});
+
+describe('curlOf', () => {
+  test('reads the key from the environment, never holds it', () => {
+    const curl = curlOf({ method: 'POST', url: 'http://h/chat/completions', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: { a: "it's" } }, 'MY_KEY');
+    expect(curl).not.toContain(KEY);
+    expect(curl).toContain('"Authorization: Bearer ${MY_KEY}"');
+    expect(curl).toContain(`--data-raw '{"a":"it'\\''s"}'`);
+  });
+});

@@ -1,0 +1,35 @@
+/** What stands in for a secret wherever one would have been written. */
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Replaces every occurrence of each secret in a text (also when the text escaped it as JSON or
+ * URL-encoded it). Secrets shorter than 4 characters are ignored: replacing them would mangle text
+ * and they cannot be real keys.
+ */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
+      out = out.split(form).join(REDACTED);
+    }
+  }
+  return out;
+}
+
+/** A deep copy of a JSON-able value with every secret redacted from every string (keys included). */
+export function redactValue<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  return JSON.parse(redactText(JSON.stringify(value) ?? 'null', secrets)) as T;
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/** Headers with credentials replaced, whatever their case. */
+export function redactHeaders(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? (name.toLowerCase() === 'authorization' ? `Bearer ${REDACTED}` : REDACTED) : redactText(value, secrets);
+  }
+  return out;
+}

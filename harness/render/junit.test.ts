@@ -1,0 +1,71 @@
+import { describe, expect, test } from 'vitest';
+import { HOSTILE_TEXT, sampleRecord } from '#harness/results/sample.ts';
+import { summarize } from '#harness/results/index.ts';
+import { renderJunit } from './junit.ts';
+import { wellFormedXml } from './wellFormedXml.ts';
+
+/** Elements by name with their attributes (the document is checked well-formed first). */
+function elements(xml: string, name: string): Record<string, string>[] {
+  return [...xml.matchAll(new RegExp(`<${name}((?:\\s+[\\w.:-]+="[^"]*")*)\\s*/?>`, 'g'))].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/([\w.:-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
+  );
+}
+
+describe('renderJunit', () => {
+  const xml = renderJunit(sampleRecord());
+
+  test('is well-formed XML (checked by wellFormedXml: a tokenizer with tag balance, attribute and reference rules)', () => {
+    expect(wellFormedXml(xml)).toEqual([]);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
+  });
+
+  test('one testsuite per area, with counts; one testcase per check named by its id', () => {
+    const suites = elements(xml, 'testsuite');
+    expect(suites.map((s) => s['name'])).toEqual(['error', 'fim', 'lifecycle', 'request', 'response', 'stream', 'tools']);
+    expect(suites.find((s) => s['name'] === 'response')).toMatchObject({ tests: '3', failures: '2', errors: '0', skipped: '0' });
+    expect(elements(xml, 'testsuites')[0]).toMatchObject({ tests: '9', failures: '4', errors: '1', skipped: '2' });
+    const cases = elements(xml, 'testcase');
+    expect(cases.map((c) => c['name']).sort()).toEqual(sampleRecord().results.map((r) => r.checkId).sort());
+    expect(cases.find((c) => c['name'] === 'request.temperature.rejects-out-of-range')).toEqual({
+      name: 'request.temperature.rejects-out-of-range',
+      classname: 'request',
+      time: '0.042',
+    });
+  });
+
+  test('fail → <failure> typed by severity with evidence and reproducer; skip/unsupported → <skipped message>; error → <error>', () => {
+    expect(elements(xml, 'failure').map((f) => f['type'])).toEqual(['must', 'should', 'advisory', 'must']); // suites by area: request, response, stream
+    const failure = /<testcase name="request\.temperature[^>]*>\s*<failure message="([^"]*)" type="must">([\s\S]*?)<\/failure>/.exec(xml)!;
+    expect(failure[1]).toBe('[must] expected status 400 or 422 for temperature 2.5, got 200 — POST http://127.0.0.1:43817/chat/completions (model svc-v4-flash)');
+    expect(failure[2]).toContain('spec: objects.chat_request.fields.temperature, rules.out-of-range-status');
+    expect(failure[2]).toContain('POST http://127.0.0.1:43817/chat/completions → 200 (41 ms)');
+    expect(failure[2]).toContain('Reproduce with:\ncurl -sS -X POST');
+    expect(failure[2]).toContain('seed 1337, path 4:1:0');
+    expect(xml).toContain('events (4):\n  +3 ms : keep-alive\n  +5 ms data: {"id":"chatcmpl-9"');
+    expect(elements(xml, 'skipped').map((s) => s['message']!.slice(0, 30))).toEqual(['unsupported: the target answer', 'excluded by --only response.*']);
+    expect(elements(xml, 'error')).toEqual([{ message: expect.stringMatching(/^HARNESS_TIMEOUT: /) as string, type: 'harness-error' }]);
+  });
+
+  test('hostile text is escaped in attributes and in text: markup, ]]>, &, quotes, control characters', () => {
+    expect(HOSTILE_TEXT).toContain('<script>');
+    expect(xml).not.toContain('<script>');
+    expect(xml).not.toContain(']]>');
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    // in an attribute (the unsupported reason) and in text (the advisory failure's response)
+    expect(xml).toContain('Sure! &lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp; &quot;quoted&quot; &apos;single&apos; \\u0001bell\\u0007 done"');
+    expect(xml).toContain('response body:\nSure! &lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp; "quoted" \'single\' \\u0001bell\\u0007 done');
+  });
+
+  test('stays well-formed with hostile ids, areas and line breaks in attributes; no results at all', () => {
+    const r = sampleRecord();
+    r.results[0]!.area = 'a"<&>\'';
+    r.results[0]!.checkId = 'x"]]><y&';
+    r.results[1]!.failures![0]!.message = 'line one\nline\ttwo\r\n\u000Cthree';
+    r.target.baseUrl = 'http://h/?a=1&b=<2>';
+    const hostile = renderJunit(r);
+    expect(wellFormedXml(hostile)).toEqual([]);
+    expect(hostile).toContain('message="[must] line one&#10;line&#9;two&#13;&#10;\\u000Cthree"');
+    const empty = { ...sampleRecord(), results: [], summary: summarize([]) };
+    expect(wellFormedXml(renderJunit(empty))).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, test } from 'vitest';
+import { sampleRecord } from '#harness/results/sample.ts';
+import { summarize } from '#harness/results/index.ts';
+import { renderMarkdown } from './markdown.ts';
+
+describe('renderMarkdown', () => {
+  const md = renderMarkdown(sampleRecord());
+
+  test('a header with target, model, spec revision, reference time, and the outcome', () => {
+    expect(md.startsWith('# ❌ FAIL: svc-v4-flash at `http://127.0.0.1:43817`\n')).toBe(true);
+    expect(md).toContain('| Target | `http://127.0.0.1:43817` (emulator; messages `http://127.0.0.1:43817/anthropic`) |');
+    expect(md).toContain('| Model | `svc-v4-flash` |');
+    expect(md).toContain('| Spec revision | `v2026-05` (updated 2026-05-03) |');
+    expect(md).toContain('| Reference time | 2026-05-10T09:00:00.000Z (server-date) |');
+    expect(md).toContain('**2 must failures** · 1 should failure · 1 advisory failure · 1 error · 2 passed · 1 skipped · 1 unsupported (9 checks)');
+  });
+
+  test('a verdict table by area, with totals', () => {
+    expect(md).toContain('| Area | fail | error | unsupported | skip | pass | total |');
+    expect(md).toContain('| `response` | 2 | 0 | 0 | 0 | 1 | 3 |');
+    expect(md).toContain('| **all** | **4** | **1** | **1** | **1** | **2** | **9** |');
+  });
+
+  test('failures first, must before should before advisory, each with severity, spec refs, message and a curl block', () => {
+    const order = ['## Failures (4)', 'request.temperature.rejects-out-of-range`:', 'stream.framing.ends-with-done`:', 'response.id.has-chatcmpl-prefix`:', 'response.usage.reports-cache-hits`:', '## Errors (1)', '## Skipped and unsupported (2)', '## Passed (2)', '## Tokens and cost'];
+    const at = order.map((s) => md.indexOf(s));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(md).toContain('**must** (fails the run) · spec `objects.chat_request.fields.temperature`, `rules.out-of-range-status`');
+    expect(md).toContain('**should** (fails the run only with --strict)');
+    expect(md).toContain('- expected status 400 or 422 for temperature 2.5, got 200');
+    expect(md).toMatch(/Reproduce with \(seed 1337, path 4:1:0\):\n\n {2}```sh\n {2}curl -sS -X POST 'http:\/\/127\.0\.0\.1:43817\/chat\/completions' .*\n {2}```/);
+  });
+
+  test('skips and unsupported with their reasons; errors apart, said not to fail the run; tokens and cost', () => {
+    expect(md).toContain('| ⏭️ `tools.tool-choice.required-forces-call` | skip | excluded by --only response.\\* |');
+    expect(md).toMatch(/\| ➖ `fim\.completion\.returns-text` \| unsupported \| the target answered 404/);
+    expect(md).toContain('| ⚠️ `lifecycle.alias.retires-on-time` | must | HARNESS\\_TIMEOUT: no response within 30000 ms');
+    expect(md).toContain('Errors do not fail the run.');
+    expect(md).toContain('| 42 | 52 | 0 | 0.0000209 |');
+  });
+
+  test('endpoint text cannot inject markup; the outcome follows the exit policy', () => {
+    expect(md).not.toContain('<script>');
+    expect(md).toContain('Sure! &lt;script&gt;alert(1)&lt;/script&gt; \\]\\]&gt; &amp;');
+    const passing = sampleRecord();
+    passing.results = passing.results.filter((r) => r.verdict !== 'fail' || r.severity !== 'must');
+    passing.summary = summarize(passing.results);
+    expect(renderMarkdown(passing).startsWith('# ✅ PASS')).toBe(true);
+    expect(renderMarkdown({ ...passing, options: { ...passing.options, strict: true } }).startsWith('# ❌ FAIL')).toBe(true);
+    expect(renderMarkdown({ ...passing, interrupted: true })).toContain('The run was interrupted before every check ran');
+  });
+});

@@ -1,0 +1,110 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import type { RunRecord } from '#harness/results/index.ts';
+import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
+import { exchangeLine, failurePlace, replayLine } from './evidenceText.ts';
+import { duration, failsRun, orderedResults, outcomeOf, plural, summaryByArea, VERDICTS } from './view.ts';
+
+const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.map(mdCell).join(' | ')} |`;
+}
+
+function refs(r: CheckResult): string {
+  return r.specRefs.length > 0 ? r.specRefs.map(mdCode).join(', ') : 'none';
+}
+
+function failureSection(r: CheckResult, gates: boolean, strict: boolean): string[] {
+  const counts = gates ? 'fails the run' : r.severity === 'should' && !strict ? 'fails the run only with --strict' : 'advisory: never fails the run';
+  const out = [`### ${ICON.fail} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${counts}) · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
+  for (const f of r.failures ?? []) {
+    const place = failurePlace(f);
+    out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
+    if (f.evidence) out.push(`  - ${mdCode(exchangeLine(f.evidence))}`);
+    if (f.reproducer) {
+      const replay = replayLine(f.reproducer);
+      out.push('', `  Reproduce with${replay ? ` (${mdText(replay)})` : ''}:`, '', ...mdFence(f.reproducer.curl, 'sh').split('\n').map((l) => `  ${l}`), '');
+    }
+  }
+  return out;
+}
+
+/**
+ * report.md, fit for a CI job summary: a header naming target, model, spec revision and reference
+ * time; the outcome under the exit policy; verdicts by area; failures first with severity, spec
+ * refs, message and a curl reproducer; errors, then skips with their reasons; tokens and cost.
+ * Text from the endpoint is escaped (escape.ts), so a body cannot inject markup.
+ */
+export function renderMarkdown(record: RunRecord): string {
+  const outcome = outcomeOf(record);
+  const s = record.summary;
+  const results = orderedResults(record.results);
+  const out: string[] = [];
+
+  out.push(`# ${outcome.failed ? '❌ FAIL' : '✅ PASS'}: ${mdText(record.model)} at ${mdCode(record.target.baseUrl)}`, '');
+  out.push('| | |', '|---|---|');
+  out.push(row(['Target', `${mdCode(record.target.baseUrl)} (${record.target.kind}; messages ${mdCode(record.target.messagesBaseUrl)})`]));
+  out.push(row(['Model', record.targetModel === record.model ? mdCode(record.model) : `${mdCode(record.model)} (asked as ${mdCode(record.targetModel)})`]));
+  out.push(row(['Spec revision', `${mdCode(record.spec.revision)} (updated ${mdText(record.spec.updated)})`]));
+  out.push(row(['Reference time', `${mdText(record.referenceTime.value)} (${record.referenceTime.source})`]));
+  const opts = record.options;
+  const run = [
+    `${mdText(record.startedAt)} → ${mdText(record.finishedAt)}`,
+    opts.strict ? 'strict' : 'not strict',
+    `seed ${opts.seed}`,
+    plural(opts.runs, 'run'),
+    ...(opts.only === undefined ? [] : [`only ${mdCode(opts.only)}`]),
+    ...(opts.shard === undefined ? [] : [`shard ${mdCode(opts.shard)}`]),
+  ];
+  out.push(row(['Run', run.join(' · ')]));
+  out.push(row(['Harness', `${record.harness.name} ${mdText(record.harness.version)}`]), '');
+
+  const failureCounts = [
+    `**${plural(s.mustFailures, 'must failure')}**`,
+    plural(s.shouldFailures, 'should failure'),
+    plural(s.advisoryFailures, 'advisory failure'),
+  ];
+  out.push(`${failureCounts.join(' · ')} · ${plural(s.error, 'error')} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`, '');
+  if (record.interrupted) out.push('> [!WARNING]', '> The run was interrupted before every check ran: this report is partial.', '');
+  if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged by the harness (see Errors). Errors do not fail the run.`, '');
+
+  out.push('## Verdicts by area', '');
+  out.push(row(['Area', ...VERDICTS, 'total']), `|---|${VERDICTS.map(() => '--:|').join('')}--:|`);
+  for (const [area, a] of summaryByArea(record.results)) out.push(row([mdCode(area), ...VERDICTS.map((v) => String(a[v])), String(a.total)]));
+  out.push(row(['**all**', ...VERDICTS.map((v) => `**${s[v]}**`), `**${s.total}**`]), '');
+
+  const failed = results.filter((r) => r.verdict === 'fail');
+  if (failed.length > 0) {
+    out.push(`## Failures (${failed.length})`, '');
+    for (const r of failed) out.push(...failureSection(r, failsRun(outcome, r), record.options.strict));
+  }
+
+  const errored = results.filter((r) => r.verdict === 'error');
+  if (errored.length > 0) {
+    out.push(`## Errors (${errored.length})`, '', 'The harness could not judge these checks; they say nothing about the endpoint and do not fail the run.', '');
+    out.push(row(['Check', 'Severity', 'Reason']), '|---|---|---|');
+    for (const r of errored) out.push(row([`${ICON.error} ${mdCode(r.checkId)}`, r.severity, mdText(r.reason ?? '')]));
+    out.push('');
+  }
+
+  const skipped = results.filter((r) => r.verdict === 'skip' || r.verdict === 'unsupported');
+  if (skipped.length > 0) {
+    out.push(`## Skipped and unsupported (${skipped.length})`, '');
+    out.push(row(['Check', 'Verdict', 'Reason']), '|---|---|---|');
+    for (const r of skipped) out.push(row([`${ICON[r.verdict]} ${mdCode(r.checkId)}`, r.verdict, mdText(r.reason ?? '')]));
+    out.push('');
+  }
+
+  const passed = results.filter((r) => r.verdict === 'pass');
+  if (passed.length > 0) {
+    out.push(`## Passed (${passed.length})`, '', `<details><summary>${plural(passed.length, 'check')} passed</summary>`, '');
+    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity})`);
+    out.push('', '</details>', '');
+  }
+
+  const u = record.usage;
+  out.push('## Tokens and cost', '');
+  out.push(row(['Prompt tokens', 'Completion tokens', 'Cache-hit tokens', 'Cost (USD)']), '|--:|--:|--:|--:|');
+  out.push(row([String(u.promptTokens), String(u.completionTokens), String(u.cacheHitTokens), mdText(u.costUsd)]), '');
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}

@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'vitest';
+import { sampleRecord } from '#harness/results/sample.ts';
+import { summaryOf } from '#harness/results/index.ts';
+import { renderMarkdownSummary } from './markdownSummary.ts';
+
+describe('renderMarkdownSummary', () => {
+  const flash = sampleRecord();
+  const pro = { ...sampleRecord(), model: 'svc-v4-pro', interrupted: true, usage: { ...sampleRecord().usage, costUsd: '0.5' } };
+  const md = renderMarkdownSummary(summaryOf([flash, pro], ['reports/127.0.0.1_43817/svc-v4-flash/report.json', 'reports/127.0.0.1_43817/svc-v4-pro/report.json']), [flash, pro]);
+
+  test('one row per cell, with counts, tokens, cost and a link to its report; totals; exit code', () => {
+    expect(md.startsWith('# ❌ FAIL: svc-conformance, 2 cells\n')).toBe(true);
+    expect(md).toContain('exit code 1');
+    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-flash` | 2 | 1 | 1 | 1 | 2 | 1 | 1 | 9 | 94 | 0.0000209 | [report](<reports/127.0.0.1_43817/svc-v4-flash/report.json>) |');
+    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-pro` (interrupted) |');
+    expect(md).toContain('| **all** |  | **4** | **2** | **2** | **2** | **4** | **2** | **2** | **18** | **188** | **0.5000209** |  |');
+    expect(md).toContain('Spec revision `v2026-05`.');
+    expect(md).toContain('> Interrupted before every check ran: `svc-v4-pro` at `http://127.0.0.1:43817`.');
+  });
+
+  test('a passing run', () => {
+    const ok = { ...sampleRecord(), results: sampleRecord().results.filter((r) => r.verdict === 'pass') };
+    const s = summaryOf([{ ...ok, summary: { ...ok.summary, ...{ total: 2, pass: 2, fail: 0, skip: 0, unsupported: 0, error: 0, mustFailures: 0, shouldFailures: 0, advisoryFailures: 0 } } }], ['r.json']);
+    expect(renderMarkdownSummary(s, [])).toMatch(/^# ✅ PASS: svc-conformance, 1 cell\n/);
+  });
+});

@@ -1,0 +1,62 @@
+import { addUsd, type RunRecord, type RunSummary } from '#harness/results/index.ts';
+import { mdCell, mdCode, mdText } from './escape.ts';
+import { plural } from './view.ts';
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.map(mdCell).join(' | ')} |`;
+}
+
+/**
+ * summary.md: one row per cell (base URL x model) of the run, with its verdict counts, failures by
+ * severity, tokens, cost and a link to its report, then the totals and the exit code. `records`
+ * add what the summary does not carry (spec revision, interruption); a cell without its record is
+ * still shown.
+ */
+export function renderMarkdownSummary(summary: RunSummary, records: readonly RunRecord[]): string {
+  const recordOf = (baseUrl: string, model: string) => records.find((r) => r.target.baseUrl === baseUrl && r.model === model);
+  const t = summary.totals;
+  const out: string[] = [];
+  out.push(`# ${summary.exitCode === 0 ? '✅ PASS' : '❌ FAIL'}: svc-conformance, ${plural(summary.cells.length, 'cell')}`, '');
+  out.push(`${mdText(summary.startedAt)} → ${mdText(summary.finishedAt)} · exit code ${summary.exitCode}`, '');
+  out.push(
+    `**${plural(t.mustFailures, 'must failure')}** · ${plural(t.shouldFailures, 'should failure')} · ${plural(t.advisoryFailures, 'advisory failure')} · ${plural(t.error, 'error')} · ${t.pass} passed · ${t.skip} skipped · ${t.unsupported} unsupported (${plural(t.total, 'check')})`,
+    '',
+  );
+  const revisions = [...new Set(records.map((r) => r.spec.revision))];
+  if (revisions.length > 0) out.push(`Spec revision ${revisions.map(mdCode).join(', ')}.`, '');
+  const interrupted = records.filter((r) => r.interrupted);
+  if (interrupted.length > 0) out.push('> [!WARNING]', `> Interrupted before every check ran: ${interrupted.map((r) => `${mdCode(r.model)} at ${mdCode(r.target.baseUrl)}`).join(', ')}.`, '');
+
+  out.push(row(['Base URL', 'Model', 'must', 'should', 'advisory', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
+  out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
+  for (const c of summary.cells) {
+    const s = c.summary;
+    const note = recordOf(c.baseUrl, c.model)?.interrupted ? ' (interrupted)' : '';
+    out.push(
+      row([
+        mdCode(c.baseUrl),
+        `${mdCode(c.model)}${note}`,
+        ...[s.mustFailures, s.shouldFailures, s.advisoryFailures, s.error, s.pass, s.skip, s.unsupported, s.total].map(String),
+        String(c.usage.promptTokens + c.usage.completionTokens),
+        mdText(c.usage.costUsd),
+        // a link target in angle brackets may hold spaces; < and > cannot occur in it escaped this way
+        `[report](<${c.report.replace(/[<>\n\r]/g, encodeURIComponent)}>)`,
+      ]),
+    );
+  }
+  const tokens = summary.cells.reduce((n, c) => n + c.usage.promptTokens + c.usage.completionTokens, 0);
+  const cost = addUsd('0', ...summary.cells.map((c) => c.usage.costUsd));
+  out.push(
+    row([
+      '**all**',
+      '',
+      ...[t.mustFailures, t.shouldFailures, t.advisoryFailures, t.error, t.pass, t.skip, t.unsupported, t.total].map((n) => `**${n}**`),
+      `**${tokens}**`,
+      `**${cost}**`,
+      '',
+    ]),
+    '',
+  );
+  out.push('Errors (the harness could not judge) never fail the run; should failures fail it only with `--strict`.');
+  return `${out.join('\n')}\n`;
+}

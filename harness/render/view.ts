@@ -1,0 +1,68 @@
+/**
+ * What every renderer shows the same way: the order of results, areas, the run's outcome under
+ * the exit policy, durations and bodies as text. Renderers format; they do not decide.
+ */
+import type { CheckResult, Severity, Verdict } from '#harness/core/outcome.ts';
+import type { RecordedResponse } from '#harness/core/exchange.ts';
+import { gatingFailures, summarize, VERDICTS, type RunRecord, type Summary } from '#harness/results/index.ts';
+
+export { VERDICTS };
+
+export const SEVERITIES: readonly Severity[] = ['must', 'should', 'advisory'];
+
+/** Failures first (must before should before advisory), then errors, unsupported, skips, passes; by id within. */
+export function orderedResults(results: readonly CheckResult[]): CheckResult[] {
+  const rank = (r: CheckResult) => VERDICTS.indexOf(r.verdict) * 10 + SEVERITIES.indexOf(r.severity);
+  return [...results].sort((a, b) => rank(a) - rank(b) || a.checkId.localeCompare(b.checkId) || a.model.localeCompare(b.model));
+}
+
+/** The record's areas, sorted. */
+export function areasOf(results: readonly CheckResult[]): string[] {
+  return [...new Set(results.map((r) => r.area))].sort();
+}
+
+/** Counts per area, areas sorted. */
+export function summaryByArea(results: readonly CheckResult[]): [string, Summary][] {
+  return areasOf(results).map((area) => [area, summarize(results.filter((r) => r.area === area))]);
+}
+
+/** The run's outcome for this record under the exit policy (results/exitCodeOf.ts), strict as the run was. */
+export function outcomeOf(record: RunRecord): { failed: boolean; gating: ReadonlySet<string> } {
+  const gating = gatingFailures([record], { strict: record.options.strict });
+  return { failed: gating.length > 0, gating: new Set(gating.map((g) => JSON.stringify([g.checkId, g.model]))) };
+}
+
+/** Whether a result is one that fails the run, given outcomeOf(record). */
+export function failsRun(outcome: { gating: ReadonlySet<string> }, r: CheckResult): boolean {
+  return outcome.gating.has(JSON.stringify([r.checkId, r.model]));
+}
+
+/** `12 ms`, `1.3 s`. */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms * 10) / 10} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A JSON value pretty-printed. */
+export function prettyJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+/** The body of a response as text: pretty JSON when it parsed, else what arrived. */
+export function bodyText(response: RecordedResponse): string | undefined {
+  if (response.body !== undefined) return prettyJson(response.body);
+  return response.text;
+}
+
+/** Cut at `max` characters, saying how much was left out. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
+}
+
+/** One line naming the target: `svc-v4-flash at http://host (emulator)`. */
+export function cellName(record: RunRecord): string {
+  return `${record.model} at ${record.target.baseUrl}`;
+}

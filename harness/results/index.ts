@@ -1,0 +1,12 @@
+export type { RunRecord, RunSummary, Summary, UsageTotals } from './runRecord.ts';
+export { summarize, VERDICTS } from './summarize.ts';
+export { exitCodeOf, gatingFailures, type ExitPolicy, type GatingFailure } from './exitCodeOf.ts';
+export { serializeRunRecord, serializeRunSummary } from './serialize.ts';
+export { parseRunRecord, runRecordProblems } from './parseRunRecord.ts';
+export { readRunRecord } from './readRunRecord.ts';
+export { writeRunRecord } from './writeRunRecord.ts';
+export { mergeRecords } from './mergeRecords.ts';
+export { summaryOf } from './summaryOf.ts';
+export { addUsd, sumUsage } from './usage.ts';
+export { ReportInvalidError, isReportInvalidError } from './ReportInvalidError.ts';
+export { MergeConflictError, isMergeConflictError } from './MergeConflictError.ts';

@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest';
+import { mergeRecords } from './mergeRecords.ts';
+import { isMergeConflictError, MergeConflictError } from './MergeConflictError.ts';
+import { sampleRecord } from './sample.ts';
+import { summarize } from './summarize.ts';
+import type { RunRecord } from './runRecord.ts';
+
+/** Shard `n` of 2 of the sample record: the results at even (n=1) or odd (n=2) positions. */
+function shard(n: 1 | 2, over: Partial<RunRecord> = {}): RunRecord {
+  const r = sampleRecord();
+  const results = r.results.filter((_, i) => i % 2 === n - 1);
+  return {
+    ...r,
+    options: { ...r.options, shard: `${n}/2` },
+    results,
+    summary: summarize(results),
+    usage: n === 1 ? { promptTokens: 22, completionTokens: 40, cacheHitTokens: 0, costUsd: '0.0000109' } : { promptTokens: 20, completionTokens: 12, cacheHitTokens: 0, costUsd: '0.00001' },
+    startedAt: n === 1 ? '2026-05-10T09:00:02.000Z' : '2026-05-10T09:00:00.000Z',
+    finishedAt: n === 1 ? '2026-05-10T09:00:31.250Z' : '2026-05-10T09:00:20.000Z',
+    ...over,
+  };
+}
+
+function conflictOf(records: RunRecord[]): MergeConflictError {
+  try {
+    mergeRecords(records);
+  } catch (e) {
+    if (isMergeConflictError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a MergeConflictError');
+}
+
+describe('mergeRecords', () => {
+  test('two shards of one cell become one record: results concatenated, summary and usage recomputed, times widened', () => {
+    const [merged, ...rest] = mergeRecords([shard(1), shard(2, { interrupted: true })]);
+    expect(rest).toEqual([]);
+    const whole = sampleRecord();
+    expect(merged!.results.map((r) => r.checkId)).toEqual([...shard(1).results, ...shard(2).results].map((r) => r.checkId));
+    expect(merged!.results).toHaveLength(whole.results.length);
+    expect(merged!.summary).toEqual(whole.summary);
+    expect(merged!.usage).toEqual({ promptTokens: 42, completionTokens: 52, cacheHitTokens: 0, costUsd: '0.0000209' });
+    expect(merged!.startedAt).toBe('2026-05-10T09:00:00.000Z');
+    expect(merged!.finishedAt).toBe('2026-05-10T09:00:31.250Z');
+    expect(merged!.interrupted).toBe(true);
+    expect(merged!.options).toEqual({ strict: false, runs: 25, seed: 1337, shard: '1/2,2/2' });
+  });
+
+  test('records of other cells pass through, in the order of their first record', () => {
+    const other = { ...sampleRecord(), model: 'svc-v4-pro' };
+    const elsewhere = { ...sampleRecord(), target: { ...sampleRecord().target, baseUrl: 'http://b.test' } };
+    const merged = mergeRecords([other, shard(1), elsewhere, shard(2)]);
+    expect(merged.map((r) => [r.target.baseUrl, r.model, r.results.length])).toEqual([
+      ['http://127.0.0.1:43817', 'svc-v4-pro', 9],
+      ['http://127.0.0.1:43817', 'svc-v4-flash', 9],
+      ['http://b.test', 'svc-v4-flash', 9],
+    ]);
+    expect(merged[0]).toEqual(other);
+  });
+
+  test('a check id and model appearing twice is an error naming it and both shards', () => {
+    const e = conflictOf([shard(1), shard(2, { results: [...shard(2).results, shard(1).results[1]!] })]);
+    expect(e.message).toBe(
+      'cannot merge the records of http://127.0.0.1:43817 (model svc-v4-flash): check stream.framing.ends-with-done (model svc-v4-flash) appears twice, in shard 1/2 and in shard 2/2',
+    );
+    expect(e.code).toBe('HARNESS_REPORT_MERGE');
+    expect(e.exitCode).toBe(2);
+  });
+
+  test('the same record given twice is caught the same way; unlabelled records are named by position', () => {
+    expect(conflictOf([sampleRecord(), sampleRecord()]).message).toMatch(/check response\.body\.matches-schema \(model svc-v4-flash\) appears twice, in record #1 and in record #2$/);
+  });
+
+  test('the same check id on another model is not a duplicate', () => {
+    const two = shard(2, { results: [...shard(2).results, { ...shard(1).results[1]!, model: 'svc-v4-flash-alt' }] });
+    expect(() => mergeRecords([shard(1), { ...two, summary: summarize(two.results) }])).not.toThrow();
+  });
+
+  test('shards that ran another spec revision or seed are refused, naming the field', () => {
+    expect(conflictOf([shard(1), shard(2, { spec: { revision: 'v2026-06', updated: '2026-06-01' } })]).message).toMatch(
+      /the shards disagree on spec\.revision \("v2026-05" vs "v2026-06"\)$/,
+    );
+    expect(conflictOf([shard(1), shard(2, { options: { strict: false, runs: 25, seed: 7, shard: '2/2' } })]).message).toMatch(/disagree on options\.seed/);
+  });
+
+  test('a single record comes back with its summary recounted', () => {
+    const r = sampleRecord();
+    expect(mergeRecords([r])).toEqual([r]);
+  });
+});

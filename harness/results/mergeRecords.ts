@@ -1,0 +1,86 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import type { RunRecord } from './runRecord.ts';
+import { MergeConflictError } from './MergeConflictError.ts';
+import { summarize } from './summarize.ts';
+import { sumUsage } from './usage.ts';
+
+/** What every shard of one cell must agree on: they ran the same harness, spec and options. */
+const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
+  ['harness.version', (r) => r.harness.version],
+  ['spec.revision', (r) => r.spec.revision],
+  ['spec.updated', (r) => r.spec.updated],
+  ['target.kind', (r) => r.target.kind],
+  ['target.messagesBaseUrl', (r) => r.target.messagesBaseUrl],
+  ['targetModel', (r) => r.targetModel],
+  ['referenceTime.source', (r) => r.referenceTime.source],
+  ['options.strict', (r) => r.options.strict],
+  ['options.only', (r) => r.options.only],
+  ['options.runs', (r) => r.options.runs],
+  ['options.seed', (r) => r.options.seed],
+];
+
+function shardName(record: RunRecord, index: number): string {
+  return record.options.shard === undefined ? `record #${index + 1}` : `shard ${record.options.shard}`;
+}
+
+function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunRecord {
+  const first = group[0]!.record;
+  const where = (problem: string) => new MergeConflictError(first.target.baseUrl, first.model, problem);
+
+  for (const [name, get] of MUST_AGREE) {
+    const values = [...new Set(group.map(({ record }) => JSON.stringify(get(record)) ?? 'undefined'))];
+    if (values.length > 1) throw where(`the shards disagree on ${name} (${values.join(' vs ')})`);
+  }
+
+  const seen = new Map<string, string>();
+  const results: CheckResult[] = [];
+  for (const { record, index } of group) {
+    for (const r of record.results) {
+      const key = JSON.stringify([r.checkId, r.model]);
+      const earlier = seen.get(key);
+      const here = shardName(record, index);
+      if (earlier !== undefined) throw where(`check ${r.checkId} (model ${r.model}) appears twice, in ${earlier} and in ${here}`);
+      seen.set(key, here);
+      results.push(r);
+    }
+  }
+  if (group.length === 1) return { ...first, summary: summarize(results) };
+
+  const byStart = [...group].sort((a, b) => Date.parse(a.record.startedAt) - Date.parse(b.record.startedAt));
+  const earliest = byStart[0]!.record;
+  const finishedAt = group.map(({ record }) => record.finishedAt).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  const shards = [...new Set(group.flatMap(({ record }) => (record.options.shard === undefined ? [] : [record.options.shard])))];
+  const { shard: _dropped, ...options } = earliest.options;
+  return {
+    ...earliest,
+    startedAt: earliest.startedAt,
+    finishedAt,
+    // The earliest shard's instant; the source is the same in every shard (checked above).
+    referenceTime: earliest.referenceTime,
+    options: shards.length > 0 ? { ...options, shard: shards.join(',') } : options,
+    results,
+    summary: summarize(results),
+    // Each shard's usage was totalled and priced by its run (prices can depend on the time).
+    usage: sumUsage(group.map(({ record }) => record.usage)),
+    interrupted: group.some(({ record }) => record.interrupted),
+  };
+}
+
+/**
+ * Merges shard records. Records of the same base URL and model become one: results concatenated in
+ * the order given, summary recounted from them, usage the sum of the shards' usage, startedAt the
+ * earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
+ * joined by commas. Other records pass through; cells keep the order of their first record.
+ * Throws MergeConflictError when a check (id and model) appears twice in a cell, or when the
+ * shards of a cell ran a different harness, spec, target model or options.
+ */
+export function mergeRecords(records: readonly RunRecord[]): RunRecord[] {
+  const cells = new Map<string, { record: RunRecord; index: number }[]>();
+  records.forEach((record, index) => {
+    const key = JSON.stringify([record.target.baseUrl, record.model]);
+    const cell = cells.get(key);
+    if (cell) cell.push({ record, index });
+    else cells.set(key, [{ record, index }]);
+  });
+  return [...cells.values()].map(mergeCell);
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { createAjv } from '#harness/derive/validators/createAjv.ts';
+import { sampleRecord } from './sample.ts';
+import { runRecordProblems } from './parseRunRecord.ts';
+import { summaryOf } from './summaryOf.ts';
+import { RUN_RECORD_LAYOUT, RUN_SUMMARY_LAYOUT, type Layout } from './serialize.ts';
+
+const reportSchema = JSON.parse(readFileSync(new URL('../../reports/report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const summarySchema = JSON.parse(readFileSync(new URL('../../reports/summary.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+const ajv = createAjv();
+const validateReport = ajv.compile(reportSchema);
+const validateSummary = ajv.compile(summarySchema);
+
+function errorsOf(validate: typeof validateReport, value: unknown): string[] {
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
+
+describe('reports/report.schema.json', () => {
+  test('is draft 2020-12 and accepts the sample record (every verdict and severity, evidence, SSE events)', () => {
+    expect(reportSchema['$schema']).toBe('https://json-schema.org/draft/2020-12/schema');
+    const record = sampleRecord();
+    expect(new Set(record.results.map((r) => r.verdict))).toEqual(new Set(['pass', 'fail', 'skip', 'unsupported', 'error']));
+    expect(new Set(record.results.map((r) => r.severity))).toEqual(new Set(['must', 'should', 'advisory']));
+    expect(errorsOf(validateReport, record)).toEqual([]);
+    // through JSON too, as it is read back from disk
+    expect(errorsOf(validateReport, JSON.parse(JSON.stringify(record)))).toEqual([]);
+  });
+
+  test('rejects a broken record: summary missing, verdict "maybe"', () => {
+    const broken = sampleRecord() as unknown as Record<string, unknown> & { results: Record<string, unknown>[] };
+    delete broken['summary'];
+    broken.results[0]!['verdict'] = 'maybe';
+    const errors = errorsOf(validateReport, broken);
+    expect(errors).toContain("/ must have required property 'summary'");
+    expect(errors).toContain('/results/0/verdict must be equal to one of the allowed values');
+    // and the reader's own shape check agrees
+    expect(runRecordProblems(broken)).toEqual(
+      expect.arrayContaining(['/: missing summary', '/results/0/verdict: must be one of "pass", "fail", "skip", "unsupported", "error", found "maybe"']),
+    );
+  });
+
+  test('is closed where the shape is: an unknown field is rejected at every level, headers and bodies stay open', () => {
+    const withExtra = (mutate: (r: ReturnType<typeof sampleRecord>) => void) => {
+      const r = sampleRecord();
+      mutate(r);
+      return errorsOf(validateReport, r);
+    };
+    expect(withExtra((r) => Object.assign(r, { extra: 1 }))).toContain('/ must NOT have additional properties');
+    expect(withExtra((r) => Object.assign(r.options, { verbose: true }))).toContain('/options must NOT have additional properties');
+    expect(withExtra((r) => Object.assign(r.results[1]!.failures![0]!.evidence!.response!, { bytes: 3 }))).toContain(
+      '/results/1/failures/0/evidence/response must NOT have additional properties',
+    );
+    expect(withExtra((r) => Object.assign(r.results[1]!.failures![0]!.evidence!.response!.headers, { 'x-new': 'ok' }))).toEqual([]);
+  });
+
+  test('results are keyed on the verdict: fail needs failures, skip/unsupported/error need a reason, pass has no failures', () => {
+    const cases: [string, (r: ReturnType<typeof sampleRecord>) => void, string][] = [
+      ['fail without failures', (r) => delete r.results[1]!.failures, '/results/1'],
+      ['skip without reason', (r) => delete r.results[6]!.reason, '/results/6'],
+      ['error without reason', (r) => delete r.results[8]!.reason, '/results/8'],
+      ['pass with failures', (r) => (r.results[0]!.failures = [{ message: 'x' }]), '/results/0'],
+    ];
+    for (const [name, mutate, at] of cases) {
+      const r = sampleRecord();
+      mutate(r);
+      expect(validateReport(r), name).toBe(false);
+      expect(runRecordProblems(r).some((p) => p.startsWith(at)), name).toBe(true);
+    }
+  });
+
+  test('every key the schema knows is laid out by the serializer, in step', () => {
+    const props = (schema: unknown): string[] => Object.keys((schema as { properties: object }).properties);
+    const keys = (layout: Layout) => (layout.kind === 'object' ? [...layout.keys] : []);
+    const defs = reportSchema['$defs'] as Record<string, unknown>;
+    expect(keys(RUN_RECORD_LAYOUT).sort()).toEqual(props(reportSchema).sort());
+    const resultLayout = RUN_RECORD_LAYOUT.kind === 'object' ? RUN_RECORD_LAYOUT.fields?.['results'] : undefined;
+    expect(resultLayout?.kind === 'array' ? keys(resultLayout.of).sort() : []).toEqual(props(defs['checkResult']).sort());
+    expect(keys(RUN_SUMMARY_LAYOUT).sort()).toEqual(props(summarySchema).sort());
+  });
+});
+
+describe('reports/summary.schema.json', () => {
+  test('accepts a run summary; its summary and usage are the same definitions as the report schema', () => {
+    const s = summaryOf([sampleRecord()], ['reports/127.0.0.1_43817/svc-v4-flash/report.json']);
+    expect(errorsOf(validateSummary, s)).toEqual([]);
+    const defs = (schema: Record<string, unknown>) => schema['$defs'] as Record<string, unknown>;
+    expect(defs(summarySchema)['summary']).toEqual(defs(reportSchema)['summary']);
+    expect(defs(summarySchema)['usage']).toEqual(defs(reportSchema)['usage']);
+  });
+
+  test('rejects an exit code of 2 and a cell without its report', () => {
+    const s = summaryOf([sampleRecord()], ['r.json']) as unknown as { exitCode: number; cells: Record<string, unknown>[] };
+    s.exitCode = 2;
+    delete s.cells[0]!['report'];
+    const errors = errorsOf(validateSummary, s);
+    expect(errors).toContain('/exitCode must be equal to one of the allowed values');
+    expect(errors).toContain("/cells/0 must have required property 'report'");
+  });
+});

@@ -1,0 +1,85 @@
+import type { RunRecord, RunSummary } from './runRecord.ts';
+
+/**
+ * How a JSON value is laid out on disk. An object lists its keys in a fixed order (unknown keys
+ * follow, sorted); a map keeps its own keys in the order given; a leaf is written as it is. Payloads
+ * (a recorded body, headers as they arrived) are leaves: evidence is kept exactly as observed.
+ */
+export type Layout =
+  | { kind: 'object'; keys: readonly string[]; fields?: Readonly<Record<string, Layout>> }
+  | { kind: 'array'; of: Layout }
+  | { kind: 'leaf' };
+
+const leaf: Layout = { kind: 'leaf' };
+const object = (keys: readonly string[], fields: Readonly<Record<string, Layout>> = {}): Layout => ({ kind: 'object', keys, fields });
+const array = (of: Layout): Layout => ({ kind: 'array', of });
+
+const SUMMARY = object(['total', 'pass', 'fail', 'error', 'unsupported', 'skip', 'mustFailures', 'shouldFailures', 'advisoryFailures']);
+const USAGE = object(['promptTokens', 'completionTokens', 'cacheHitTokens', 'costUsd']);
+
+const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
+  request: object(['method', 'url', 'headers', 'body', 'rawBody']),
+  response: object(['status', 'headers', 'durationMs', 'truncated', 'body', 'text', 'events'], {
+    events: array(object(['at', 'event', 'data'])),
+  }),
+  error: object(['code', 'message']),
+});
+
+const CHECK_RESULT = object(
+  ['checkId', 'title', 'area', 'severity', 'specRefs', 'model', 'verdict', 'reason', 'durationMs', 'tokens', 'failures'],
+  {
+    tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
+    failures: array(
+      object(['message', 'path', 'specRef', 'reproducer', 'evidence'], {
+        reproducer: object(['curl', 'seed', 'path', 'fixture']),
+        evidence: EXCHANGE,
+      }),
+    ),
+  },
+);
+
+/** Exported for the test that keeps this layout and reports/report.schema.json in step. */
+export const RUN_RECORD_LAYOUT: Layout = object(
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'summary', 'usage', 'results'],
+  {
+    harness: object(['name', 'version']),
+    spec: object(['revision', 'updated']),
+    target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
+    referenceTime: object(['value', 'source']),
+    options: object(['strict', 'only', 'shard', 'runs', 'seed']),
+    summary: SUMMARY,
+    usage: USAGE,
+    results: array(CHECK_RESULT),
+  },
+);
+
+export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 'finishedAt', 'exitCode', 'totals', 'cells'], {
+  totals: SUMMARY,
+  cells: array(object(['baseUrl', 'model', 'report', 'summary', 'usage'], { summary: SUMMARY, usage: USAGE })),
+});
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function arrange(value: unknown, layout: Layout): unknown {
+  if (layout.kind === 'array' && Array.isArray(value)) return value.map((v) => arrange(v, layout.of));
+  if (layout.kind === 'object' && isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    const known = new Set(layout.keys);
+    const keys = [...layout.keys.filter((k) => k in value), ...Object.keys(value).filter((k) => !known.has(k)).sort()];
+    for (const k of keys) out[k] = arrange(value[k], layout.fields?.[k] ?? leaf);
+    return out;
+  }
+  return value;
+}
+
+/** Pretty JSON (2 spaces), keys in a fixed order, a trailing newline: the same record gives the same bytes. */
+export function serializeRunRecord(record: RunRecord): string {
+  return `${JSON.stringify(arrange(record, RUN_RECORD_LAYOUT), null, 2)}\n`;
+}
+
+/** The cross-cell summary, laid out the same way. */
+export function serializeRunSummary(summary: RunSummary): string {
+  return `${JSON.stringify(arrange(summary, RUN_SUMMARY_LAYOUT), null, 2)}\n`;
+}

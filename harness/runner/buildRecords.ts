@@ -1,0 +1,47 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { summarize, type RunRecord, type UsageTotals } from '#harness/results/index.ts';
+import { formatUsd } from '#harness/spec/money.ts';
+import { costOf } from '#harness/spec/pricing.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { RunConfig } from './runConfig.ts';
+
+/** Tokens a model's checks reported, and their cost at the spec's prices on the day of the run. */
+function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at: Date): UsageTotals {
+  const t = results.reduce(
+    (sum, r) => ({ p: sum.p + (r.tokens?.promptTokens ?? 0), c: sum.c + (r.tokens?.completionTokens ?? 0), h: sum.h + (r.tokens?.cacheHitTokens ?? 0) }),
+    { p: 0, c: 0, h: 0 },
+  );
+  let cost = '0.000000';
+  try {
+    cost = formatUsd(costOf(spec, model, { promptCacheHitTokens: t.h, promptCacheMissTokens: Math.max(0, t.p - t.h), completionTokens: t.c }, at), 6);
+  } catch {
+    // A model without a price in the spec: the tokens are still reported.
+  }
+  return { promptTokens: t.p, completionTokens: t.c, cacheHitTokens: t.h, costUsd: cost };
+}
+
+/** One RunRecord per model covered, in the order of config.models. */
+export function buildRecords(spec: Spec, config: RunConfig, results: readonly CheckResult[], timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime'] }): RunRecord[] {
+  return config.models
+    .map((model) => {
+      const mine = results.filter((r) => r.model === model).sort((a, b) => a.checkId.localeCompare(b.checkId));
+      const record: RunRecord = {
+        schemaVersion: 1,
+        harness: { name: 'svc-conformance', version: timing.version },
+        spec: { revision: spec.revision, updated: spec.revision_updated },
+        target: { kind: config.target.kind, baseUrl: config.target.baseUrl, messagesBaseUrl: config.target.messagesBaseUrl },
+        model,
+        targetModel: config.modelMap[model] ?? model,
+        startedAt: timing.startedAt.toISOString(),
+        finishedAt: timing.finishedAt.toISOString(),
+        referenceTime: timing.referenceTime,
+        options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, seed: config.seed },
+        results: mine,
+        summary: summarize(mine),
+        usage: usageOf(spec, model, mine, timing.startedAt),
+        interrupted: timing.interrupted,
+      };
+      return record;
+    })
+    .filter((r) => r.results.length > 0);
+}

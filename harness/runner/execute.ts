@@ -1,0 +1,28 @@
+import { isHarnessError } from '#harness/core/errors/index.ts';
+import type { CheckResult, TokenUse } from '#harness/core/outcome.ts';
+import type { Check, CheckContext } from '#harness/checks/index.ts';
+
+/**
+ * Runs one check and turns whatever happens into a result: a HarnessError (the harness could not
+ * judge: unreachable target, timeout) is `error`; so is an exception of the check itself, since a
+ * bug of the harness says nothing about the endpoint. Nothing escapes: the report is always written.
+ */
+export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse): Promise<CheckResult> {
+  const started = performance.now();
+  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, specRefs: check.specRefs, model: ctx.model };
+  const done = () => ({ durationMs: Math.round(performance.now() - started), ...(usage.promptTokens + usage.completionTokens > 0 ? { tokens: { ...usage } } : {}) });
+  try {
+    const outcome = await check.run(ctx);
+    switch (outcome.verdict) {
+      case 'pass':
+        return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...done() };
+      case 'fail':
+        return { ...base, verdict: 'fail', failures: outcome.failures, ...done() };
+      default:
+        return { ...base, verdict: outcome.verdict, reason: outcome.reason, ...done() };
+    }
+  } catch (err) {
+    const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
+    return { ...base, verdict: 'error', reason, ...done() };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * What the CLI hands the suites (through vitest's provide/inject): plain data, so it crosses into
+ * the worker. The key travels only in memory, never through a file.
+ */
+export interface RunConfig {
+  specDir?: string;
+  target: {
+    kind: 'emulator' | 'fixtures' | 'live';
+    baseUrl: string;
+    messagesBaseUrl: string;
+  };
+  apiKey: string;
+  /** Name of the variable the key came from, for reproducers (`$SVC_API_KEY`). */
+  apiKeyEnv: string;
+  /** Spec model ids to cover. */
+  models: string[];
+  /** spec id -> the target's own id. */
+  modelMap: Record<string, string>;
+  concurrency: number;
+  strict: boolean;
+  only?: string;
+  shard?: { index: number; count: number };
+  runs: number;
+  seed: number;
+  /** The instant lifecycle checks judge against, resolved once by the CLI: --now, else the
+   * server's Date header, else the local clock. */
+  referenceTime: { value: string; source: 'flag' | 'server-date' | 'local-clock' | 'fixture' };
+  lifecycleToleranceSeconds: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    svcConformance: RunConfig;
+  }
+}

@@ -1,0 +1,41 @@
+import { UsageError } from '#harness/core/errors/index.ts';
+import { startEmulator, type FaultId } from '#harness/emulator/index.ts';
+import type { Spec } from '#harness/spec/model.ts';
+
+/** Where a run sends its requests. Checks never see this: they see base URLs through the transport. */
+export interface Target {
+  kind: 'emulator' | 'fixtures' | 'live';
+  baseUrl: string;
+  messagesBaseUrl: string;
+  apiKey: string;
+  apiKeyEnv: string;
+  close(): Promise<void>;
+}
+
+/** The messages base, when not given: {base_url}/anthropic (a choice of this project). */
+export function defaultMessagesBase(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/anthropic`;
+}
+
+/** The embedded emulator, in this process on an ephemeral loopback port. */
+export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[] } = {}): Promise<Target> {
+  const start = options.now;
+  const offset = start ? start.getTime() - Date.now() : 0;
+  const emu = await startEmulator({ spec, ...(start ? { now: () => new Date(Date.now() + offset) } : {}), faults: options.faults ?? [] });
+  return { kind: 'emulator', baseUrl: emu.url, messagesBaseUrl: defaultMessagesBase(emu.url), apiKey: emu.apiKey, apiKeyEnv: 'SVC_API_KEY', close: () => emu.close() };
+}
+
+/** A live endpoint; the key is read from the named environment variable, never from a flag. */
+export function liveTarget(baseUrl: string, options: { messagesBaseUrl?: string; apiKeyEnv: string; env?: NodeJS.ProcessEnv }): Target {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`run: --base-url ${JSON.stringify(baseUrl)} is not a URL (e.g. https://api.example.com).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`run: --base-url must be http or https (got ${url.protocol}).`);
+  const key = (options.env ?? process.env)[options.apiKeyEnv];
+  if (!key) throw new UsageError(`run: the environment variable ${options.apiKeyEnv} holds no API key. Export it, or name another with --api-key-env.`);
+  const base = baseUrl.replace(/\/+$/, '');
+  return { kind: 'live', baseUrl: base, messagesBaseUrl: options.messagesBaseUrl ?? defaultMessagesBase(base), apiKey: key, apiKeyEnv: options.apiKeyEnv, close: async () => undefined };
+}

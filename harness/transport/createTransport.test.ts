@@ -1,0 +1,242 @@
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, test } from 'vitest';
+import { isHarnessError } from '#harness/core/errors/index.ts';
+import { REDACTED } from '#harness/core/redact.ts';
+import { curlOf } from '#harness/core/curl.ts';
+import { createTransport } from './createTransport.ts';
+import { TransportError, isTransportError } from './errors.ts';
+import { SPEC_RETRY_POLICY, deadPort, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
+import type { Transport } from './types.ts';
+
+let server: TestServer | undefined;
+let transport: Transport | undefined;
+afterEach(async () => {
+  await transport?.close();
+  await server?.close();
+  transport = undefined;
+  server = undefined;
+});
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+}
+
+describe('redaction', () => {
+  test('a canary key sent as Authorization and echoed back in body, headers and stream appears nowhere in the exchange', async () => {
+    const key = `sk-canary-${randomBytes(12).toString('hex')}`;
+    const received: string[] = [];
+    server = await startServer((req, res) => {
+      req.resume();
+      const auth = req.headers.authorization ?? '';
+      received.push(auth);
+      const echoed = auth.replace(/^Bearer /, '');
+      const headers = { 'x-echo': echoed, 'x-echo-auth': auth, authorization: auth, 'set-cookie': `k=${echoed}` };
+      if (req.url!.startsWith('/stream')) {
+        res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
+        res.end(`: ${echoed}\n\ndata: {"key":"${echoed}"}\n\ndata: [DONE]\n\n`);
+      } else if (req.url!.startsWith('/text')) {
+        res.writeHead(401, { ...headers, 'content-type': 'text/plain' });
+        res.end(`invalid key ${echoed}`);
+      } else {
+        res.writeHead(401, { ...headers, 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `Authentication Fails, Your api key: ${echoed} is invalid`, type: 'authentication_error', [echoed]: 1 } }));
+      }
+    });
+    const retried: string[] = [];
+    transport = createTransport({ secrets: [key], concurrency: 2, retry: SPEC_RETRY_POLICY, onRetry: (i) => retried.push(JSON.stringify(i)) });
+    const headers = { Authorization: `Bearer ${key}` };
+    const body = { model: 'm', messages: [{ role: 'user', content: `Repeat: ${key}` }] };
+
+    const json = await transport.send({ method: 'POST', url: `${server.url}/chat/completions?key=${key}`, headers, body });
+    const echoedBody = (await json.json()) as { error: { message: string } };
+    const text = await transport.send({ method: 'POST', url: `${server.url}/text`, headers, rawBody: `{"k":"${key}"` });
+    await text.text();
+    const stream = await transport.send({ method: 'POST', url: `${server.url}/stream`, headers, body: { ...body, stream: true } });
+    const streamed: string[] = [];
+    for await (const event of stream.events()) streamed.push(event.data);
+
+    // The real key went out, and the caller sees what came back as it came back.
+    expect(received).toEqual(Array(3).fill(`Bearer ${key}`));
+    expect(echoedBody.error.message).toContain(key);
+    expect(json.headers['x-echo']).toBe(key);
+    expect(streamed[0]).toBe(`:${key}`);
+    expect(streamed[1]).toContain(key);
+
+    for (const exchange of [json.exchange, text.exchange, stream.exchange]) {
+      const recorded = JSON.stringify(exchange);
+      expect(recorded).not.toContain(key);
+      expect(recorded).not.toContain(key.slice(3)); // not even without its prefix
+      expect(recorded).toContain(REDACTED);
+      expect(curlOf(exchange.request)).not.toContain(key);
+    }
+    expect(json.exchange.request.headers.Authorization).toBe(`Bearer ${REDACTED}`);
+    expect(json.exchange.request.url).toBe(`${server.url}/chat/completions?key=${REDACTED}`);
+    expect(json.exchange.response!.headers['x-echo']).toBe(REDACTED);
+    expect(stream.exchange.response!.events!.map((e) => e.data)).toEqual([`:${REDACTED}`, `{"key":"${REDACTED}"}`, '[DONE]']);
+    expect(retried).toEqual([]);
+  });
+
+  test('error messages are redacted too: a refused connection to a URL holding the key', async () => {
+    const key = `sk-canary-${randomBytes(12).toString('hex')}`;
+    transport = createTransport({ secrets: [key], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const err = await failure(transport.send({ method: 'GET', url: `http://127.0.0.1:${await deadPort()}/models?api_key=${key}` }));
+    expect(isTransportError(err)).toBe(true);
+    expect(String((err as Error).message)).not.toContain(key);
+    expect(JSON.stringify((err as TransportError).exchange)).not.toContain(key);
+  });
+});
+
+describe('network failures', () => {
+  test('connection refused: TransportError HARNESS_CONNECT, quickly, with the redacted URL in the message', async () => {
+    const port = await deadPort();
+    transport = createTransport({ secrets: ['sk-secret-1234'], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const started = performance.now();
+    const err = await failure(transport.send({ method: 'POST', url: `http://127.0.0.1:${port}/chat/completions?k=sk-secret-1234`, body: { model: 'm' } }));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(err).toBeInstanceOf(TransportError);
+    const error = err as TransportError;
+    expect(isHarnessError(error)).toBe(true);
+    expect(error.code).toBe('HARNESS_CONNECT');
+    expect(error.message).toBe(`connection refused (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:${port} — POST http://127.0.0.1:${port}/chat/completions?k=${REDACTED}`);
+    expect(error.exchange).toMatchObject({
+      request: { method: 'POST', url: `http://127.0.0.1:${port}/chat/completions?k=${REDACTED}`, body: { model: 'm' } },
+      attempts: 1,
+      error: { code: 'HARNESS_CONNECT', message: error.message },
+    });
+    expect(error.exchange.response).toBeUndefined();
+    expect(transport.stats().retries).toBe(0); // network failures are not retried
+  });
+
+  test('no response headers in time: HARNESS_TIMEOUT', async () => {
+    server = await startServer((req) => {
+      req.resume(); // and never answer
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 150 } });
+    const err = await failure(transport.send({ method: 'GET', url: `${server.url}/models` }));
+    expect(isTransportError(err) && err.code).toBe('HARNESS_TIMEOUT');
+    expect((err as Error).message).toMatch(/^no response headers within 150 ms — GET /);
+  });
+
+  test('a body that stalls: HARNESS_TIMEOUT after what arrived', async () => {
+    server = await startServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n'); // and nothing more
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, timeouts: { bodyMs: 150 } });
+    const res = await transport.send({ method: 'GET', url: `${server.url}/s` });
+    const seen: string[] = [];
+    const err = await failure(
+      (async () => {
+        for await (const event of res.events()) seen.push(event.data);
+      })(),
+    );
+    expect(seen).toEqual(['1']);
+    expect(isTransportError(err) && err.code).toBe('HARNESS_TIMEOUT');
+    expect(res.exchange.response!.events!.map((e) => e.data)).toEqual(['1']);
+  });
+
+  test('an answer that is not HTTP: HARNESS_PROTOCOL', async () => {
+    const raw = net.createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH\r\n\r\n')));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+      const err = await failure(transport.send({ method: 'GET', url: `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}/` }));
+      expect(isTransportError(err) && err.code).toBe('HARNESS_PROTOCOL');
+    } finally {
+      raw.close();
+    }
+  });
+
+  test('the server hangs up before answering: HARNESS_RESET', async () => {
+    server = await startServer((req) => {
+      req.socket.destroy();
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const err = await failure(transport.send({ method: 'GET', url: `${server.url}/models` }));
+    expect(isTransportError(err) && err.code).toBe('HARNESS_RESET');
+  });
+});
+
+describe('options and lifecycle', () => {
+  test('bad options fail at construction, naming each one', () => {
+    expect(() => createTransport({ secrets: [], concurrency: 0, retry: SPEC_RETRY_POLICY })).toThrow(/HARNESS|concurrency must be an integer >= 1, got 0/);
+    try {
+      createTransport({ secrets: [], concurrency: 1.5, retry: { ...SPEC_RETRY_POLICY, max_attempts: 0, jitter_seconds: { min: 2, max: 1 } }, timeouts: { bodyMs: -1 } });
+      expect.unreachable();
+    } catch (err) {
+      expect(isHarnessError(err) && err.code).toBe('HARNESS_CONFIG');
+      expect((err as Error).message).toMatch(/concurrency .* 1\.5.*timeouts\.bodyMs.*retry\.max_attempts.*retry\.jitter_seconds\.max/);
+    }
+  });
+
+  test('body and rawBody together, or a relative URL, are harness bugs', async () => {
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    await expect(transport.send({ method: 'POST', url: 'http://127.0.0.1:1/', body: {}, rawBody: '{' })).rejects.toMatchObject({ code: 'HARNESS_CONFIG' });
+    await expect(transport.send({ method: 'GET', url: '/models' })).rejects.toMatchObject({ code: 'HARNESS_CONFIG' });
+    await expect(transport.send({ method: 'GET', url: 'file:///etc/passwd' })).rejects.toMatchObject({ code: 'HARNESS_CONFIG' });
+  });
+
+  test('a JSON body is sent with content-type application/json unless one is given; rawBody as it is', async () => {
+    const seen: { type: string | undefined; body: string }[] = [];
+    server = await startServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ type: req.headers['content-type'], body });
+        res.writeHead(200).end('{}');
+      });
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const a = await transport.send({ method: 'POST', url: `${server.url}/a`, body: { x: 1 } });
+    const b = await transport.send({ method: 'POST', url: `${server.url}/b`, body: { x: 1 }, headers: { 'Content-Type': 'text/plain' } });
+    const c = await transport.send({ method: 'POST', url: `${server.url}/c`, rawBody: '{"x":', headers: { 'content-type': 'application/json' } });
+    await Promise.all([a.text(), b.text(), c.text()]);
+    expect(seen).toEqual([
+      { type: 'application/json', body: '{"x":1}' },
+      { type: 'text/plain', body: '{"x":1}' },
+      { type: 'application/json', body: '{"x":' },
+    ]);
+    expect(a.exchange.request).toEqual({ method: 'POST', url: `${server.url}/a`, headers: { 'content-type': 'application/json' }, body: { x: 1 } });
+    expect(c.exchange.request.rawBody).toBe('{"x":');
+    expect(a.exchange.response).toMatchObject({ status: 200, body: {}, durationMs: expect.any(Number) });
+  });
+
+  test('after close(), send() fails with HARNESS_CLOSED', async () => {
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    await transport.close();
+    await expect(transport.send({ method: 'GET', url: 'http://127.0.0.1:1/models' })).rejects.toMatchObject({ code: 'HARNESS_CLOSED' });
+    await transport.close(); // twice is fine
+  });
+
+  test('close() ends a request in flight and the ones queued behind it with HARNESS_CLOSED', async () => {
+    server = await startServer((req) => {
+      req.resume(); // and never answer
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const running = failure(transport.send({ method: 'GET', url: `${server.url}/a` }));
+    const queued = failure(transport.send({ method: 'GET', url: `${server.url}/b` }));
+    await pause(50);
+    await transport.close();
+    const errors = await Promise.race([Promise.all([running, queued]), pause(2000).then(() => ['hung'])]);
+    expect(errors.map((e) => (isTransportError(e) ? e.code : e))).toEqual(['HARNESS_CLOSED', 'HARNESS_CLOSED']);
+  });
+
+  test('close() does not hang on a stream nobody reads', async () => {
+    server = await startServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write(': ping\n\n'), 10);
+      res.on('close', () => clearInterval(timer));
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    await transport.send({ method: 'GET', url: `${server.url}/s` });
+    await pause(30);
+    const closed = await Promise.race([transport.close().then(() => 'closed'), pause(2000).then(() => 'hung')]);
+    expect(closed).toBe('closed');
+  });
+});

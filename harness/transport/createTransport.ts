@@ -1,0 +1,176 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, type Dispatcher } from 'undici';
+import { HarnessError } from '#harness/core/errors/index.ts';
+import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
+import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts';
+import type { RetryPolicy } from '#harness/spec/model.ts';
+import { BodyPump } from './bodyPump.ts';
+import { TransportError } from './errors.ts';
+import { kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
+import { limit } from './interceptors/limit.ts';
+import { retry } from './interceptors/retry.ts';
+import { toTransportError, type Timeouts } from './networkError.ts';
+import { RecordingResponse } from './recordingResponse.ts';
+import { Semaphore } from './semaphore.ts';
+import type { SendRequest, SendResult, Transport, TransportOptions } from './types.ts';
+
+const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
+const DEFAULT_MAX_RECORDED_BYTES = 1024 * 1024;
+
+/**
+ * The HTTP client every check sends through, whatever the target: one keep-alive undici Agent
+ * with connect, headers and body timeouts, composed with two interceptors (functions of dispatch):
+ * `limit` (outermost: at most `concurrency` requests in flight, a request keeps its slot through
+ * its retries and until its body has ended) and `retry` (the spec's retry guidance). Every request
+ * and response is recorded as an Exchange, redacted with `secrets` before it is stored.
+ */
+export function createTransport(options: TransportOptions): Transport {
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
+  const maxRecordedBytes = options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES;
+  checkOptions(options, timeouts, maxRecordedBytes);
+  const { secrets } = options;
+
+  const closing = new AbortController();
+  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: closing.signal }));
+  const semaphore = new Semaphore(options.concurrency);
+  const counters = { requests: 0, retries: 0 };
+  let closed = false;
+
+  const agent = new Agent({
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+  });
+  // compose() applies interceptors in order, each wrapping the ones before: the last is outermost.
+  const dispatcher = agent.compose(
+    retry({
+      policy: options.retry,
+      sleep,
+      random: options.random ?? Math.random,
+      onAttempt: () => {
+        counters.requests += 1;
+      },
+      onRetry: (info) => {
+        counters.retries += 1;
+        options.onRetry?.({ ...info, url: redactText(info.url, secrets) });
+      },
+    }),
+    limit(semaphore),
+  );
+
+  async function send(req: SendRequest): Promise<SendResult> {
+    const { payload, headers, recorded } = prepare(req, secrets);
+    const exchange: Exchange = { request: recorded, attempts: 0 };
+    if (closed) throw new TransportError('HARNESS_CLOSED', 'the transport is closed', exchange);
+    const url = new URL(req.url);
+    const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0 };
+    const opts: Dispatcher.RequestOptions & ContextualOptions = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: req.method,
+      headers,
+      body: payload ?? null,
+      [kRequestContext]: context,
+    };
+
+    let data: Dispatcher.ResponseData;
+    try {
+      data = await dispatcher.request(opts);
+    } catch (err) {
+      exchange.attempts = context.attempts;
+      throw toTransportError(err, exchange, secrets, timeouts);
+    }
+    const headersAt = performance.now();
+    const headersMs = headersAt - context.attemptStartedAt;
+    const responseHeaders = flattenHeaders(data.headers);
+    exchange.attempts = context.attempts;
+    const withResponse = Object.assign(exchange, {
+      response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
+    });
+    return new RecordingResponse({
+      status: data.statusCode,
+      headers: responseHeaders,
+      exchange: withResponse,
+      pump: new BodyPump(data.body, headersAt, Math.max(maxRecordedBytes, DEFAULT_MAX_RECORDED_BYTES)),
+      secrets,
+      maxRecordedBytes,
+      timeouts,
+      headersMs,
+    });
+  }
+
+  return {
+    send,
+    async close() {
+      if (closed) return;
+      closed = true;
+      closing.abort(); // default-sleep retry waits end now, with an AbortError: HARNESS_CLOSED
+      // Nothing running: close gracefully. Otherwise (a retry waiting, a body nobody reads) do not hang.
+      if (semaphore.active === 0 && semaphore.waiting === 0) await agent.close();
+      else await agent.destroy();
+    },
+    stats() {
+      return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries };
+    },
+  };
+}
+
+/** The bytes to send, the headers to send them with, and the redacted record of both. */
+function prepare(req: SendRequest, secrets: readonly string[]): { payload: string | undefined; headers: Record<string, string>; recorded: RecordedRequest } {
+  if (req.body !== undefined && req.rawBody !== undefined) {
+    throw new HarnessError('HARNESS_CONFIG', `send: give body or rawBody, not both — ${req.method} ${redactText(req.url, secrets)}`);
+  }
+  if (!URL.canParse(req.url) || !/^https?:$/.test(new URL(req.url).protocol)) {
+    throw new HarnessError('HARNESS_CONFIG', `send: not an absolute http(s) URL — ${req.method} ${redactText(req.url, secrets)}`);
+  }
+  const headers: Record<string, string> = { ...req.headers };
+  let payload: string | undefined;
+  if (req.rawBody !== undefined) payload = req.rawBody;
+  else if (req.body !== undefined) {
+    payload = JSON.stringify(req.body);
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  }
+  const recorded: RecordedRequest = { method: req.method, url: redactText(req.url, secrets), headers: redactHeaders(headers, secrets) };
+  // Recorded from the bytes sent: a deep copy, so a caller changing its object later changes no evidence.
+  if (req.rawBody !== undefined) recorded.rawBody = redactText(req.rawBody, secrets);
+  else if (payload !== undefined) recorded.body = redactValue(JSON.parse(payload) as unknown, secrets);
+  return { payload, headers, recorded };
+}
+
+/** undici's headers (lowercase names; a repeated header as an array) as one string per name. */
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Options are checked up front, so a bad one fails at construction with its name. */
+function checkOptions(options: TransportOptions, timeouts: Timeouts, maxRecordedBytes: number): void {
+  const problems: string[] = [];
+  const integer = (name: string, value: number, min: number): void => {
+    if (!Number.isInteger(value) || value < min) problems.push(`${name} must be an integer >= ${min}, got ${value}`);
+  };
+  const number = (name: string, value: number, min: number): void => {
+    if (!Number.isFinite(value) || value < min) problems.push(`${name} must be a number >= ${min}, got ${value}`);
+  };
+  integer('concurrency', options.concurrency, 1);
+  integer('maxRecordedBytes', maxRecordedBytes, 0);
+  number('timeouts.connectMs', timeouts.connectMs, 1);
+  number('timeouts.headersMs', timeouts.headersMs, 1);
+  number('timeouts.bodyMs', timeouts.bodyMs, 1);
+  const policy: RetryPolicy = options.retry;
+  integer('retry.max_attempts', policy.max_attempts, 1);
+  number('retry.initial_delay_seconds', policy.initial_delay_seconds, 0);
+  number('retry.multiplier', policy.multiplier, 1);
+  number('retry.max_delay_seconds', policy.max_delay_seconds, 0);
+  number('retry.min_delay_after_503_seconds', policy.min_delay_after_503_seconds, 0);
+  number('retry.jitter_seconds.min', policy.jitter_seconds.min, 0);
+  number('retry.jitter_seconds.max', policy.jitter_seconds.max, policy.jitter_seconds.min);
+  if (problems.length > 0) throw new HarnessError('HARNESS_CONFIG', `createTransport: ${problems.join('; ')}`);
+}

@@ -1,0 +1,67 @@
+import { HarnessError } from '#harness/core/errors/index.ts';
+import type { Exchange } from '#harness/core/exchange.ts';
+
+/**
+ * Why no complete response came back:
+ * - `HARNESS_CONNECT`: no connection (refused, unknown host, unreachable, TLS handshake failed);
+ * - `HARNESS_TIMEOUT`: connecting, the response headers, or the gap between body chunks took too long;
+ * - `HARNESS_RESET`: the connection broke before the response was complete;
+ * - `HARNESS_PROTOCOL`: what came back is not HTTP/1.1;
+ * - `HARNESS_CLOSED`: the transport was closed while the request waited or ran.
+ */
+export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED';
+
+/**
+ * The exchange could not be completed, so a check that meets one ends `errored`: it says nothing
+ * about the endpoint's conformance. Carries the exchange as far as it got (redacted, with
+ * `exchange.error` set): a stream reset mid-way keeps the events that arrived.
+ * Message: `<what> — <METHOD> <url>`, the URL redacted.
+ */
+export class TransportError extends HarnessError {
+  declare readonly code: TransportErrorCode;
+  readonly exchange: Exchange;
+
+  /** @param what already redacted */
+  constructor(code: TransportErrorCode, what: string, exchange: Exchange, options?: { cause?: unknown }) {
+    super(code, `${what} — ${exchange.request.method} ${exchange.request.url}`, options);
+    this.name = 'TransportError';
+    this.exchange = exchange;
+    exchange.error = { code, message: this.message };
+  }
+}
+
+export function isTransportError(value: unknown): value is TransportError {
+  return value instanceof TransportError;
+}
+
+/**
+ * - `MALFORMED_JSON`: `json()` was asked for and the body does not parse (`text` holds it);
+ * - `MALFORMED_STREAM`: the event stream cannot be split into events (it ended inside an event,
+ *   or one event outgrew the parser's buffer).
+ */
+export type MalformedResponseCode = 'MALFORMED_JSON' | 'MALFORMED_STREAM';
+
+/**
+ * The endpoint answered, and the answer cannot be read the way the caller asked. Deliberately not
+ * a HarnessError: what came back is evidence about the endpoint, and a check can turn it into a
+ * failure. Message: `<what> — <METHOD> <url>`; everything it holds is redacted.
+ */
+export class MalformedResponseError extends Error {
+  readonly code: MalformedResponseCode;
+  readonly exchange: Exchange;
+  /** For `MALFORMED_JSON`: the body as text (redacted, cut at the recording limit). */
+  readonly text: string | undefined;
+
+  /** @param what already redacted */
+  constructor(code: MalformedResponseCode, what: string, exchange: Exchange, options?: { text?: string; cause?: unknown }) {
+    super(`${what} — ${exchange.request.method} ${exchange.request.url}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'MalformedResponseError';
+    this.code = code;
+    this.exchange = exchange;
+    this.text = options?.text;
+  }
+}
+
+export function isMalformedResponseError(value: unknown): value is MalformedResponseError {
+  return value instanceof MalformedResponseError;
+}

@@ -1,0 +1,28 @@
+import type { Dispatcher } from 'undici';
+
+/**
+ * What one `send()` shares with the interceptors it passes through. It rides on the dispatch
+ * options under a symbol: undici copies options with object spread, which keeps symbol keys, and
+ * a dispatch that carries none (a client library handed the transport's dispatcher) gets defaults.
+ */
+export interface RequestContext {
+  /** false: the response is final whatever its status (default true). */
+  retry: boolean;
+  /** Attempts dispatched so far, retries included. */
+  attempts: number;
+  /** performance.now() when the current attempt was dispatched. */
+  attemptStartedAt: number;
+}
+
+export const kRequestContext: unique symbol = Symbol('svc-conformance.transport.request');
+
+export type ContextualOptions = Dispatcher.DispatchOptions & { [kRequestContext]?: RequestContext };
+
+export function contextOf(opts: Dispatcher.DispatchOptions): RequestContext | undefined {
+  return (opts as ContextualOptions)[kRequestContext];
+}
+
+/** The URL a dispatch addresses. */
+export function urlOf(opts: Dispatcher.DispatchOptions): string {
+  return new URL(opts.path, opts.origin ?? 'http://unknown').href;
+}

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createTransport } from '../createTransport.ts';
+import { SPEC_RETRY_POLICY, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
+import type { Transport } from '../types.ts';
+
+let server: TestServer | undefined;
+let transport: Transport | undefined;
+afterEach(async () => {
+  await transport?.close();
+  await server?.close();
+  transport = undefined;
+  server = undefined;
+});
+
+/** A server that holds each request `holdMs` and counts how many it holds at once. */
+async function holdingServer(holdMs: number): Promise<{ peak: () => number; total: () => number }> {
+  let active = 0;
+  let peak = 0;
+  let total = 0;
+  server = await startServer((req, res) => {
+    active += 1;
+    total += 1;
+    peak = Math.max(peak, active);
+    req.resume();
+    setTimeout(() => {
+      active -= 1; // before end(): the client may send its next request the moment this one ends
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ n: total }));
+    }, holdMs);
+  });
+  return { peak: () => peak, total: () => total };
+}
+
+describe('limit: requests in flight', () => {
+  test('20 requests, held 50 ms each, concurrency 3: the server never sees more than 3 at once', async () => {
+    const seen = await holdingServer(50);
+    transport = createTransport({ secrets: [], concurrency: 3, retry: SPEC_RETRY_POLICY });
+    const started = performance.now();
+    const bodies = await Promise.all(
+      Array.from({ length: 20 }, async () => (await transport!.send({ method: 'GET', url: `${server!.url}/models` })).json()),
+    );
+    expect(bodies).toHaveLength(20);
+    expect(seen.total()).toBe(20);
+    expect(seen.peak()).toBe(3);
+    expect(transport.stats()).toEqual({ maxInFlight: 3, requests: 20, retries: 0 });
+    // 20 / 3 rounds of 50 ms: the limit queues, it does not serialise.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(6 * 50 - 10);
+    expect(performance.now() - started).toBeLessThan(20 * 50);
+  });
+
+  test('bodies nobody reads still give their slots back: no deadlock', async () => {
+    const seen = await holdingServer(5);
+    transport = createTransport({ secrets: [], concurrency: 2, retry: SPEC_RETRY_POLICY });
+    const results = await Promise.all(Array.from({ length: 10 }, () => transport!.send({ method: 'GET', url: `${server!.url}/models` })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(seen.total()).toBe(10);
+    expect(transport.stats().maxInFlight).toBe(2);
+  });
+
+  test('a stream holds its slot until it ends; a reader that stops early frees it', async () => {
+    let streams = 0;
+    server = await startServer((req, res) => {
+      req.resume();
+      if (req.url === '/stream') {
+        streams += 1;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        let n = 0;
+        const timer = setInterval(() => {
+          n += 1;
+          res.write(`data: ${n}\n\n`);
+          if (n === 3) {
+            clearInterval(timer);
+            res.end('data: [DONE]\n\n');
+          }
+        }, 30);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      res.writeHead(200).end('{}');
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const stream = await transport.send({ method: 'POST', url: `${server.url}/stream`, body: {} });
+    let otherDone = false;
+    const other = transport.send({ method: 'GET', url: `${server.url}/models` }).then(async (r) => {
+      otherDone = true;
+      return r.text();
+    });
+    const data: string[] = [];
+    for await (const event of stream.events()) {
+      data.push(event.data);
+      expect(otherDone).toBe(false);
+    }
+    expect(data).toEqual(['1', '2', '3', '[DONE]']);
+    expect(await other).toBe('{}');
+
+    // Break after the first event: the stream is cancelled and the next request goes through.
+    const endless = await transport.send({ method: 'POST', url: `${server.url}/stream`, body: {} });
+    for await (const event of endless.events()) {
+      expect(event.data).toBe('1');
+      break;
+    }
+    const after = await Promise.race([transport.send({ method: 'GET', url: `${server.url}/models` }).then((r) => r.status), pause(2000).then(() => 'stuck')]);
+    expect(after).toBe(200);
+    expect(streams).toBe(2);
+    expect(transport.stats().maxInFlight).toBe(1);
+  });
+});

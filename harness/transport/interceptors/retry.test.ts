@@ -1,0 +1,184 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createTransport } from '../createTransport.ts';
+import { isTransportError } from '../errors.ts';
+import { SPEC_RETRY_POLICY, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
+import type { Transport, TransportOptions } from '../types.ts';
+
+let server: TestServer | undefined;
+let transport: Transport | undefined;
+afterEach(async () => {
+  await transport?.close();
+  await server?.close();
+  transport = undefined;
+  server = undefined;
+});
+
+/** A transport whose waits are recorded, not slept. */
+function recordingTransport(overrides: Partial<TransportOptions> = {}): { transport: Transport; waits: number[]; retries: unknown[] } {
+  const waits: number[] = [];
+  const retries: unknown[] = [];
+  transport = createTransport({
+    secrets: [],
+    concurrency: 4,
+    retry: SPEC_RETRY_POLICY,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    onRetry: (info) => retries.push(info),
+    ...overrides,
+  });
+  return { transport, waits, retries };
+}
+
+/** Answers each request with the next status of a script (the last one repeats). */
+async function scriptedServer(script: { status: number; headers?: Record<string, string>; body?: string }[]): Promise<{ seen: IncomingMessage[] }> {
+  const seen: IncomingMessage[] = [];
+  server = await startServer((req, res) => {
+    const step = script[Math.min(seen.length, script.length - 1)]!;
+    seen.push(req);
+    req.resume();
+    res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
+    res.end(step.body ?? JSON.stringify({ status: step.status }));
+  });
+  return { seen };
+}
+
+describe('retry: Retry-After first', () => {
+  test('a server that answers 429 with Retry-After: 1, then 200, yields the 200 after a wait of ~1 s', async () => {
+    const { seen } = await scriptedServer([{ status: 429, headers: { 'retry-after': '1' } }, { status: 200 }]);
+    const { transport, waits, retries } = recordingTransport();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 200 });
+    expect(waits).toEqual([1000]);
+    expect(retries).toEqual([{ url: `${server!.url}/models`, status: 429, attempt: 1, waitMs: 1000 }]);
+    expect(seen).toHaveLength(2);
+    expect(res.exchange.attempts).toBe(2);
+    expect(res.exchange.response?.status).toBe(200);
+    expect(transport.stats()).toMatchObject({ requests: 2, retries: 1 });
+  });
+
+  test('with the real clock, the 200 comes after at least ~1 s', async () => {
+    await scriptedServer([{ status: 429, headers: { 'retry-after': '1' } }, { status: 200 }]);
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const started = performance.now();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
+    const elapsed = performance.now() - started;
+    expect(res.status).toBe(200);
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(5000);
+  });
+});
+
+describe('retry: exponential backoff', () => {
+  test('without Retry-After: 1 s, 2 s, 4 s, 8 s plus jitter, 5 attempts, then the last 429 as it is', async () => {
+    const { seen } = await scriptedServer([{ status: 429, body: '{"error":{"message":"slow down","type":"rate_limit"}}' }]);
+    const { transport, waits } = recordingTransport();
+    const res = await transport.send({ method: 'POST', url: `${server!.url}/chat/completions`, body: { model: 'm' } });
+    expect(waits).toEqual([1500, 2500, 4500, 8500]);
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: { message: 'slow down', type: 'rate_limit' } });
+    expect(seen).toHaveLength(5);
+    expect(res.exchange.attempts).toBe(5);
+    expect(transport.stats()).toMatchObject({ requests: 5, retries: 4 });
+  });
+
+  test('the backoff is capped at 60 s (plus jitter)', async () => {
+    await scriptedServer([{ status: 429 }]);
+    const { transport, waits } = recordingTransport({ retry: { ...SPEC_RETRY_POLICY, max_attempts: 9 } });
+    await (await transport.send({ method: 'GET', url: `${server!.url}/models` })).text();
+    expect(waits).toEqual([1500, 2500, 4500, 8500, 16_500, 32_500, 60_500, 60_500]);
+  });
+
+  test('after a 503, at least 30 s', async () => {
+    await scriptedServer([{ status: 503 }, { status: 503, headers: { 'retry-after': '2' } }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
+    expect(res.status).toBe(200);
+    expect(waits).toEqual([30_000, 30_000]);
+  });
+
+  test('500 is retried (advised); 400 and 401 are not', async () => {
+    await scriptedServer([{ status: 500 }, { status: 400 }]);
+    const { transport, waits } = recordingTransport();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
+    expect(res.status).toBe(400);
+    expect(waits).toEqual([1500]);
+    expect(res.exchange.attempts).toBe(2);
+  });
+
+  test('retry: false hands back the first 429, with its Retry-After', async () => {
+    const { seen } = await scriptedServer([{ status: 429, headers: { 'retry-after': '3' } }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models`, retry: false });
+    expect(res.status).toBe(429);
+    expect(res.headers['retry-after']).toBe('3');
+    expect(waits).toEqual([]);
+    expect(seen).toHaveLength(1);
+    expect(res.exchange.attempts).toBe(1);
+  });
+
+  test('a retried response body is drained first: the retry goes out on the same kept-alive connection', async () => {
+    const sockets: Socket[] = [];
+    server = await startServer((req, res) => {
+      sockets.push(req.socket);
+      req.resume();
+      if (sockets.length === 1) {
+        res.writeHead(429, { 'content-type': 'text/plain' });
+        res.end('x'.repeat(300_000)); // more than undici's buffers hold: it has to be read off
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      }
+    });
+    const waits: number[] = [];
+    transport = createTransport({
+      secrets: [],
+      concurrency: 1,
+      retry: SPEC_RETRY_POLICY,
+      random: () => 0.5,
+      // A short real wait: the drained connection is back in the pool when the retry goes out.
+      sleep: async (ms) => {
+        waits.push(ms);
+        await new Promise((r) => setTimeout(r, 20));
+      },
+    });
+    const res = await transport.send({ method: 'POST', url: `${server.url}/chat/completions`, body: { n: 1 } });
+    expect(res.status).toBe(200);
+    expect(waits).toEqual([1500]);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1]).toBe(sockets[0]);
+  });
+
+  test('the request body is sent again on every attempt', async () => {
+    const bodies: string[] = [];
+    server = await startServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(bodies.length < 3 ? 503 : 200).end('{}');
+      });
+    });
+    const { transport } = recordingTransport();
+    const res = await transport.send({ method: 'POST', url: `${server.url}/chat/completions`, body: { model: 'm', messages: [] } });
+    expect(res.status).toBe(200);
+    expect(bodies).toEqual(Array(3).fill('{"model":"m","messages":[]}'));
+  });
+
+  test('close() during a retry wait ends the request at once with HARNESS_CLOSED', async () => {
+    await scriptedServer([{ status: 503 }]);
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const pending = transport.send({ method: 'GET', url: `${server!.url}/models` });
+    const caught = pending.catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    await transport.close();
+    const err = await caught;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(isTransportError(err) && err.code).toBe('HARNESS_CLOSED');
+  });
+});

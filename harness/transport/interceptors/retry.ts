@@ -1,0 +1,166 @@
+import type { Dispatcher } from 'undici';
+import type { RetryPolicy } from '#harness/spec/model.ts';
+import { retryDelayMs } from '../retryDelayMs.ts';
+import { contextOf, urlOf, type RequestContext } from './context.ts';
+import { ForwardingHandler } from './forwardingHandler.ts';
+
+type Controller = Dispatcher.DispatchController;
+
+export interface RetryOptions {
+  policy: RetryPolicy;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  /** Each attempt, as it is dispatched. */
+  onAttempt?: (info: { url: string; attempt: number }) => void;
+  /** Before each wait; `attempt` is the attempt that was answered with `status`. */
+  onRetry?: (info: { url: string; status: number; attempt: number; waitMs: number }) => void;
+}
+
+/** A body larger than this is not drained before a retry: the connection is dropped instead. */
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Retries by the spec's policy (`retryDelayMs`): a response it retries is never seen downstream;
+ * its body is drained off the connection, the wait is slept, and the same options (the body is a
+ * string, so it can be sent again) are dispatched again. The last response is passed down as it
+ * is, whatever its status. Network failures are not retried: they are the harness's evidence.
+ */
+export function retry(options: RetryOptions): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    const context = contextOf(opts) ?? { retry: true, attempts: 0, attemptStartedAt: 0 };
+    return new RetryHandler(dispatch, opts, handler, options, context).dispatchAttempt();
+  };
+}
+
+class RetryHandler extends ForwardingHandler {
+  readonly #dispatch: Dispatcher.Dispatch;
+  readonly #opts: Dispatcher.DispatchOptions;
+  readonly #options: RetryOptions;
+  readonly #context: RequestContext;
+  readonly #url: string;
+  /** The one controller downstream ever sees; it follows the current attempt. */
+  readonly #controller = new FollowingController();
+  #started = false;
+  /** Set while the current attempt's response is being drained for a retry. */
+  #draining: { status: number; waitMs: number; bytes: number } | undefined;
+
+  constructor(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions, next: Dispatcher.DispatchHandler, options: RetryOptions, context: RequestContext) {
+    super(next);
+    this.#dispatch = dispatch;
+    this.#opts = opts;
+    this.#options = options;
+    this.#context = context;
+    this.#url = urlOf(opts);
+  }
+
+  dispatchAttempt(): boolean {
+    this.#context.attempts += 1;
+    this.#context.attemptStartedAt = performance.now();
+    this.#options.onAttempt?.({ url: this.#url, attempt: this.#context.attempts });
+    return this.#dispatch(this.#opts, this);
+  }
+
+  override onRequestStart(controller: Controller, context: unknown): void {
+    this.#controller.target = controller;
+    if (this.#started) return;
+    this.#started = true;
+    super.onRequestStart(this.#controller, context);
+  }
+
+  override onRequestUpgrade(...[, statusCode, headers, socket]: Parameters<ForwardingHandler['onRequestUpgrade']>): void {
+    super.onRequestUpgrade(this.#controller, statusCode, headers, socket);
+  }
+
+  override onResponseStart(...[, statusCode, headers, statusMessage]: Parameters<ForwardingHandler['onResponseStart']>): void {
+    const retryAfter = headers['retry-after'];
+    const waitMs = this.#context.retry
+      ? retryDelayMs(this.#options.policy, this.#context.attempts, statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.#options.random)
+      : undefined;
+    if (waitMs === undefined) {
+      super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
+      return;
+    }
+    this.#draining = { status: statusCode, waitMs, bytes: 0 };
+  }
+
+  override onResponseData(controller: Controller, chunk: Buffer): void {
+    if (this.#draining === undefined) {
+      super.onResponseData(this.#controller, chunk);
+      return;
+    }
+    this.#draining.bytes += chunk.length;
+    if (this.#draining.bytes > DRAIN_LIMIT_BYTES) controller.abort(new Error('retry: body too large to drain'));
+  }
+
+  override onResponseEnd(...[, trailers]: Parameters<ForwardingHandler['onResponseEnd']>): void {
+    if (this.#draining === undefined) super.onResponseEnd(this.#controller, trailers);
+    else this.#retryAfterWait();
+  }
+
+  override onResponseError(...[, error]: Parameters<ForwardingHandler['onResponseError']>): void {
+    // A drained body that breaks off does not matter: the status was all that was needed.
+    if (this.#draining === undefined) super.onResponseError(this.#controller, error);
+    else this.#retryAfterWait();
+  }
+
+  #retryAfterWait(): void {
+    const { status, waitMs } = this.#draining!;
+    this.#draining = undefined;
+    this.#options.onRetry?.({ url: this.#url, status, attempt: this.#context.attempts, waitMs });
+    const fail = (err: unknown): void => super.onResponseError(this.#controller, err instanceof Error ? err : new Error(String(err)));
+    void this.#options.sleep(waitMs).then(() => {
+      // Downstream gave up while the wait ran: end here instead of sending again.
+      const reason = this.#controller.abortReason;
+      if (reason !== undefined) return fail(reason);
+      try {
+        this.dispatchAttempt();
+      } catch (err) {
+        fail(err);
+      }
+    }, fail);
+  }
+}
+
+/**
+ * Stands for the current attempt's controller, so downstream can pause, resume and abort the
+ * attempt that is actually running (as undici's own RetryHandler does). A pause carries over to
+ * the next attempt.
+ */
+class FollowingController implements Controller {
+  #target: Controller | undefined;
+  #paused = false;
+  /** Set once downstream aborts: no attempt is dispatched after it. */
+  abortReason: Error | undefined;
+
+  set target(target: Controller) {
+    this.#target = target;
+    if (this.#paused) target.pause();
+  }
+
+  get aborted(): boolean {
+    return this.abortReason !== undefined || (this.#target?.aborted ?? false);
+  }
+
+  get paused(): boolean {
+    return this.#paused || (this.#target?.paused ?? false);
+  }
+
+  get reason(): Error | null {
+    return this.abortReason ?? this.#target?.reason ?? null;
+  }
+
+  abort(reason: Error): void {
+    this.abortReason ??= reason;
+    this.#target?.abort(reason);
+  }
+
+  pause(): void {
+    this.#paused = true;
+    this.#target?.pause();
+  }
+
+  resume(): void {
+    this.#paused = false;
+    this.#target?.resume();
+  }
+}

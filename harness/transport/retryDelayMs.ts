@@ -1,0 +1,55 @@
+import type { RetryPolicy } from '#harness/spec/model.ts';
+
+/**
+ * How long to wait before the next attempt, or `undefined` when the response is final. Pure: the
+ * jitter source and the clock (for a `Retry-After` date) are arguments.
+ *
+ * The description's retry guidance (Errors > Rules), as `spec/errors.yaml` `errors.retry` holds it:
+ * - retry on `statuses` (429, 503) and on `advised_statuses` (500); anything else is final;
+ * - at most `max_attempts` attempts in total: after attempt `max_attempts` the response is final;
+ * - `Retry-After` first (when `read_retry_after_first`): delta-seconds or an HTTP date, taken as
+ *   the server gave it (no jitter, no cap); an unreadable value falls back to backoff;
+ * - otherwise `initial_delay * multiplier^(attempt-1)`, capped at `max_delay`, plus jitter drawn
+ *   uniformly from `[jitter.min, jitter.max]` seconds;
+ * - after a 503, never less than `min_delay_after_503_seconds`.
+ *
+ * @param attempt the 1-based number of the attempt that was just answered with `status`
+ * @param retryAfter the raw `Retry-After` header of that answer, if any
+ * @param random a number in [0, 1) (`Math.random` in production)
+ * @param now the clock, in epoch milliseconds, that an HTTP-date `Retry-After` is measured from
+ */
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  status: number,
+  retryAfter: string | undefined,
+  random: () => number,
+  now: number = Date.now(),
+): number | undefined {
+  const retryable = policy.statuses.includes(status) || (policy.advised_statuses ?? []).includes(status);
+  if (!retryable || attempt >= policy.max_attempts) return undefined;
+
+  let ms = policy.read_retry_after_first ? retryAfterMs(retryAfter, now) : undefined;
+  if (ms === undefined) {
+    const backoff = Math.min(policy.initial_delay_seconds * policy.multiplier ** (attempt - 1), policy.max_delay_seconds);
+    const { min, max } = policy.jitter_seconds;
+    ms = (backoff + min + random() * (max - min)) * 1000;
+  }
+  if (status === 503) ms = Math.max(ms, policy.min_delay_after_503_seconds * 1000);
+  return Math.round(ms);
+}
+
+/**
+ * A `Retry-After` value in milliseconds: delta-seconds (RFC 9110 says digits; a decimal is accepted
+ * too) or an HTTP date (a date in the past means now). `undefined` when absent or unreadable.
+ */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  // Date.parse also reads bare numbers ("-1", "12") as dates: only text with a letter is a date here.
+  if (!/[a-z]/i.test(text)) return undefined;
+  // HTTP dates are GMT; asctime form names no zone, and Date.parse would read it as local time.
+  const at = Date.parse(/\b(GMT|UTC)\b|[+-]\d{4}$/i.test(text) ? text : `${text} GMT`);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}

@@ -1,0 +1,73 @@
+import type { Exchange } from '#harness/core/exchange.ts';
+import type { RetryPolicy } from '#harness/spec/model.ts';
+
+export interface TransportOptions {
+  /** Secrets to scrub from every recorded byte (the API key). */
+  secrets: readonly string[];
+  /** Requests in flight at once, across the whole transport (>= 1). */
+  concurrency: number;
+  /** The spec's retry guidance: `spec.errors.retry`. */
+  retry: RetryPolicy;
+  /** Defaults: connect 10 s, headers 60 s, body 60 s (the longest gap between two body chunks). */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Cap on a recorded body (bytes); the rest is counted, not kept. Default 1 MiB. */
+  maxRecordedBytes?: number;
+  /** For tests: replace the clock's sleep and the jitter source. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Called before each retry wait, for progress output. `attempt` is the attempt answered with `status`; `url` is redacted. */
+  onRetry?: (info: { url: string; status: number; attempt: number; waitMs: number }) => void;
+}
+
+export interface SendRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  /** JSON body (sent with `content-type: application/json` unless a content-type is given); or `rawBody` to send bytes that are deliberately not JSON. */
+  body?: unknown;
+  rawBody?: string;
+  /** false: do not retry (a check that wants to see a 429 itself). Default true. */
+  retry?: boolean;
+}
+
+/** One server-sent event as it arrived. */
+export interface SseEvent {
+  data: string;
+  event?: string;
+  /** Milliseconds since the response headers arrived. */
+  at: number;
+}
+
+export interface SendResult {
+  status: number;
+  /** The response headers as received (names lowercase, repeated headers joined with `, `); not redacted. */
+  headers: Record<string, string>;
+  /** The exchange so far; filled in as the body is consumed; redacted. */
+  exchange: Exchange;
+  /** Read the whole body as text (recorded, size-capped). */
+  text(): Promise<string>;
+  /** Read and parse as JSON; tolerates leading blank lines (real bodies have them); throws a typed error when it does not parse. */
+  json(): Promise<unknown>;
+  /**
+   * An SSE body read incrementally: events are yielded as they arrive, never buffered whole. Comments (`: keep-alive`) are recorded in exchange.response.events with data ':...'
+   * (and yielded so, in their place: an event's data never starts with ':' in a chat stream). A malformed stream ends the iteration with a typed error, keeping what arrived:
+   * TransportError (HARNESS_RESET, HARNESS_TIMEOUT) when the connection breaks, MalformedResponseError (MALFORMED_STREAM) when the stream ends inside an event.
+   * Stopping early (break) cancels the body and frees the request's slot.
+   */
+  events(): AsyncIterable<SseEvent>;
+}
+
+export interface TransportStats {
+  /** The most requests in flight at once. */
+  maxInFlight: number;
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Of those, retries. */
+  retries: number;
+}
+
+export interface Transport {
+  send(req: SendRequest): Promise<SendResult>;
+  close(): Promise<void>;
+  stats(): TransportStats;
+}
