@@ -4,8 +4,9 @@ import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
 
-/** Which credentials a request carries: the run's key, none, a malformed header, or a wrong key. */
-export type AuthMode = 'key' | 'none' | 'malformed' | 'wrong';
+/** Which credentials a request carries: the run's key, none, a malformed header, a wrong key, or a
+ * second key whose balance is empty (when the run has one). */
+export type AuthMode = 'key' | 'none' | 'malformed' | 'wrong' | 'empty-balance';
 
 export interface CheckRequest {
   /** Key of spec.bases the request goes to. */
@@ -50,7 +51,7 @@ export interface CheckContext {
   referenceTime(): Promise<ReferenceTime>;
   /** Counts tokens a response reports, for the run's cost. */
   countUsage(usage: TokenUse): void;
-  options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number };
+  options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean };
 }
 
 export type CheckOutcome =

@@ -1,5 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { authChecks } from './auth/keys.ts';
+import { balanceChecks } from './balance/spending.ts';
 import { baseChecks } from './bases/v1.ts';
 import { cachingChecks } from './caching/prefix.ts';
 import { lifecycleChecks } from './lifecycle/aliases.ts';
@@ -28,6 +29,7 @@ export function buildRegistry(spec: Spec): CheckRegistry {
     ...streamChecks(spec),
     ...usageChecks(spec),
     ...cachingChecks(spec),
+    ...balanceChecks(spec),
     ...baseChecks(spec),
     ...statelessChecks(spec),
     ...lifecycleChecks(spec),

@@ -5,7 +5,7 @@ import { authenticate } from './auth.ts';
 import { refusalResponse, type Refusal } from './http/refusal.ts';
 import { retryAfterSeconds } from './state/index.ts';
 import { userBalance } from './routes/balance.ts';
-import { chatCompletions } from './routes/chat.ts';
+import { chatCompletions, EXTRA_FIELD } from './routes/chat.ts';
 import { fimCompletions } from './routes/fim.ts';
 import { messages } from './routes/messages.ts';
 import { listModels } from './routes/models.ts';
@@ -87,8 +87,18 @@ function withRetryAfter(spec: Spec, r: Refusal): Refusal {
   return { ...r, headers: { 'retry-after': String(retryAfterSeconds(spec, r.status as 429 | 503)) } };
 }
 
-/** The `error-envelope-flat` fault rewrites every error body; otherwise responses pass as they are. */
+/** Faults that rewrite whole JSON bodies (`extra-fields`, `error-envelope-flat`); otherwise responses pass as they are. */
 async function finish(ctx: EmulatorContext, response: Response): Promise<Response> {
+  const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
+  if (ctx.fault('extra-fields') && json && response.status < 400) {
+    const body = (await response.json()) as unknown;
+    const extended = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, ...EXTRA_FIELD } : body;
+    return new Response(JSON.stringify(extended), { status: response.status, headers: response.headers });
+  }
+  if (ctx.fault('extra-fields') && json && response.status >= 400 && !ctx.fault('error-envelope-flat')) {
+    const body = (await response.json()) as Record<string, unknown>;
+    return new Response(JSON.stringify({ ...body, ...EXTRA_FIELD }), { status: response.status, headers: response.headers });
+  }
   if (!ctx.fault('error-envelope-flat') || response.status < 400) return response;
   const body = (await response.json()) as { error?: { message?: string } };
   return new Response(JSON.stringify({ message: body.error?.message ?? '' }), { status: response.status, headers: response.headers });

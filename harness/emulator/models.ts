@@ -25,6 +25,7 @@ export function resolveModel(ctx: EmulatorContext, id: unknown): Served | Refusa
     return refusal(spec, unknownStatus, `\`model\`: unknown model ${JSON.stringify(id)}`, 'model_not_found', 'model');
   }
   const model = spec.models[id]!;
+  if (ctx.fault('replacement-withdrawn') && id === 'svc-v4-flash') return refusal(spec, unknownStatus, `\`model\`: unknown model ${JSON.stringify(id)}`, 'model_not_found', 'model');
   if (model.kind === 'listed') return refusal(spec, CHOICES.listedOnlyStatus, `\`model\`: ${id} is listed, but not served`, 'model_not_found', 'model');
   if (model.kind === 'current') return { requested: id, served: id, model, legacy: false };
 

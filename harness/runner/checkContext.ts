@@ -14,8 +14,10 @@ export interface Sender {
 /** A wrong key of the description's shape: random, so it is never anyone's key. */
 const WRONG_KEY = `sk-wrong-${randomBytes(12).toString('hex')}`;
 
-function authHeaders(mode: CheckRequest['auth'], key: string): Record<string, string> {
+function authHeaders(mode: CheckRequest['auth'], key: string, emptyBalanceKey: string | undefined): Record<string, string> {
   switch (mode ?? 'key') {
+    case 'empty-balance':
+      return { authorization: `Bearer ${emptyBalanceKey ?? key}` };
     case 'none':
       return {};
     case 'malformed':
@@ -34,7 +36,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     sender.send({
       method: req.method,
       url: baseUrlOf(spec, config, req.base) + req.path,
-      headers: { ...authHeaders(req.auth, config.apiKey), ...(req.body !== undefined || req.rawBody !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...authHeaders(req.auth, config.apiKey, config.emptyBalanceKey), ...(req.body !== undefined || req.rawBody !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(req.body !== undefined ? { body: req.body } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
@@ -52,7 +54,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       usage.completionTokens += u.completionTokens;
       usage.cacheHitTokens += u.cacheHitTokens;
     },
-    options: { strict: config.strict, runs: config.runs, seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds },
+    options: { strict: config.strict, runs: config.runs, seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined },
   };
 }
 

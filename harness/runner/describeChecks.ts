@@ -15,7 +15,7 @@ let sender: { config: RunConfig; sender: Sender } | undefined;
 function senderFor(config: RunConfig): Sender {
   if (sender?.config !== config) {
     const { spec } = loadSpec(config.specDir);
-    sender = { config, sender: createTransport({ secrets: [config.apiKey], concurrency: config.concurrency, retry: spec.errors.retry }) };
+    sender = { config, sender: createTransport({ secrets: [config.apiKey, ...(config.emptyBalanceKey ? [config.emptyBalanceKey] : [])], concurrency: config.concurrency, retry: spec.errors.retry }) };
   }
   return sender.sender;
 }

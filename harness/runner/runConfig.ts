@@ -10,6 +10,8 @@ export interface RunConfig {
     messagesBaseUrl: string;
   };
   apiKey: string;
+  /** A second key whose balance cannot cover a request (402 checks), when the run has one. */
+  emptyBalanceKey?: string;
   /** Name of the variable the key came from, for reproducers (`$SVC_API_KEY`). */
   apiKeyEnv: string;
   /** Spec model ids to cover. */

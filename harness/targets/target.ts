@@ -1,5 +1,5 @@
 import { UsageError } from '#harness/core/errors/index.ts';
-import { startEmulator, type FaultId } from '#harness/emulator/index.ts';
+import { generateKey, startEmulator, type FaultId } from '#harness/emulator/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 
 /** Where a run sends its requests. Checks never see this: they see base URLs through the transport. */
@@ -9,6 +9,8 @@ export interface Target {
   messagesBaseUrl: string;
   apiKey: string;
   apiKeyEnv: string;
+  /** A second key whose balance is empty, for the 402 checks. */
+  emptyBalanceKey?: string;
   close(): Promise<void>;
 }
 
@@ -21,12 +23,21 @@ export function defaultMessagesBase(baseUrl: string): string {
 export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[] } = {}): Promise<Target> {
   const start = options.now;
   const offset = start ? start.getTime() - Date.now() : 0;
-  const emu = await startEmulator({ spec, ...(start ? { now: () => new Date(Date.now() + offset) } : {}), faults: options.faults ?? [] });
-  return { kind: 'emulator', baseUrl: emu.url, messagesBaseUrl: defaultMessagesBase(emu.url), apiKey: emu.apiKey, apiKeyEnv: 'SVC_API_KEY', close: () => emu.close() };
+  const apiKey = generateKey();
+  // A second account with nothing left to spend, so the 402 rule can be checked.
+  const emptyBalanceKey = generateKey();
+  const emu = await startEmulator({
+    spec,
+    apiKeys: [apiKey, emptyBalanceKey],
+    balances: { [emptyBalanceKey]: { currency: spec.pricing.currency, granted: '0', toppedUp: '0' } },
+    ...(start ? { now: () => new Date(Date.now() + offset) } : {}),
+    faults: options.faults ?? [],
+  });
+  return { kind: 'emulator', baseUrl: emu.url, messagesBaseUrl: defaultMessagesBase(emu.url), apiKey, emptyBalanceKey, apiKeyEnv: 'SVC_API_KEY', close: () => emu.close() };
 }
 
 /** A live endpoint; the key is read from the named environment variable, never from a flag. */
-export function liveTarget(baseUrl: string, options: { messagesBaseUrl?: string; apiKeyEnv: string; env?: NodeJS.ProcessEnv }): Target {
+export function liveTarget(baseUrl: string, options: { messagesBaseUrl?: string; apiKeyEnv: string; emptyBalanceKeyEnv?: string; env?: NodeJS.ProcessEnv }): Target {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -36,6 +47,11 @@ export function liveTarget(baseUrl: string, options: { messagesBaseUrl?: string;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`run: --base-url must be http or https (got ${url.protocol}).`);
   const key = (options.env ?? process.env)[options.apiKeyEnv];
   if (!key) throw new UsageError(`run: the environment variable ${options.apiKeyEnv} holds no API key. Export it, or name another with --api-key-env.`);
+  let emptyBalanceKey: string | undefined;
+  if (options.emptyBalanceKeyEnv !== undefined) {
+    emptyBalanceKey = (options.env ?? process.env)[options.emptyBalanceKeyEnv];
+    if (!emptyBalanceKey) throw new UsageError(`run: the environment variable ${options.emptyBalanceKeyEnv} (--empty-balance-key-env) holds no key.`);
+  }
   const base = baseUrl.replace(/\/+$/, '');
-  return { kind: 'live', baseUrl: base, messagesBaseUrl: options.messagesBaseUrl ?? defaultMessagesBase(base), apiKey: key, apiKeyEnv: options.apiKeyEnv, close: async () => undefined };
+  return { ...(emptyBalanceKey ? { emptyBalanceKey } : {}), kind: 'live', baseUrl: base, messagesBaseUrl: options.messagesBaseUrl ?? defaultMessagesBase(base), apiKey: key, apiKeyEnv: options.apiKeyEnv, close: async () => undefined };
 }

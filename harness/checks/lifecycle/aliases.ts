@@ -32,7 +32,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
         title: `${alias} routes to ${model.routes_to.model} (${model.routes_to.mode}) before ${model.retires_at} and is refused, with no fallback, after`,
         area: 'lifecycle',
         severity: severityOf(transition?.strength ?? spec.lifecycle.strength),
-        specRefs: [`models.${alias}`, 'lifecycle.transitions', 'errors.retired_alias'],
+        specRefs: [`models.${alias}`, 'lifecycle.transitions', 'errors.retired_alias', 'rules.retired-alias.refused'],
         appliesTo: (_m, id) => id === alias,
         async run(ctx) {
           const s = await stateAt(ctx, model);

@@ -22,7 +22,7 @@ export function modelChecks(_spec: Spec): Check[] {
       title: 'GET /models answers 200 with a list naming model ids',
       area: 'models',
       severity: 'must',
-      specRefs: ['endpoints.list_models'],
+      specRefs: ['endpoints.list_models', 'objects.model_entry.fields.id'],
       appliesTo: defaultModelOnly,
       async run(ctx) {
         const { res, body } = await sample(ctx, 'models', () => ({ base: 'base_url', method: 'GET', path: '/models' }));

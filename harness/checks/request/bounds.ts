@@ -29,6 +29,12 @@ function boundRule(spec: Spec): Rule {
   return r;
 }
 
+/** Rules about a per-model bound (max_tokens above the model's maximum) this check also enforces. */
+function perModelRules(spec: Spec, expr: TypeExpr): string[] {
+  if (typeof expr.maximum !== 'object') return [];
+  return spec.rules.filter((r) => r.when.some((c) => typeof c.above === 'object' && c.above.per_model === (expr.maximum as { per_model: string }).per_model)).map((r) => `rules.${r.id}`);
+}
+
 function step(expr: TypeExpr): number {
   return expr.type === 'integer' ? 1 : 0.01;
 }
@@ -100,7 +106,7 @@ export function boundChecks(spec: Spec): Check[] {
         title: `\`${name}\` just beyond its bounds is refused with the spec's status and an error envelope`,
         area: 'request',
         severity: severityOf(rule.strength),
-        specRefs: [`objects.chat_completion_request.fields.${name}`, `rules.${rule.id}`],
+        specRefs: [`objects.chat_completion_request.fields.${name}`, `rules.${rule.id}`, ...perModelRules(spec, expr)],
         appliesTo: currentModels,
         async run(ctx) {
           const p = probes(ctx);

@@ -24,8 +24,19 @@ function beforeRetirement(ctx: CheckContext): Promise<string | undefined> {
 }
 
 /** One check per rule of rules.yaml: a request meeting its conditions, judged by its expectation. */
+/**
+ * Why a rule gets no check of its own: another check enforces it (bounds: request.*; retirement:
+ * lifecycle.*), or the description states no answer of the service to judge.
+ */
+export function delegatedTo(rule: Rule): string | undefined {
+  if (rule.when.some((c) => c.out_of_bounds || c.above)) return 'request.*.refused-beyond-bounds';
+  if (rule.when.some((c) => c.after || c.model_kind)) return 'lifecycle.*.state-at-reference-time';
+  if (rule.strength === 'unspecified' && rule.expect.status_unspecified) return 'nothing: the rule binds clients, and the service\'s answer is not shown';
+  return undefined;
+}
+
 export function ruleChecks(spec: Spec): Check[] {
-  return spec.rules.map((rule) =>
+  return spec.rules.filter((rule) => delegatedTo(rule) === undefined).map((rule) =>
     defineCheck({
       id: `rule.${rule.id}`,
       title: rule.statement,
@@ -34,7 +45,6 @@ export function ruleChecks(spec: Spec): Check[] {
       specRefs: [`rules.${rule.id}`],
       appliesTo: appliesTo(rule, spec),
       async run(ctx) {
-        if (rule.strength === 'unspecified' && rule.expect.status_unspecified) return skip(`the description states no answer of the service to this (${rule.expect.status_note ?? 'status not shown'}); nothing to judge`);
         const retired = await beforeRetirement(ctx);
         if (retired) return skip(`${retired}: its legacy rules no longer apply`);
         const built = buildForRule(ctx, rule, rule.when);

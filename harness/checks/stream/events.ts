@@ -21,13 +21,13 @@ function eventStrength(spec: Spec, id: string) {
   return severityOf(spec.streaming.events.find((e) => e.id === id)?.strength ?? spec.streaming.rules.find((r) => r.id === id)?.strength ?? 'must');
 }
 
-function streamCheck(spec: Spec, id: string, title: string, specRef: string, strengthOf: string, judge: Judge): Check {
+function streamCheck(spec: Spec, id: string, title: string, specRef: string | string[], strengthOf: string, judge: Judge): Check {
   return defineCheck({
     id,
     title,
     area: 'stream',
     severity: eventStrength(spec, strengthOf),
-    specRefs: [specRef],
+    specRefs: Array.isArray(specRef) ? specRef : [specRef],
     appliesTo: currentModels,
     async run(ctx) {
       const { res, stream } = await streamedCompletion(ctx);
@@ -72,7 +72,7 @@ export function streamChecks(spec: Spec): Check[] {
       if (d.content !== '' && d.content !== null && d.content !== undefined) out.push(failure(`first chunk content is ${JSON.stringify(d.content)}, expected empty`, res));
       return out;
     }),
-    streamCheck(spec, 'stream.events.done-last', '`data: [DONE]` ends the stream and nothing follows it', 'streaming.events.terminator', 'terminator', (s, res) => {
+    streamCheck(spec, 'stream.events.done-last', '`data: [DONE]` ends the stream and nothing follows it', ['streaming.events.terminator', 'streaming.rules.stream.done-last'], 'terminator', (s, res) => {
       if (!s.done) return [failure('the stream ends without `data: [DONE]`', res)];
       return s.afterDone.length > 0 ? [failure(`${s.afterDone.length} event(s) after [DONE]`, res)] : [];
     }),

@@ -82,9 +82,7 @@ export function buildForRule(ctx: CheckContext, rule: Rule, conditions: readonly
   let base = endpoint.bases.includes('base_url') ? 'base_url' : endpoint.bases[0]!;
   let rawBody: string | undefined;
   for (const c of conditions) {
-    if (c.account) return { skip: 'needs a key whose balance cannot cover a request; the harness runs with one key' };
-    if (c.after || c.model_kind) return { skip: 'lifecycle: judged by the lifecycle checks at the reference time' };
-    if (c.out_of_bounds || c.above) return { skip: 'bounds: judged by the request.* bound checks, one per bound' };
+    if (c.account && !ctx.options.hasEmptyBalanceKey) return { skip: 'needs a key whose balance cannot cover a request: name one with --empty-balance-key-env' };
     if (c.base) base = c.base;
     if (c.base_not) base = endpoint.bases.find((b) => b !== c.base_not) ?? (c.base_not === 'beta' ? 'base_url' : 'beta');
     if (c.body === 'invalid_json') rawBody = '{"model": "' + ctx.targetModel + '", "messages": [';
@@ -111,7 +109,8 @@ export function buildForRule(ctx: CheckContext, rule: Rule, conditions: readonly
   }
   if (body.tool_choice !== undefined && body.tools === undefined) body.tools = SAMPLE_TOOLS;
   const path = isFim ? '/completions' : '/chat/completions';
-  return { request: { base, method: 'POST', path, ...(rawBody !== undefined ? { rawBody } : { body }) } };
+  const auth = conditions.some((c) => c.account) ? { auth: 'empty-balance' as const } : {};
+  return { request: { base, method: 'POST', path, ...auth, ...(rawBody !== undefined ? { rawBody } : { body }) } };
 }
 
 export function readPath(body: unknown, path: string): unknown {

@@ -19,7 +19,7 @@ export const run: Command = {
   name: 'run',
   summary: 'run the conformance checks against the embedded emulator or a base URL, and write reports',
   help: `Usage: svc-conformance run [--base-url URL]... [--api-key-env VAR] [--messages-base-url URL]
-                          [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
+                          [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
                           [--strict] [--now ISO] [--concurrency N] [--runs N] [--seed N]
                           [--shard I/N] [--report-dir DIR] [--json FILE] [--fault NAME]...
                           [--spec DIR] [--quiet]
@@ -34,6 +34,8 @@ port: the main job (npm start), needing no key and no network.
 Options:
   --base-url URL         a live endpoint (repeatable)
   --api-key-env VAR      environment variable holding the key (default SVC_API_KEY)
+  --empty-balance-key-env VAR
+                         a second key whose balance is empty (checks the 402 rule)
   --messages-base-url U  the messages-format base (default {base_url}/anthropic)
   --model ID             a model of the spec to cover (repeatable; default every
                          current model, plus the legacy aliases for lifecycle)
@@ -59,6 +61,7 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
     const { values } = parseFlags('run', argv, {
       'base-url': { type: 'string', multiple: true },
       'api-key-env': { type: 'string' },
+      'empty-balance-key-env': { type: 'string' },
       'messages-base-url': { type: 'string' },
       model: { type: 'string', multiple: true },
       'model-map': { type: 'string' },
@@ -98,7 +101,7 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
     };
 
     const targets: (() => Promise<Target>)[] = values['base-url']
-      ? values['base-url'].map((url) => async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }))
+      ? values['base-url'].map((url) => async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }))
       : [() => emulatorTarget(spec, { ...(now ? { now } : {}), faults })];
     // Validate every live target (URL, key variable) before spending anything on the first.
     const resolved: Target[] = [];
@@ -114,6 +117,7 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
           ...(values.spec ? { specDir: resolve(values.spec) } : {}),
           target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
           apiKey: target.apiKey,
+          ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
           apiKeyEnv: target.apiKeyEnv,
           models,
           modelMap: options.modelMap,

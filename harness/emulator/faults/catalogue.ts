@@ -27,6 +27,10 @@ export const FAULTS = [
   { id: 'balance-amount-as-number', area: 'schema', summary: 'balance amounts are JSON numbers, not decimal strings', breaks: 'objects.balance_info.fields.total_balance' },
   { id: 'fim-missing-text', area: 'schema', summary: 'fill-in-the-middle choices carry `content` instead of `text`', breaks: 'objects.fim_completion' },
   { id: 'messages-missing-content', area: 'schema', summary: 'messages-format replies carry `completion` instead of a `content` array', breaks: 'objects.messages_response.fields.content' },
+  { id: 'extra-fields', area: 'schema', summary: 'every JSON body and chunk carries a field the description does not list (as real endpoints do)', breaks: 'objects' },
+  { id: 'models-bare-array', area: 'schema', summary: 'GET /models answers a bare array of entries, not an object', breaks: 'objects.model_list' },
+  { id: 'completion-bare-uuid-id', area: 'schema', summary: 'completion ids are bare UUIDs, without the `chatcmpl-` shape (as production does)', breaks: 'objects.chat_completion.fields.id.pattern' },
+  { id: 'content-null', area: 'schema', summary: '`content` is null instead of a string, in replies and in stream deltas', breaks: 'objects.assistant_message.fields.content.nullable' },
   { id: 'error-envelope-flat', area: 'schema', summary: 'errors are `{"message": ...}` with no `error` object', breaks: 'objects.error_envelope' },
   // statuses
   { id: 'empty-messages-accepted', area: 'status', summary: 'an empty `messages` array is answered 200', breaks: 'rules.chat.messages.non-empty' },
@@ -35,6 +39,7 @@ export const FAULTS = [
   { id: 'max-tokens-not-capped', area: 'status', summary: '`max_tokens` above the model maximum is accepted', breaks: 'rules.chat.max-tokens.per-model-maximum' },
   { id: 'top-logprobs-without-logprobs', area: 'status', summary: '`top_logprobs` without `logprobs` is accepted', breaks: 'rules.chat.top-logprobs.requires-logprobs' },
   { id: 'invalid-json-500', area: 'status', summary: 'a body that is not JSON gets 500', breaks: 'rules.chat.invalid-json' },
+  { id: 'bounds-too-tight', area: 'status', summary: 'values at the stated bounds (temperature 2, 4 stop sequences, max_tokens 384000...) are refused', breaks: 'objects.chat_completion_request' },
   { id: 'missing-field-422', area: 'status', summary: 'a missing required field gets 422 instead of 400', breaks: 'rules.chat.required-field.missing' },
   // stream order and framing
   { id: 'stream-no-done', area: 'stream', summary: 'streams end without `data: [DONE]`', breaks: 'streaming.events.terminator' },
@@ -47,7 +52,7 @@ export const FAULTS = [
   { id: 'stream-malformed-event', area: 'stream', summary: 'one chunk in the middle is not valid JSON', breaks: 'streaming.framing' },
   // usage arithmetic
   { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'objects.usage.fields.total_tokens' },
-  { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'context_caching.usage_fields' },
+  { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'context_caching.hit_plus_miss_equals_prompt' },
   { id: 'max-tokens-ignored', area: 'usage', summary: '`max_tokens` is not honoured: output runs past it', breaks: 'rules.chat.max-tokens.length' },
   // output
   { id: 'stop-sequence-ignored', area: 'output', summary: 'stop sequences do not end the output', breaks: 'rules.chat.stop.not-in-output' },
@@ -56,30 +61,35 @@ export const FAULTS = [
   { id: 'alias-never-retires', area: 'lifecycle', summary: 'legacy aliases keep routing after their retirement instant', breaks: 'rules.retired-alias.refused' },
   { id: 'alias-retired-early', area: 'lifecycle', summary: 'legacy aliases are refused before their retirement instant', breaks: 'lifecycle.transitions' },
   { id: 'retired-alias-falls-back', area: 'lifecycle', summary: 'a retired alias is answered by its replacement instead of an error', breaks: 'errors.retired_alias' },
+  { id: 'replacement-withdrawn', area: 'lifecycle', summary: 'svc-v4-flash, the replacement of both legacy aliases, is refused as unknown', breaks: 'lifecycle.replacement' },
   { id: 'reasoner-routes-non-thinking', area: 'lifecycle', summary: 'svc-reasoner routes without thinking (no reasoning_content)', breaks: 'models.svc-reasoner.routes_to' },
   // authentication
   { id: 'auth-missing-key-accepted', area: 'auth', summary: 'requests without a key are answered', breaks: 'authentication.failure_status' },
   { id: 'auth-wrong-key-403', area: 'auth', summary: 'an unknown key gets 403 instead of 401', breaks: 'authentication.failure_status' },
   // tools
-  { id: 'tool-arguments-not-json', area: 'tools', summary: 'tool call arguments are not JSON', breaks: 'objects.tool_call.fields.function.fields.arguments.json_string' },
+  { id: 'tool-arguments-not-json', area: 'tools', summary: 'tool call arguments are not JSON', breaks: 'rules.chat.tools.arguments-are-json' },
   { id: 'tool-arguments-off-schema', area: 'tools', summary: 'tool call arguments miss a required property of the tool schema', breaks: 'rules.chat.tools.arguments-are-json' },
   { id: 'tool-finish-reason-stop', area: 'tools', summary: 'a reply with tool calls says `finish_reason` "stop"', breaks: 'rules.chat.tools.finish-reason-tool-calls' },
   { id: 'tool-choice-none-ignored', area: 'tools', summary: '`tool_choice` "none" still calls a tool', breaks: 'rules.chat.tool-choice.none-forbids-tools' },
   { id: 'tool-choice-required-ignored', area: 'tools', summary: '`tool_choice` "required" answers with text', breaks: 'rules.chat.tool-choice.required-forces-call' },
   { id: 'tool-choice-named-ignored', area: 'tools', summary: 'the object form of `tool_choice` calls another function', breaks: 'rules.chat.tool-choice.named-forces-function' },
+  { id: 'tool-choice-auto-refused', area: 'tools', summary: '`tool_choice` "auto" is refused', breaks: 'rules.chat.tool-choice.auto-model-decides' },
   // JSON mode
   { id: 'json-mode-not-json', area: 'json-mode', summary: 'JSON mode answers with text that does not parse', breaks: 'rules.chat.response-format.json-output' },
   // thinking
   { id: 'thinking-no-reasoning', area: 'thinking', summary: 'thinking enabled, but no `reasoning_content`', breaks: 'rules.chat.thinking.enabled-carries-reasoning' },
   { id: 'reasoning-when-disabled', area: 'thinking', summary: '`reasoning_content` is filled with thinking disabled', breaks: 'rules.chat.thinking.disabled-no-reasoning' },
   { id: 'reasoning-effort-none-thinks', area: 'thinking', summary: '`reasoning_effort` "none" still thinks', breaks: 'rules.chat.reasoning-effort.none-equals-disabled' },
+  { id: 'thinking-with-tools-refused', area: 'thinking', summary: 'thinking enabled together with tools is refused', breaks: 'rules.chat.thinking.with-tools' },
   // fill-in-the-middle
   { id: 'fim-thinking-accepted', area: 'fim', summary: 'fill-in-the-middle with thinking enabled is answered 200', breaks: 'rules.fim.thinking' },
   { id: 'fim-json-mode-accepted', area: 'fim', summary: 'fill-in-the-middle with JSON mode is answered 200', breaks: 'rules.fim.json-mode' },
   { id: 'fim-outside-beta', area: 'fim', summary: 'fill-in-the-middle is served on the root base too', breaks: 'rules.fim.requires-beta-base' },
+  { id: 'fim-needs-max-tokens', area: 'fim', summary: 'fill-in-the-middle without `max_tokens` is refused (no default applied)', breaks: 'rules.fim.max-tokens-default' },
   // prefix completion
   { id: 'prefix-without-flag-accepted', area: 'prefix', summary: 'a prefix request without `prefix: true` is answered 200', breaks: 'rules.prefix.without-prefix-flag' },
   { id: 'prefix-outside-beta', area: 'prefix', summary: 'prefix completion is served outside the beta base', breaks: 'rules.prefix.requires-beta-base' },
+  { id: 'prefix-refused', area: 'prefix', summary: 'prefix completion (`prefix: true` on the beta base) is refused', breaks: 'rules.prefix.continues-prefix' },
   // balance
   { id: 'balance-topped-up-first', area: 'balance', summary: 'topped-up balance is spent before granted balance', breaks: 'billing.spending_order' },
   { id: 'balance-402-not-enforced', area: 'balance', summary: 'an empty balance is still served', breaks: 'rules.balance.insufficient' },

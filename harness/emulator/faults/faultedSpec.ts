@@ -29,6 +29,12 @@ export function faultedSpec(spec: Spec, faults: ReadonlySet<FaultId>): Spec {
   if (faults.has('prefix-without-flag-accepted')) edits.push(dropRule('prefix.without-prefix-flag'));
   if (faults.has('prefix-outside-beta')) edits.push(dropRule('prefix.requires-beta-base'));
   if (faults.has('fim-outside-beta')) edits.push(dropRule('fim.requires-beta-base'));
+  if (faults.has('bounds-too-tight')) {
+    edits.push((s) => {
+      for (const f of Object.values(s.objects.chat_completion_request?.fields ?? {})) tighten(f);
+      for (const m of Object.values(s.models)) if (typeof m.max_output_tokens === 'number') m.max_output_tokens -= 1;
+    });
+  }
   if (edits.length === 0) return spec;
   const copy = structuredClone(spec);
   for (const edit of edits) edit(copy);
@@ -49,6 +55,16 @@ function rule(s: Spec, id: string): Rule {
 
 function setStatus(r: Rule, status: number): void {
   r.expect = { status };
+}
+
+/** Bounds moved just inside: the values at the stated bounds become out of range. */
+function tighten(f: TypeExpr): void {
+  const step = f.type === 'integer' ? 1 : 0.1;
+  if (typeof f.minimum === 'number') f.minimum += step;
+  if (typeof f.maximum === 'number') f.maximum -= step;
+  if (typeof f.max_items === 'number') f.max_items -= 1;
+  if (f.enum && f.enum.length > 1 && f.type === 'string') f.enum = f.enum.slice(0, -1);
+  for (const alt of f.one_of ?? []) tighten(alt);
 }
 
 function stripBounds(f: TypeExpr): void {

@@ -284,7 +284,7 @@ const PROBES = {
       const info = rec(arr(json(r).balance_infos)[0]);
       return { total: info.total_balance, granted: info.granted_balance, toppedUp: info.topped_up_balance };
     },
-    clean: { total: '7.00', granted: '5.00', toppedUp: '2.00' },
+    clean: { total: '7.000000', granted: '5.000000', toppedUp: '2.000000' },
     faulty: { total: 7, granted: 5, toppedUp: 2 },
   }),
   'fim-missing-text': p({
@@ -654,11 +654,11 @@ const PROBES = {
     probe: async (send) => [await postChat(send, chat()), await send('/user/balance')],
     observe: ([, r]) => {
       const info = rec(arr(json(r).balance_infos)[0]);
-      // Buckets are shown truncated to cents, so the first fraction of a cent spent shows as 0.01.
-      return { granted: info.granted_balance, toppedUp: info.topped_up_balance };
+      // Which bucket one request was charged to (amounts carry six decimals, so any spend shows).
+      return { grantedSpent: Number(info.granted_balance) < 5, toppedUpSpent: Number(info.topped_up_balance) < 2 };
     },
-    clean: { granted: '4.99', toppedUp: '2.00' },
-    faulty: { granted: '5.00', toppedUp: '1.99' },
+    clean: { grantedSpent: true, toppedUpSpent: false },
+    faulty: { grantedSpent: false, toppedUpSpent: true },
   }),
   'balance-402-not-enforced': p({
     rule: 'a key with a zero balance gets 402',
@@ -685,6 +685,76 @@ const PROBES = {
   }),
 
   // bases --------------------------------------------------------------------------------------
+  'extra-fields': p({
+    rule: 'bodies carry only fields the description lists (the strict profile reports others)',
+    probe: async (send) => [await send('/user/balance'), await postChat(send, chat({ stream: true }))],
+    observe: ([balance, stream]) => ({ balanceExtra: 'x_vendor_trace' in json(balance), chunkExtra: chunks(stream).some((c) => 'x_vendor_trace' in c) }),
+    clean: { balanceExtra: false, chunkExtra: false },
+    faulty: { balanceExtra: true, chunkExtra: true },
+  }),
+  'models-bare-array': p({
+    rule: 'the model list is an object holding the entries',
+    probe: async (send) => [await send('/models')],
+    observe: ([r]) => ({ isArray: Array.isArray(JSON.parse(r?.text ?? 'null')) }),
+    clean: { isArray: false },
+    faulty: { isArray: true },
+  }),
+  'completion-bare-uuid-id': p({
+    rule: 'completion ids have the `chatcmpl-<uuid>` shape',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => ({ chatcmplShape: /^chatcmpl-/.test(String(json(r).id)) }),
+    clean: { chatcmplShape: true },
+    faulty: { chatcmplShape: false },
+  }),
+  'content-null': p({
+    rule: 'a text reply carries `content` as a string',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => ({ content: message(r).content }),
+    clean: { content: 'hello there' },
+    faulty: { content: null },
+  }),
+  'bounds-too-tight': p({
+    rule: 'values at the stated bounds are accepted (temperature 2)',
+    probe: async (send) => [await postChat(send, chat({ temperature: 2 }))],
+    observe: status,
+    clean: 200,
+    faulty: anError,
+  }),
+  'tool-choice-auto-refused': p({
+    rule: '`tool_choice` "auto" is accepted',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], tool_choice: 'auto' }))],
+    observe: status,
+    clean: 200,
+    faulty: anError,
+  }),
+  'thinking-with-tools-refused': p({
+    rule: 'thinking may be enabled together with tools',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], thinking: { type: 'enabled' } }))],
+    observe: status,
+    clean: 200,
+    faulty: anError,
+  }),
+  'fim-needs-max-tokens': p({
+    rule: 'fill-in-the-middle without `max_tokens` is served with the default',
+    probe: async (send) => [await send('/beta/completions', { body: { model: 'svc-v4-pro', prompt: 'def add(a, b):\n', suffix: '\n    return c\n' } })],
+    observe: status,
+    clean: 200,
+    faulty: anError,
+  }),
+  'prefix-refused': p({
+    rule: 'prefix completion on the beta base is served',
+    probe: async (send) => [await postChat(send, chat({ messages: [{ role: 'user', content: 'Write a poem' }, { role: 'assistant', content: 'Roses are', prefix: true }] }), '/beta/chat/completions')],
+    observe: status,
+    clean: 200,
+    faulty: anError,
+  }),
+  'replacement-withdrawn': p({
+    rule: 'svc-v4-flash, the replacement of the legacy aliases, is served',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: status,
+    clean: 200,
+    faulty: anError,
+  }),
   'v1-missing': p({
     rule: '{base_url}/v1 serves chat completions',
     probe: async (send) => [await postChat(send, chat(), '/v1/chat/completions')],

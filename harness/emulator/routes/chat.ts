@@ -32,18 +32,21 @@ function usageBody(plan: ChatPlan): Record<string, unknown> {
   };
 }
 
+/** What the `extra-fields` fault adds: a vendor field the description does not list. */
+export const EXTRA_FIELD = { x_vendor_trace: 'emulator' } as const;
+
 export function completionBody(ctx: EmulatorContext, plan: ChatPlan): Record<string, unknown> {
   const g = plan.generated;
   const message: Record<string, unknown> = {
     role: ctx.fault('message-wrong-role') ? 'bot' : 'assistant',
-    content: g.content,
+    content: ctx.fault('content-null') ? null : g.content,
     reasoning_content: g.reasoning,
   };
   if (g.toolCalls.length > 0) {
     message.tool_calls = g.toolCalls.map((c, index) => ({ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
   }
   const body: Record<string, unknown> = {
-    id: plan.id,
+    id: ctx.fault('completion-bare-uuid-id') ? plan.id.replace(/^chatcmpl-/, '') : plan.id,
     object: ctx.fault('completion-wrong-object') ? 'chat.completions' : 'chat.completion',
     created: ctx.fault('completion-created-as-string') ? new Date(plan.created * 1000).toISOString() : plan.created,
     model: plan.modelId,
@@ -93,13 +96,14 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
     model: plan.modelId,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: ctx.fault('stream-finish-every-chunk') ? 'stop' : finish }],
     ...extra,
+    ...(ctx.fault('extra-fields') ? EXTRA_FIELD : {}),
   });
 
   const first: Record<string, unknown> = ctx.fault('stream-no-role') ? { content: '' } : { role: 'assistant', content: '' };
   yield dataEvent(chunk(first, null));
   const pieces: Record<string, unknown>[] = [];
   if (g.reasoning) for (const t of tokenize(g.reasoning)) pieces.push({ reasoning_content: t });
-  for (const t of tokenize(g.content)) pieces.push({ content: t });
+  for (const t of tokenize(g.content)) pieces.push({ content: ctx.fault('content-null') ? null : t });
   g.toolCalls.forEach((c, index) => {
     pieces.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
     for (const part of tokenize(c.arguments)) pieces.push({ tool_calls: [{ index, function: { arguments: part } }] });

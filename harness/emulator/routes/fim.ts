@@ -15,7 +15,8 @@ export async function fimCompletions(input: RouteInput, release: () => void): Pr
     const suffix = isRecord(body) && typeof body.suffix === 'string' ? body.suffix : '';
     // The spec's FIM default applies when max_tokens is left out.
     const fimDefault = spec.objects.fim_request?.fields.max_tokens?.default;
-    const withDefault = isRecord(body) && body.max_tokens === undefined && typeof fimDefault === 'number' ? { ...body, max_tokens: fimDefault } : body;
+    const applyDefault = isRecord(body) && body.max_tokens === undefined && typeof fimDefault === 'number' && !input.ctx.fault('fim-needs-max-tokens');
+    const withDefault = applyDefault ? { ...body, max_tokens: fimDefault } : body;
     const plan = planChat(input.ctx, input.key, input.base, 'fim_completions', withDefault, [{ role: 'user', content: `${prompt}<fim>${suffix}` }]);
     if ('status' in plan) return refusalResponse(plan);
     const choice: Record<string, unknown> = { index: 0, logprobs: null, finish_reason: plan.generated.finishReason };

@@ -41,6 +41,8 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
   if ('status' in served) return served;
 
   const tools = readTools(b.tools);
+  const refused = acceptSideFault(ctx, b, base, endpoint, tools.length > 0);
+  if (refused) return refused;
   // Legacy reasoner: "a request with tools sent to svc-reasoner is processed by svc-chat".
   const handedToChat = served.requested === 'svc-reasoner' && tools.length > 0 && !!spec.models['svc-chat']?.routes_to;
   const mode = handedToChat ? spec.models['svc-chat']!.routes_to!.mode : served.aliasMode;
@@ -106,6 +108,19 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
     logprobs: b.logprobs === true,
     topLogprobs: typeof b.top_logprobs === 'number' ? b.top_logprobs : 0,
   };
+}
+
+/** Faults that refuse a request the description says is served; each names what it refuses. */
+function acceptSideFault(ctx: EmulatorContext, b: Record<string, unknown>, base: string, endpoint: string, hasTools: boolean): Refusal | undefined {
+  const no = (message: string): Refusal => ({ status: statusRow(ctx.spec, 400), message, type: 'invalid_request_error', code: 'invalid_request_error', param: null });
+  const thinking = isRecord(b.thinking) && b.thinking.type === 'enabled';
+  if (ctx.fault('thinking-with-tools-refused') && thinking && hasTools) return no('thinking cannot be combined with tools');
+  if (ctx.fault('tool-choice-auto-refused') && b.tool_choice === 'auto') return no('`tool_choice` "auto" is not supported');
+  if (ctx.fault('fim-needs-max-tokens') && endpoint === 'fim_completions' && b.max_tokens === undefined) return no('`max_tokens` is required');
+  const msgs = Array.isArray(b.messages) ? b.messages : [];
+  const last = msgs[msgs.length - 1];
+  if (ctx.fault('prefix-refused') && base === 'beta' && isRecord(last) && last.prefix === true) return no('prefix completion is not available');
+  return undefined;
 }
 
 function thinkingOn(ctx: EmulatorContext, b: Record<string, unknown>, aliasMode: string | undefined): boolean {

@@ -4,8 +4,8 @@ import { Balances, type BalanceInfo } from './balances.ts';
 import { parseUsd } from '#harness/spec/money.ts';
 
 const { spec } = loadSpec();
-const START = { currency: 'USD', granted: '5', toppedUp: '2.00' };
-const AMOUNT = /^-?\d+\.\d{2}$/;
+const START = { currency: 'USD', granted: '5', toppedUp: '2.000000' };
+const AMOUNT = /^-?\d+\.\d{6}$/;
 
 function amounts(info: BalanceInfo) {
   const [b] = info.balance_infos;
@@ -17,27 +17,27 @@ describe('Balances', () => {
     const balances = new Balances(spec, START);
     expect(balances.info('sk-a')).toEqual({
       is_available: true,
-      balance_infos: [{ currency: 'USD', total_balance: '7.00', granted_balance: '5.00', topped_up_balance: '2.00' }],
+      balance_infos: [{ currency: 'USD', total_balance: '7.000000', granted_balance: '5.000000', topped_up_balance: '2.000000' }],
     });
   });
 
   it('a per-key override replaces the default for that key only', () => {
     const balances = new Balances(spec, START, { 'sk-poor': { currency: 'USD', granted: '0', toppedUp: '0' } });
     expect(balances.info('sk-poor').is_available).toBe(false);
-    expect(amounts(balances.info('sk-poor')).total).toBe('0.00');
+    expect(amounts(balances.info('sk-poor')).total).toBe('0.000000');
     expect(balances.info('sk-other').is_available).toBe(true);
   });
 
   it('spends granted balance before topped-up balance', () => {
     const balances = new Balances(spec, START);
     balances.charge('sk-a', parseUsd('1.25'));
-    expect(amounts(balances.info('sk-a'))).toEqual({ total: '5.75', granted: '3.75', toppedUp: '2.00' });
+    expect(amounts(balances.info('sk-a'))).toEqual({ total: '5.750000', granted: '3.750000', toppedUp: '2.000000' });
   });
 
   it('a charge larger than the granted balance spills into the topped-up balance', () => {
     const balances = new Balances(spec, START);
     balances.charge('sk-a', parseUsd('6.5'));
-    expect(amounts(balances.info('sk-a'))).toEqual({ total: '0.50', granted: '0.00', toppedUp: '0.50' });
+    expect(amounts(balances.info('sk-a'))).toEqual({ total: '0.500000', granted: '0.000000', toppedUp: '0.500000' });
   });
 
   it('follows the spending order of the spec: swapped order, swapped result', () => {
@@ -45,38 +45,39 @@ describe('Balances', () => {
     swapped.billing.spending_order = [...spec.billing.spending_order].reverse();
     const balances = new Balances(swapped, START);
     balances.charge('sk-a', parseUsd('1.25'));
-    expect(amounts(balances.info('sk-a'))).toEqual({ total: '5.75', granted: '5.00', toppedUp: '0.75' });
+    expect(amounts(balances.info('sk-a'))).toEqual({ total: '5.750000', granted: '5.000000', toppedUp: '0.750000' });
     balances.charge('sk-a', parseUsd('1'));
-    expect(amounts(balances.info('sk-a'))).toEqual({ total: '4.75', granted: '4.75', toppedUp: '0.00' });
+    expect(amounts(balances.info('sk-a'))).toEqual({ total: '4.750000', granted: '4.750000', toppedUp: '0.000000' });
   });
 
   it('never goes below zero: what neither bucket can pay is dropped', () => {
     const balances = new Balances(spec, START);
     balances.charge('sk-a', parseUsd('100'));
     const info = balances.info('sk-a');
-    expect(amounts(info)).toEqual({ total: '0.00', granted: '0.00', toppedUp: '0.00' });
+    expect(amounts(info)).toEqual({ total: '0.000000', granted: '0.000000', toppedUp: '0.000000' });
     expect(info.is_available).toBe(false);
     balances.charge('sk-a', parseUsd('1'));
-    expect(amounts(balances.info('sk-a')).total).toBe('0.00');
+    expect(amounts(balances.info('sk-a')).total).toBe('0.000000');
   });
 
   it('keeps keys apart', () => {
     const balances = new Balances(spec, START);
     balances.charge('sk-a', parseUsd('3'));
-    expect(amounts(balances.info('sk-b')).total).toBe('7.00');
+    expect(amounts(balances.info('sk-b')).total).toBe('7.000000');
   });
 
   it('keeps exact pico-dollar amounts, printing them truncated, with the three strings adding up', () => {
-    const balances = new Balances(spec, { currency: 'USD', granted: '0.005', toppedUp: '0.005' });
+    // Amounts finer than the six shown decimals are kept exactly and shown truncated.
+    const balances = new Balances(spec, { currency: 'USD', granted: '0.0000005', toppedUp: '0.0000005' });
     const info = balances.info('sk-a');
-    expect(amounts(info)).toEqual({ total: '0.00', granted: '0.00', toppedUp: '0.00' });
+    expect(amounts(info)).toEqual({ total: '0.000000', granted: '0.000000', toppedUp: '0.000000' });
     expect(info.is_available).toBe(true);
     balances.charge('sk-a', 14_000n); // one cache-hit token of svc-v4-flash
-    expect(balances.canCover('sk-a', parseUsd('0.01') - 14_000n)).toBe(true);
-    expect(balances.canCover('sk-a', parseUsd('0.01') - 13_999n)).toBe(false);
+    expect(balances.canCover('sk-a', parseUsd('0.000001') - 14_000n)).toBe(true);
+    expect(balances.canCover('sk-a', parseUsd('0.000001') - 13_999n)).toBe(false);
   });
 
-  it('every amount is a string with two decimals', () => {
+  it('every amount is a string with six decimals', () => {
     const balances = new Balances(spec, { currency: 'USD', granted: '5', toppedUp: '0.1' });
     for (const charge of ['0', '0.001', '1.234567', '3.9', '1000']) {
       balances.charge('sk-a', parseUsd(charge));

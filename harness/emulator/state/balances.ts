@@ -1,6 +1,12 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { formatUsd, parseUsd } from '#harness/spec/money.ts';
 
+/**
+ * Decimal places of the amounts the balance object shows. The description says "decimal amount" and
+ * no more; six places make the spend of a single request visible, so its order can be observed.
+ */
+export const BALANCE_DECIMALS = 6;
+
 /** A key's starting balance, as decimal strings ("5", "2.00"). */
 export interface StartingBalance {
   currency: string;
@@ -53,21 +59,21 @@ export class Balances {
   }
 
   /**
-   * The balance object. Each bucket is truncated to 2 decimals and `total_balance` is the sum of the
+   * The balance object. Each bucket is truncated to BALANCE_DECIMALS and `total_balance` is the sum of the
    * two printed buckets, so the three strings always add up; `is_available` reads the exact total.
    */
   info(key: string): BalanceInfo {
     const a = this.#account(key);
-    const granted = truncateToCents(a.granted);
-    const toppedUp = truncateToCents(a.topped_up);
+    const granted = truncateToShown(a.granted);
+    const toppedUp = truncateToShown(a.topped_up);
     return {
       is_available: a.granted + a.topped_up > 0n,
       balance_infos: [
         {
           currency: a.currency,
-          total_balance: formatUsd(granted + toppedUp),
-          granted_balance: formatUsd(granted),
-          topped_up_balance: formatUsd(toppedUp),
+          total_balance: formatUsd(granted + toppedUp, BALANCE_DECIMALS),
+          granted_balance: formatUsd(granted, BALANCE_DECIMALS),
+          topped_up_balance: formatUsd(toppedUp, BALANCE_DECIMALS),
         },
       ],
     };
@@ -97,10 +103,11 @@ export class Balances {
   }
 }
 
-const CENT = 10n ** 10n; // pico-dollars in 0.01 USD
+/** Pico-dollars in the smallest amount shown (1e-6 USD at six decimals). */
+const SHOWN_UNIT = 10n ** BigInt(12 - BALANCE_DECIMALS);
 
-function truncateToCents(amount: bigint): bigint {
-  return (amount / CENT) * CENT;
+function truncateToShown(amount: bigint): bigint {
+  return (amount / SHOWN_UNIT) * SHOWN_UNIT;
 }
 
 function nonNegative(amount: bigint, what: string): void {

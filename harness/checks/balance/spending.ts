@@ -1,0 +1,43 @@
+import type { Spec } from '#harness/spec/model.ts';
+import type { CheckContext } from '../context.ts';
+import { defaultModelOnly, defineCheck, severityOf, type Check } from '../define.ts';
+import { get, isObject } from '../support/body.ts';
+import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
+import { chat } from '../support/requests.ts';
+
+const amount = (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
+
+async function balances(ctx: CheckContext) {
+  const res = await ctx.send({ base: 'base_url', method: 'GET', path: '/user/balance' });
+  const body = await res.json().catch(() => undefined);
+  const info = get(body, 'balance_infos', 0);
+  return { res, granted: amount(get(info, 'granted_balance')), toppedUp: amount(get(info, 'topped_up_balance')), ok: res.status === 200 && isObject(info) };
+}
+
+/** Granted balance is spent before topped-up balance: one paid request may not lower topped-up while granted is left. */
+export function balanceChecks(spec: Spec): Check[] {
+  const [first, second] = spec.billing.spending_order;
+  return [
+    defineCheck({
+      id: 'balance.spending.granted-first',
+      title: `the ${first} balance is spent before the ${second} balance`,
+      area: 'balance',
+      severity: severityOf(spec.billing.strength),
+      specRefs: ['billing.spending_order'],
+      appliesTo: defaultModelOnly,
+      async run(ctx) {
+        const before = await balances(ctx);
+        if (!before.ok) return skip(`GET /user/balance answered ${before.res.status}: nothing to compare (the schema checks judge it)`);
+        if (before.granted === undefined || before.toppedUp === undefined) return skip('balance amounts are not decimal strings (the schema checks report it)');
+        if (before.granted <= 0) return skip('the granted balance is empty: the order cannot be observed');
+        const res = await ctx.send(chat(ctx));
+        await res.text();
+        const after = await balances(ctx);
+        if (after.toppedUp !== undefined && after.toppedUp < before.toppedUp && (after.granted ?? 0) > 0) {
+          return outcomeOf([failure(`topped-up balance went from ${before.toppedUp} to ${after.toppedUp} while granted balance ${after.granted} was left`, after.res)]);
+        }
+        return after.granted !== undefined && after.granted < before.granted ? pass() : pass('the spend was too small to show in the balance; no topped-up balance was spent');
+      },
+    }),
+  ];
+}

@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
+import { FAULTS, type FaultDef } from '#harness/emulator/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { main } from './main.ts';
+
+/**
+ * The whole fault catalogue through the real CLI: for each fault, the checks covering the rule it
+ * breaks fail (and pass against the clean emulator on the same clock), and the run's exit code says
+ * so. A check no fault can make fail, or a fault no check notices, fails this file.
+ */
+const { spec } = loadSpec();
+const registry = buildRegistry(spec);
+const BEFORE = '2026-06-01T00:00:00Z';
+const AFTER = '2026-11-01T00:00:00Z';
+/** Faults that only show once the legacy aliases have retired. */
+const NEEDS_AFTER = new Set(['alias-never-retires', 'retired-alias-falls-back']);
+/** Faults that only the strict profile reports (fields the description does not list). */
+const NEEDS_STRICT = new Set(['extra-fields']);
+const cleanRunOf = (id: string) => (NEEDS_STRICT.has(id) ? 'clean-strict' : NEEDS_AFTER.has(id) ? 'clean-after' : 'clean-before');
+
+interface Run {
+  code: number;
+  results: CheckResult[];
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-walk-'));
+const runs = new Map<string, Run>();
+
+async function runCli(name: string, args: string[]): Promise<Run> {
+  const out = join(dir, name);
+  const code = await main(['run', '--quiet', '--report-dir', out, '--json', `${out}.json`, ...args], captureIO());
+  const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { results: CheckResult[] }[] };
+  return { code, results: all.records.flatMap((r) => r.results) };
+}
+
+/** A check covers a fault when one of its spec refs is the entry the fault breaks, or contains it. */
+function covers(check: { specRefs: string[] }, f: FaultDef): boolean {
+  return check.specRefs.some((ref) => f.breaks === ref || f.breaks.startsWith(`${ref}.`) || ref.startsWith(`${f.breaks}.`));
+}
+
+const key = (r: CheckResult) => `${r.checkId}|${r.model}`;
+
+beforeAll(async () => {
+  const jobs: [string, string[]][] = [
+    ['clean-before', ['--now', BEFORE]],
+    ['clean-after', ['--now', AFTER]],
+    ['clean-strict', ['--now', BEFORE, '--strict']],
+    ...FAULTS.map((f): [string, string[]] => [f.id, ['--fault', f.id, '--now', NEEDS_AFTER.has(f.id) ? AFTER : BEFORE, ...(NEEDS_STRICT.has(f.id) ? ['--strict'] : [])]]),
+  ];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < jobs.length) {
+        const [name, args] = jobs[next++]!;
+        runs.set(name, await runCli(name, args));
+      }
+    }),
+  );
+}, 600_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the clean emulator', () => {
+  test.each(['clean-before', 'clean-after'])('%s: exit 0, no must-check fails, nothing ends in error', (name) => {
+    const run = runs.get(name)!;
+    expect(run.results.filter((r) => r.verdict === 'error').map((r) => `${key(r)}: ${r.reason}`)).toEqual([]);
+    expect(run.results.filter((r) => r.verdict === 'fail' && r.severity === 'must').map(key)).toEqual([]);
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('each fault', () => {
+  test.each(FAULTS.map((f) => [f.id, f] as const))('%s: the checks covering its rule fail', (_id, f) => {
+    const run = runs.get(f.id)!;
+    const clean = runs.get(cleanRunOf(f.id))!;
+    const cleanPassing = new Set(clean.results.filter((r) => r.verdict === 'pass').map(key));
+    const failing = run.results.filter((r) => r.verdict === 'fail');
+    const coveringFailures = failing.filter((r) => covers(r, f) && cleanPassing.has(key(r)));
+    expect(coveringFailures.map(key), `no check covering ${f.breaks} failed under ${f.id}; failing: ${failing.map(key).join(', ')}`).not.toEqual([]);
+    expect(run.results.filter((r) => r.verdict === 'error').map((r) => `${key(r)}: ${r.reason}`)).toEqual([]);
+    // A must-level failure fails the run; a should-level one too under --strict; advisory never.
+    const gating = failing.some((r) => r.severity === 'must' || (NEEDS_STRICT.has(f.id) && r.severity === 'should'));
+    expect(run.code).toBe(gating ? 1 : 0);
+  });
+});
+
+describe('the catalogue as a whole', () => {
+  test('faults of rules below must are reported at their level and leave the exit code 0', () => {
+    const belowMust = FAULTS.filter((f) => !NEEDS_STRICT.has(f.id) && runs.get(f.id)!.code === 0).map((f) => f.id).sort();
+    expect(belowMust).toEqual(BELOW_MUST);
+  });
+
+  test('every check can fail: each fails under some fault, or is listed here with the reason it cannot', () => {
+    const failedSomewhere = new Set([...runs.entries()].filter(([n]) => !n.startsWith('clean-')).flatMap(([, r]) => r.results.filter((x) => x.verdict === 'fail').map((x) => x.checkId)));
+    const never = registry.all().map((c) => c.id).filter((id) => !failedSomewhere.has(id)).sort();
+    expect(never).toEqual(CANNOT_FAIL_AGAINST_FAULTS);
+  });
+});
+
+/**
+ * Checks no fault of the emulator breaks, each with a reason. Empty: every check of the catalogue
+ * fails under some fault. Adding a check here is a decision to write down.
+ */
+const CANNOT_FAIL_AGAINST_FAULTS: string[] = [];
+
+/**
+ * Faults whose rule the description does not state at must level, so the run reports them without
+ * failing: the id shape and argument schema are should; null content, usage sums and the stream's
+ * content type are unspecified (advisory); caching hits are should.
+ */
+const BELOW_MUST: string[] = [
+  'cache-never-hits',
+  'completion-bare-uuid-id',
+  'stream-json-content-type',
+  'tool-arguments-off-schema',
+  'usage-cache-sum-wrong',
+  'usage-total-wrong',
+];
