@@ -1,19 +1,22 @@
 import type { RecordedRequest } from './exchange.ts';
+import { REDACTED } from './redact.ts';
 
 function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
- * A one-line curl command that replays a request. The key is read from the environment variable
- * the run used, so the command can be pasted into a terminal and never holds the key itself.
+ * A one-line curl command that replays a recorded (redacted) request. Where the key was redacted
+ * it is read from the environment variable the run used, so the command never holds the key; a
+ * credential the harness made up (a wrong key) is replayed as it was sent.
  */
 export function curlOf(request: RecordedRequest, keyVariable = 'SVC_API_KEY'): string {
   const parts = ['curl', '-sS', '-X', request.method, quote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
-    if (lower === 'authorization') parts.push('-H', `"Authorization: Bearer \${${keyVariable}}"`);
-    else if (lower === 'x-api-key') parts.push('-H', `"x-api-key: \${${keyVariable}}"`);
+    const redacted = value.includes(REDACTED);
+    if (lower === 'authorization' && redacted) parts.push('-H', `"Authorization: Bearer \${${keyVariable}}"`);
+    else if (lower === 'x-api-key' && redacted) parts.push('-H', `"x-api-key: \${${keyVariable}}"`);
     else if (lower !== 'content-length' && lower !== 'host') parts.push('-H', quote(`${name}: ${value}`));
   }
   const body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));

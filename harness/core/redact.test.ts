@@ -21,9 +21,20 @@ describe('redaction', () => {
   });
 });
 
+describe('a credential the harness made up', () => {
+  test('is kept, so the wrong-key reproducer replays the wrong key', () => {
+    const headers = redactHeaders({ authorization: 'Bearer sk-wrong-123456' }, [KEY]);
+    expect(headers.authorization).toBe('Bearer sk-wrong-123456');
+    expect(curlOf({ method: 'GET', url: 'http://h/models', headers })).toContain("'authorization: Bearer sk-wrong-123456'");
+  });
+  test('with no secrets known, every credential header is redacted', () => {
+    expect(redactHeaders({ Authorization: 'Bearer anything' })).toEqual({ Authorization: `Bearer ${REDACTED}` });
+  });
+});
+
 describe('curlOf', () => {
   test('reads the key from the environment, never holds it', () => {
-    const curl = curlOf({ method: 'POST', url: 'http://h/chat/completions', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: { a: "it's" } }, 'MY_KEY');
+    const curl = curlOf({ method: 'POST', url: 'http://h/chat/completions', headers: redactHeaders({ authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, [KEY]), body: { a: "it's" } }, 'MY_KEY');
     expect(curl).not.toContain(KEY);
     expect(curl).toContain('"Authorization: Bearer ${MY_KEY}"');
     expect(curl).toContain(`--data-raw '{"a":"it'\\''s"}'`);

@@ -25,11 +25,18 @@ export function redactValue<T>(value: T, secrets: readonly string[]): T {
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'proxy-authorization', 'cookie', 'set-cookie']);
 
-/** Headers with credentials replaced, whatever their case. */
+/**
+ * Headers with credentials replaced, whatever their case. A credential header is replaced whole when
+ * it holds a known secret, or when no secrets are known; one holding only a value the harness made up
+ * (a deliberately wrong key) is kept, so its reproducer replays exactly.
+ */
 export function redactHeaders(headers: Record<string, string>, secrets: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    out[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? (name.toLowerCase() === 'authorization' ? `Bearer ${REDACTED}` : REDACTED) : redactText(value, secrets);
+    const lower = name.toLowerCase();
+    const holdsSecret = secrets.length === 0 || redactText(value, secrets) !== value;
+    if (CREDENTIAL_HEADERS.has(lower) && holdsSecret) out[name] = lower === 'authorization' ? `Bearer ${REDACTED}` : REDACTED;
+    else out[name] = redactText(value, secrets);
   }
   return out;
 }

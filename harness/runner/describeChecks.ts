@@ -35,7 +35,7 @@ export function describeChecks(area: string): void {
         test(check.id, async ({ task, skip }) => {
           const usage: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
           const ctx = createCheckContext(spec, config, senderFor(config), model, usage);
-          const result = await executeCheck(check, ctx, usage);
+          const result = await executeCheck(check, ctx, usage, config.apiKeyEnv);
           task.meta.svcResult = result;
           if (result.verdict === 'skip' || result.verdict === 'unsupported') skip(`${result.verdict}: ${result.reason ?? ''}`);
           if (result.verdict === 'fail') throw new Error(result.failures?.map((f) => f.message).join('\n') ?? 'failed');

@@ -1,5 +1,6 @@
 import { isHarnessError } from '#harness/core/errors/index.ts';
-import type { CheckResult, TokenUse } from '#harness/core/outcome.ts';
+import { curlOf } from '#harness/core/curl.ts';
+import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 
 /**
@@ -7,7 +8,7 @@ import type { Check, CheckContext } from '#harness/checks/index.ts';
  * judge: unreachable target, timeout) is `error`; so is an exception of the check itself, since a
  * bug of the harness says nothing about the endpoint. Nothing escapes: the report is always written.
  */
-export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse): Promise<CheckResult> {
+export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse, keyVariable = 'SVC_API_KEY'): Promise<CheckResult> {
   const started = performance.now();
   const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, specRefs: check.specRefs, model: ctx.model };
   const done = () => ({ durationMs: Math.round(performance.now() - started), ...(usage.promptTokens + usage.completionTokens > 0 ? { tokens: { ...usage } } : {}) });
@@ -17,7 +18,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, usage: Token
       case 'pass':
         return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...done() };
       case 'fail':
-        return { ...base, verdict: 'fail', failures: outcome.failures, ...done() };
+        return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => withReproducer(f, keyVariable)), ...done() };
       default:
         return { ...base, verdict: outcome.verdict, reason: outcome.reason, ...done() };
     }
@@ -25,4 +26,10 @@ export async function executeCheck(check: Check, ctx: CheckContext, usage: Token
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
     return { ...base, verdict: 'error', reason, ...done() };
   }
+}
+
+/** A curl command replaying the failure's request; it reads the key from the run's variable. */
+function withReproducer(f: Failure, keyVariable: string): Failure {
+  if (!f.evidence) return f;
+  return { ...f, reproducer: { ...(f.reproducer ?? {}), curl: curlOf(f.evidence.request, keyVariable) } };
 }

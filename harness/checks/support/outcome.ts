@@ -1,4 +1,3 @@
-import { curlOf } from '#harness/core/curl.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import type { CheckOutcome, CheckResponse } from '../context.ts';
 
@@ -6,13 +5,9 @@ export const pass = (note?: string): CheckOutcome => (note === undefined ? { ver
 export const skip = (reason: string): CheckOutcome => ({ verdict: 'skip', reason });
 export const unsupported = (reason: string): CheckOutcome => ({ verdict: 'unsupported', reason });
 
-/** A failure with the exchange as evidence and a curl command that replays it. */
+/** A failure with the exchange as evidence (the runner adds the curl reproducer from it). */
 export function failure(message: string, res?: CheckResponse, extra: Partial<Failure> = {}): Failure {
-  return {
-    message,
-    ...extra,
-    ...(res ? { evidence: res.exchange, reproducer: { curl: curlOf(res.exchange.request), ...(extra.reproducer ?? {}) } } : {}),
-  };
+  return { message, ...extra, ...(res ? { evidence: res.exchange } : {}) };
 }
 
 export function fail(message: string, res?: CheckResponse, extra: Partial<Failure> = {}): CheckOutcome {
