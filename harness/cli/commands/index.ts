@@ -1,9 +1,10 @@
 import type { Command } from '../command.ts';
 import { checkSpec } from './checkSpec.ts';
 import { emulate } from './emulate.ts';
+import { merge } from './merge.ts';
 import { openapi } from './openapi.ts';
 import { run } from './run.ts';
 import { schemas } from './schemas.ts';
 
 /** Every command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [run, emulate, checkSpec, schemas, openapi];
+export const COMMANDS: readonly Command[] = [run, merge, emulate, checkSpec, schemas, openapi];

@@ -163,13 +163,13 @@ function progressLine(io: CommandIO, planned: number) {
   };
 }
 
-function hostSlug(baseUrl: string): string {
+export function hostSlug(baseUrl: string): string {
   const u = new URL(baseUrl);
   return `${u.hostname}${u.port ? `_${u.port}` : ''}${u.pathname.replace(/\/+$/, '').replace(/[^A-Za-z0-9._-]+/g, '_')}`;
 }
 
 /** report.json, report.md, junit.xml and report.html of one cell; returns the report.json path. */
-function writeReports(dir: string, record: RunRecord): string {
+export function writeReports(dir: string, record: RunRecord): string {
   const cell = join(dir, hostSlug(record.target.baseUrl), record.model);
   mkdirSync(cell, { recursive: true });
   writeFileSync(join(cell, 'report.json'), serializeRunRecord(record));
