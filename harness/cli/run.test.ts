@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -62,6 +62,23 @@ describe('the API key stays secret', () => {
     expect(await main(['run', '--base-url', 'http://127.0.0.1:9', '--api-key-env', 'SVC_NOT_SET_ANYWHERE'], io)).toBe(2);
     expect(io.err.join('\n')).toContain('SVC_NOT_SET_ANYWHERE');
   });
+});
+
+describe('targets from a config file', () => {
+  test('svc-conformance.yaml names the base URL, the key variable and a model map', async () => {
+    const emu = await startEmulator({ spec, now: () => new Date('2026-06-01T00:00:00Z') });
+    process.env.SVC_CONFIG_KEY = emu.apiKey;
+    const config = join(tmp(), 'svc-conformance.yaml');
+    writeFileSync(config, `targets:\n  - base_url: ${emu.url}\n    api_key_env: SVC_CONFIG_KEY\n    model_map: { svc-v4-pro: svc-v4-pro }\n`);
+    try {
+      const run = await cli(['--config', config, '--only', 'schema.chat-completion', '--model', 'svc-v4-flash', '--now', '2026-06-01T00:00:00Z']);
+      expect(run.code).toBe(0);
+      expect(run.results.map((r) => r.verdict)).toContain('pass');
+    } finally {
+      delete process.env.SVC_CONFIG_KEY;
+      await emu.close();
+    }
+  }, 60_000);
 });
 
 describe('lifecycle at a reference time', () => {

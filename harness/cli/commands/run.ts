@@ -11,6 +11,7 @@ import { buildRecords } from '#harness/runner/buildRecords.ts';
 import { resolveReferenceTime } from '#harness/runner/referenceTime.ts';
 import type { RunConfig } from '#harness/runner/runConfig.ts';
 import { runSuites } from '#harness/runner/runVitest.ts';
+import { readTargetsConfig } from '#harness/targets/configFile.ts';
 import { emulatorTarget, liveTarget, type Target } from '#harness/targets/target.ts';
 import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { VERSION } from '../version.ts';
@@ -18,7 +19,7 @@ import { VERSION } from '../version.ts';
 export const run: Command = {
   name: 'run',
   summary: 'run the conformance checks against the embedded emulator or a base URL, and write reports',
-  help: `Usage: svc-conformance run [--base-url URL]... [--api-key-env VAR] [--messages-base-url URL]
+  help: `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
                           [--strict] [--now ISO] [--concurrency N] [--runs N] [--seed N]
                           [--shard I/N] [--report-dir DIR] [--json FILE] [--fault NAME]...
@@ -33,6 +34,9 @@ port: the main job (npm start), needing no key and no network.
 
 Options:
   --base-url URL         a live endpoint (repeatable)
+  --config FILE          targets from a file (svc-conformance.yaml): base_url,
+                         api_key_env, messages_base_url, empty_balance_key_env,
+                         model_map per target
   --api-key-env VAR      environment variable holding the key (default SVC_API_KEY)
   --empty-balance-key-env VAR
                          a second key whose balance is empty (checks the 402 rule)
@@ -76,6 +80,7 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
       json: { type: 'string' },
       fault: { type: 'string', multiple: true },
       fixtures: { type: 'string' },
+      config: { type: 'string' },
       spec: { type: 'string' },
       quiet: { type: 'boolean' },
     });
@@ -100,16 +105,24 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
       reportDir: resolve(values['report-dir'] ?? 'reports'),
     };
 
-    const targets: (() => Promise<Target>)[] = values['base-url']
-      ? values['base-url'].map((url) => async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }))
-      : [() => emulatorTarget(spec, { ...(now ? { now } : {}), faults })];
+    if (values.config !== undefined && values['base-url']) throw new UsageError('run: give targets either with --base-url or in --config, not both.');
+    const fromFile = values.config !== undefined ? readTargetsConfig(resolve(values.config)) : undefined;
+    const entries: { make: () => Promise<Target>; modelMap: Record<string, string> }[] = fromFile
+      ? fromFile.map((t) => ({ make: async () => liveTarget(t.baseUrl, t), modelMap: { ...t.modelMap, ...options.modelMap } }))
+      : values['base-url']
+        ? values['base-url'].map((url) => ({
+            make: async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }),
+            modelMap: options.modelMap,
+          }))
+        : [{ make: () => emulatorTarget(spec, { ...(now ? { now } : {}), faults }), modelMap: options.modelMap }];
+    if (faults.length > 0 && fromFile) throw new UsageError('run: --fault applies to the embedded emulator only.');
     // Validate every live target (URL, key variable) before spending anything on the first.
-    const resolved: Target[] = [];
-    for (const make of targets) resolved.push(await make());
+    const resolved: { target: Target; modelMap: Record<string, string> }[] = [];
+    for (const entry of entries) resolved.push({ target: await entry.make(), modelMap: entry.modelMap });
 
     const records: RunRecord[] = [];
     const reportPaths: string[] = [];
-    for (const target of resolved) {
+    for (const { target, modelMap } of resolved) {
       try {
         const startedAt = new Date();
         const referenceTime = await resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey);
@@ -120,7 +133,7 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
           ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
           apiKeyEnv: target.apiKeyEnv,
           models,
-          modelMap: options.modelMap,
+          modelMap,
           concurrency: options.concurrency,
           strict: values.strict === true,
           ...(values.only ? { only: values.only } : {}),

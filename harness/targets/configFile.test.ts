@@ -1,0 +1,32 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { readTargetsConfig } from './configFile.ts';
+
+function file(text: string): string {
+  const f = join(mkdtempSync(join(tmpdir(), 'svc-config-')), 'svc-conformance.yaml');
+  writeFileSync(f, text);
+  return f;
+}
+
+describe('svc-conformance.yaml', () => {
+  test('reads targets with their key variables and model maps', () => {
+    const f = file('targets:\n  - base_url: https://a.example\n    api_key_env: A_KEY\n    model_map: { svc-v4-flash: a-fast }\n  - base_url: https://b.example\n');
+    expect(readTargetsConfig(f)).toEqual([
+      { baseUrl: 'https://a.example', apiKeyEnv: 'A_KEY', modelMap: { 'svc-v4-flash': 'a-fast' } },
+      { baseUrl: 'https://b.example', apiKeyEnv: 'SVC_API_KEY', modelMap: {} },
+    ]);
+  });
+  test.each([
+    ['targets: []\n', /:1:\d+ targets: a non-empty list/],
+    ['targets:\n  - api_key_env: X\n', /:2:\d+ targets\.0\.base_url: required/],
+    ['targets:\n  - base_url: https://a\n    colour: red\n', /:3:5 targets\.0\.colour: unknown key `colour`/],
+    ['targets:\n  - base_url: https://a\n    model_map: [1]\n', /:3:\d+ targets\.0\.model_map: a mapping/],
+    ['targets: [\n', /YAML syntax/],
+  ])('a broken file names the file, line and field: %j', (text, message) => {
+    const f = file(text);
+    expect(() => readTargetsConfig(f)).toThrow(message);
+    expect(() => readTargetsConfig(f)).toThrow(f);
+  });
+});
