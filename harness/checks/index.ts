@@ -5,6 +5,7 @@ import { baseChecks } from './bases/v1.ts';
 import { cachingChecks } from './caching/prefix.ts';
 import { lifecycleChecks } from './lifecycle/aliases.ts';
 import { modelChecks } from './models/list.ts';
+import { outputChecks } from './output/stopText.ts';
 import { CheckRegistry } from './registry.ts';
 import { boundChecks } from './request/bounds.ts';
 import { ruleChecks } from './rule/rules.ts';
@@ -28,6 +29,7 @@ export function buildRegistry(spec: Spec): CheckRegistry {
     ...authChecks(spec),
     ...streamChecks(spec),
     ...usageChecks(spec),
+    ...outputChecks(spec),
     ...cachingChecks(spec),
     ...balanceChecks(spec),
     ...baseChecks(spec),

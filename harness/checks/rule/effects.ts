@@ -127,7 +127,7 @@ export const EFFECTS: Record<string, Effect> = {
       const c = content(b);
       const out: Failure[] = [];
       if (typeof c === 'string' && /gamma|delta/.test(c)) out.push(failure(`the output runs past the stop sequence: ${JSON.stringify(c.slice(0, 120))}`, res));
-      if (typeof c === 'string' && c.includes('STOP') && finish(b) !== 'length') out.push(failure('the output contains the stop sequence', res));
+      // Whether the stop text itself is left out is not stated: output.stop-sequence.left-out (advisory).
       if (finish(b) !== 'stop' && finish(b) !== 'length') out.push(failure(`finish_reason is ${JSON.stringify(finish(b))}, expected "stop"`, res));
       return out;
     },

@@ -1,0 +1,26 @@
+import type { Spec } from '#harness/spec/model.ts';
+import { currentModels, defineCheck, type Check } from '../define.ts';
+import { get } from '../support/body.ts';
+import { failure, outcomeOf } from '../support/outcome.ts';
+import { chat } from '../support/requests.ts';
+
+/** The stop sequence itself is left out of the output: not stated by the description, so advisory. */
+export function outputChecks(spec: Spec): Check[] {
+  const rule = spec.rules.find((r) => r.id === 'chat.stop.not-in-output');
+  if (!rule) return [];
+  return [
+    defineCheck({
+      id: 'output.stop-sequence.left-out',
+      title: 'the stop sequence that ended the output is not part of it',
+      area: 'output',
+      severity: 'advisory',
+      specRefs: [`rules.${rule.id}`],
+      appliesTo: currentModels,
+      async run(ctx) {
+        const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: 'Repeat: alpha beta STOP gamma delta' }], stop: ['STOP'] }));
+        const content = get(await res.json().catch(() => undefined), 'choices', 0, 'message', 'content');
+        return outcomeOf(typeof content === 'string' && content.includes('STOP') ? [failure('the output contains the stop sequence', res)] : []);
+      },
+    }),
+  ];
+}
