@@ -5,6 +5,7 @@ import { baseChecks } from './bases/v1.ts';
 import { cachingChecks } from './caching/prefix.ts';
 import { lifecycleChecks } from './lifecycle/aliases.ts';
 import { modelChecks } from './models/list.ts';
+import { propertyChecks } from './property/index.ts';
 import { outputChecks } from './output/stopText.ts';
 import { CheckRegistry } from './registry.ts';
 import { boundChecks } from './request/bounds.ts';
@@ -35,6 +36,7 @@ export function buildRegistry(spec: Spec): CheckRegistry {
     ...baseChecks(spec),
     ...statelessChecks(spec),
     ...lifecycleChecks(spec),
+    ...propertyChecks(spec),
   );
 }
 

@@ -1,0 +1,52 @@
+import { breakableRules, invalidChatRequest, type InvalidChatRequest } from '#harness/derive/arbitraries/index.ts';
+import type { Expectation, Spec } from '#harness/spec/model.ts';
+import type { CheckContext } from '../context.ts';
+import { currentModels, defineCheck, type Check } from '../define.ts';
+import { isObject } from '../support/body.ts';
+import { judgeRefusal } from '../support/refusal.ts';
+import { countUsage } from '../support/samples.ts';
+import { requestText } from './describe.ts';
+import { runProperty, type Problem } from './runProperty.ts';
+
+/** Sends a request that breaks one rule and judges the refusal: the spec's status (any 4xx when it names none) and a well-formed error envelope. */
+async function judgeRefused(ctx: CheckContext, { request, broken }: InvalidChatRequest): Promise<Problem | undefined> {
+  const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body: request });
+  const expect: Expectation = broken.statuses ? { status_any_of: broken.statuses } : { error: true };
+  const failures = await judgeRefusal(ctx, res, expect, `${broken.what}, which breaks ${broken.ruleId}`);
+  if (res.status === 200) {
+    // Accepted after all: the answer was generated and paid for.
+    const body: unknown = await res.json().catch(() => undefined);
+    if (isObject(body) && isObject(body.usage)) countUsage(ctx, body.usage);
+  }
+  const first = failures[0];
+  if (!first) return undefined;
+  const pointer = `/${broken.field.split('.').join('/')}`;
+  return { message: first.message, res, extra: { path: first.path ?? pointer, specRef: first.specRef ?? `rules.${broken.ruleId}` } };
+}
+
+/** Rules the arbitrary breaks on the spec's current models: the check's specRefs. */
+function refs(spec: Spec): string[] {
+  const models = Object.entries(spec.models).filter(([, m]) => currentModels(m)).map(([id]) => id);
+  return [...new Set(models.flatMap((model) => breakableRules(spec, { model })))].map((id) => `rules.${id}`);
+}
+
+/**
+ * Requests breaking exactly one rule of the spec (a value beyond a bound or off a list, a missing
+ * field, a wrong type, a cross-field rule) are refused with the status that rule names and a
+ * well-formed error envelope. A failure shrinks to the smallest such request, sent once more before
+ * it is reported.
+ */
+export function invalidRequestsCheck(spec: Spec): Check {
+  return defineCheck({
+    id: 'property.invalid-requests.refused-with-spec-status',
+    title: 'requests breaking one rule of the spec are refused with the status it names and an error envelope',
+    area: 'property',
+    severity: 'must',
+    specRefs: refs(spec),
+    appliesTo: currentModels,
+    run(ctx) {
+      const arbitrary = invalidChatRequest(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel });
+      return runProperty(ctx, { arbitrary, judge: (x) => judgeRefused(ctx, x) }, (x) => requestText(x.request));
+    },
+  });
+}

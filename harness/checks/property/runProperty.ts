@@ -1,0 +1,61 @@
+import fc, { type Arbitrary } from 'fast-check';
+import type { Failure } from '#harness/core/outcome.ts';
+import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
+import { failure, pass } from '../support/outcome.ts';
+
+/** What is wrong with the answer to one value: the message and the exchange. */
+export interface Problem {
+  message: string;
+  res: CheckResponse;
+  /** Extra fields of the failure (a JSON pointer, the spec entry broken). */
+  extra?: Pick<Failure, 'path' | 'specRef'>;
+}
+
+export interface PropertyCheck<T> {
+  arbitrary: Arbitrary<T>;
+  /** Sends one value and judges the answer: a problem, or undefined when the property holds. */
+  judge(value: T): Promise<Problem | undefined>;
+}
+
+/**
+ * Requests fast-check may spend shrinking a counterexample, beyond the run's own. A live target
+ * costs money per request; past this, candidates count as passing and shrinking stops at the
+ * smallest failure found so far (still replayable by its seed and path).
+ */
+export const SHRINK_BUDGET = 100;
+
+/**
+ * Runs a property over `ctx.options.runs` values from `ctx.options.seed`. On a failure fast-check
+ * shrinks it; the shrunk counterexample is then sent once more and reported only if it still
+ * fails (a flaky answer is a pass with a note). The failure carries the re-check's exchange as
+ * evidence and `{ seed, path }` as reproducer (the runner adds the curl command from the evidence).
+ *
+ * An exception while sending (the target unreachable, a timeout: a HarnessError) stops the run
+ * without shrinking and is rethrown, so the check ends in `error`, not `fail`.
+ */
+export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, describe: (value: T) => string): Promise<CheckOutcome> {
+  let thrown: { error: unknown } | undefined;
+  let sends = 0;
+  const budget = ctx.options.runs + SHRINK_BUDGET;
+  const property = fc.asyncProperty(prop.arbitrary, async (value) => {
+    if (thrown || sends >= budget) return true;
+    sends += 1;
+    try {
+      return (await prop.judge(value)) === undefined;
+    } catch (error) {
+      thrown = { error };
+      return true;
+    }
+  });
+  const details = await fc.check(property, { numRuns: ctx.options.runs, seed: ctx.options.seed });
+  if (thrown) throw thrown.error;
+  if (!details.failed) return pass();
+  if (details.counterexample === null) throw new Error(`fast-check stopped without a counterexample (seed ${details.seed}): ${details.interrupted ? 'interrupted' : 'too many skipped values'}`);
+
+  const [value] = details.counterexample;
+  const replay = `seed ${details.seed}, path "${details.counterexamplePath}"`;
+  const again = await prop.judge(value);
+  if (!again) return pass(`a failure found after ${details.numRuns} of ${ctx.options.runs} runs (${replay}) did not recur when its shrunk counterexample was sent again: ${describe(value)}`);
+  const message = `${again.message} — shrunk counterexample (${details.numShrinks} shrinks; ${replay}), sent again with the same answer: ${describe(value)}`;
+  return { verdict: 'fail', failures: [failure(message, again.res, { ...again.extra, reproducer: { curl: '', seed: details.seed, path: details.counterexamplePath } })] };
+}

@@ -1,0 +1,46 @@
+import { chatRequest, type ChatRequestBody } from '#harness/derive/arbitraries/index.ts';
+import type { CheckContext } from '../context.ts';
+import { currentModels, defineCheck, type Check } from '../define.ts';
+import { isObject } from '../support/body.ts';
+import { countUsage } from '../support/samples.ts';
+import { errorText, requestText } from './describe.ts';
+import { runProperty, type Problem } from './runProperty.ts';
+
+/** Sends a valid request and judges the answer: 200, a JSON body with no must-level break of chat_completion. */
+async function judgeAccepted(ctx: CheckContext, body: ChatRequestBody): Promise<Problem | undefined> {
+  const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body });
+  const text = await res.text();
+  if (res.status !== 200) return { message: `a valid request was refused with HTTP ${res.status}${errorText(text)}`, res, extra: { specRef: 'objects.chat_completion_request' } };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.trim());
+  } catch {
+    return { message: 'a valid request was answered 200, but the body is not JSON', res, extra: { specRef: 'objects.chat_completion' } };
+  }
+  if (isObject(parsed) && isObject(parsed.usage)) countUsage(ctx, parsed.usage);
+  const broken = ctx.judge('chat_completion', parsed).filter((v) => v.level === 'must');
+  if (broken.length === 0) return undefined;
+  const first = broken[0]!;
+  const listed = broken.slice(0, 3).map((v) => `${v.path || '/'} ${v.message}`).join('; ');
+  return { message: `a valid request was answered 200, but the body is not a well-formed chat_completion: ${listed}${broken.length > 3 ? ` (and ${broken.length - 3} more)` : ''}`, res, extra: { path: first.path, specRef: first.specRef } };
+}
+
+/**
+ * Valid chat requests drawn from the spec (every bound reachable, the bounds themselves often) are
+ * answered 200 with a well-formed chat_completion. A failure shrinks to the smallest request that
+ * still fails, which is sent once more before it is reported.
+ */
+export function validRequestsCheck(): Check {
+  return defineCheck({
+    id: 'property.valid-requests.accepted',
+    title: 'valid chat requests drawn from the spec, bounds included, are answered 200 with a well-formed chat_completion',
+    area: 'property',
+    severity: 'must',
+    specRefs: ['objects.chat_completion_request', 'objects.chat_completion'],
+    appliesTo: currentModels,
+    run(ctx) {
+      const arbitrary = chatRequest(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel });
+      return runProperty(ctx, { arbitrary, judge: (body) => judgeAccepted(ctx, body) }, requestText);
+    },
+  });
+}

@@ -1,0 +1,146 @@
+import fc, { type Arbitrary } from 'fast-check';
+import type { Spec } from '#harness/spec/model.ts';
+import { boundBreaks, enumBreaks, REMOVE, requiredBreaks, ruleBreaks, typeBreaks, type BreakDef, type BrokenKind, type Patch } from './_internals/builders/breaks.ts';
+import { fieldValues, type FieldOptions } from './_internals/builders/fieldValues.ts';
+import { resolveConstraints, type ChatRequestConstraints } from './_internals/helpers/constraints.ts';
+import { fieldNodes } from './_internals/helpers/fieldWalk.ts';
+import { deletePath, resolvePath, setPath } from './_internals/helpers/paths.ts';
+import { refusingRules } from './_internals/helpers/refusingRules.ts';
+import { BASE, fieldLinks, requestFields, type FieldLinks, type JsonObject } from './_internals/helpers/specReading.ts';
+import { ordered } from './_internals/mappers/completeRequest.ts';
+import { chatRequest, type ChatRequestBody } from './chatRequest.ts';
+
+export type { BrokenKind } from './_internals/builders/breaks.ts';
+
+/** Which single rule of the spec an invalid request breaks, and what the spec says follows. */
+export interface Broken {
+  kind: BrokenKind;
+  /** The field broken, as a dotted path into the request (`temperature`, `messages.1.content`). */
+  field: string;
+  /** The rule of rules.yaml it falls under (`bound.out-of-range`, `chat.wrong-type`...). */
+  ruleId: string;
+  /** The statuses that rule names (`status` or `status_any_of`); undefined: any error (4xx). */
+  statuses: number[] | undefined;
+  /** The break in words: "`temperature` = 2.01 (maximum 2)". */
+  what: string;
+}
+
+export interface InvalidChatRequest {
+  request: ChatRequestBody;
+  broken: Broken;
+}
+
+const KINDS: readonly BrokenKind[] = ['bound', 'enum', 'required', 'type', 'rule'];
+/** Samples drawn once per break to see that it can be made alone for the model. */
+const FEASIBILITY_SAMPLES = 10;
+
+/**
+ * A valid chat request (chatRequest) with exactly one rule of the spec broken, tagged with which:
+ *
+ * - `bound`: a number just beyond a bound (2.01 for a maximum of 2) or far beyond it, an array over
+ *   its item limit; max_tokens beyond the model's maximum under every reading of its quantity;
+ * - `enum`: a string off the list of allowed values (case, a suffix, a stranger);
+ * - `required`: a required field left out, at any depth (`messages.0.content`);
+ * - `type`: a value of none of the field's types (a fraction for an integer, text for a number);
+ * - `rule`: a cross-field rule of rules.yaml a body can break (top_logprobs without logprobs = true,
+ *   empty messages).
+ *
+ * Each kind is drawn equally often, then each break of that kind. Fields tied to the broken one by
+ * a rule are dropped (top_logprobs when logprobs is broken) or supplied (logprobs = true when
+ * top_logprobs is), so the request breaks nothing else. Shrinks within its kind and break.
+ */
+export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstraints): Arbitrary<InvalidChatRequest> {
+  const opts = resolveConstraints(spec, constraints, 'invalidChatRequest');
+  const base = chatRequest(spec, constraints);
+  const defs = breakDefs(spec, opts);
+  const values = fieldValues(spec, opts);
+  const links = fieldLinks(spec);
+  const order = Object.keys(requestFields(spec));
+  const site = { model: opts.model, base: BASE };
+
+  const arbitraryOf = (def: BreakDef): Arbitrary<InvalidChatRequest> | undefined => {
+    // Valid values the break may have to supply: parents of nested fields, fields a broken one needs.
+    const written = new Set(def.templates.map(topOf));
+    const parents = def.templates.filter((t) => t !== topOf(t)).map(topOf);
+    const needed = links.pairedWith.filter((p) => written.has(p.field) && !written.has(p.needs)).map((p) => p.needs);
+    const support: Record<string, Arbitrary<unknown>> = {};
+    for (const t of new Set([...parents, ...needed])) {
+      const v = values.get(t);
+      if (!v) return undefined;
+      support[t] = v.arb;
+    }
+    const candidates = fc
+      .tuple(base, def.patches, fc.record(support), fc.nat())
+      .map(([request, patches, supplied, pick]) => applyBreak(def, request, patches, supplied, pick, links, order));
+    // Construction keeps every other rule; the guard keeps it so for rules construction does not
+    // know of. A break the guard never lets through for this model (top_logprobs beyond its bound,
+    // which needs logprobs = true, on a model that refuses logprobs) is left out, not retried forever.
+    const alone = (x: InvalidChatRequest | undefined): x is InvalidChatRequest => {
+      if (x === undefined) return false;
+      const ids = refusingRules(spec, x.request, site).map((r) => r.id);
+      return x.broken.kind === 'rule' ? ids.length === 1 && ids[0] === x.broken.ruleId : ids.every((id) => id === x.broken.ruleId);
+    };
+    if (!fc.sample(candidates, { numRuns: FEASIBILITY_SAMPLES, seed: 0 }).some(alone)) return undefined;
+    return candidates.filter(alone);
+  };
+
+  const kinds = KINDS.map((k) => ({ kind: k, arbs: defs[k].map(arbitraryOf).filter((a): a is Arbitrary<InvalidChatRequest> => a !== undefined) })).filter((x) => x.arbs.length > 0);
+  if (kinds.length === 0) throw new Error('invalidChatRequest: the spec gives no way to break a chat request');
+  // Bounds are the most numerous rules of the spec: drawn twice as often, so a default live run of
+  // few samples still probes them.
+  return fc.oneof(...kinds.map((x) => ({ arbitrary: fc.oneof(...x.arbs), weight: x.kind === 'bound' ? 2 : 1 })));
+}
+
+/**
+ * Rule ids of rules.yaml the arbitrary may break for these constraints (a check's specRefs). A
+ * break the model can never get alone is listed too; the arbitrary leaves it out.
+ */
+export function breakableRules(spec: Spec, constraints: ChatRequestConstraints): string[] {
+  const defs = breakDefs(spec, resolveConstraints(spec, constraints, 'breakableRules'));
+  return [...new Set(KINDS.flatMap((k) => defs[k].map((d) => d.ruleId)))];
+}
+
+function breakDefs(spec: Spec, opts: FieldOptions): Record<BrokenKind, BreakDef[]> {
+  const nodes = fieldNodes(spec);
+  const exprAt = (path: string) => nodes.find((n) => n.path === path)?.expr;
+  return {
+    bound: boundBreaks(spec, nodes, opts),
+    enum: enumBreaks(spec, nodes),
+    required: requiredBreaks(spec, nodes),
+    type: typeBreaks(spec, nodes),
+    rule: ruleBreaks(spec, opts, exprAt),
+  };
+}
+
+const topOf = (path: string) => path.split('.')[0]!;
+
+/**
+ * Writes a break into a copy of a valid request. Outside the `rule` kind (whose patches set every
+ * field the rule names), fields that lean on a broken top-level field are dropped and fields the
+ * broken one leans on are supplied; a nested break gets its parent object when the request lacks it.
+ */
+function applyBreak(def: BreakDef, valid: ChatRequestBody, patches: readonly Patch[], supplied: Record<string, unknown>, pick: number, links: FieldLinks, order: readonly string[]): InvalidChatRequest | undefined {
+  const request = structuredClone(valid);
+  const patched = new Set(patches.map((p) => topOf(p.template)));
+  if (def.kind !== 'rule') {
+    for (const p of patches) {
+      if (p.template !== topOf(p.template)) continue;
+      for (const l of [...links.pairedWith, ...links.companions]) if (l.needs === p.template) delete request[l.field];
+      for (const l of links.companions) if (l.field === p.template) request[l.needs] = structuredClone(l.value);
+    }
+  }
+  for (const t of patched) {
+    for (const l of links.pairedWith) if (l.field === t && !patched.has(l.needs) && request[l.needs] === undefined) request[l.needs] = structuredClone(supplied[l.needs]);
+    if (patches.some((p) => p.template !== t && topOf(p.template) === t) && request[t] === undefined) request[t] = structuredClone(supplied[t]);
+  }
+  let field = def.field;
+  for (const p of patches) {
+    const path = resolvePath(request, p.template, pick);
+    if (path === undefined) return undefined;
+    if (p.template === def.field) field = path;
+    const done = p.value === REMOVE ? deletePath(request, path) : setPath(request, path, structuredClone(p.value));
+    if (!done) return undefined;
+  }
+  const body: JsonObject = ordered(request, order);
+  return { request: body, broken: { kind: def.kind, field, ruleId: def.ruleId, statuses: def.statuses, what: def.describe(field, patches) } };
+}
