@@ -45,15 +45,21 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf([only((r) => r.verdict === 'pass'), sampleRecord()], { strict: false })).toBe(1);
   });
 
-  test('a baseline forgives the failures it already had (same base URL, model, check), not new ones', () => {
+  test('with a baseline only regressions fail the run: checks that passed there and fail now', () => {
     const now = sampleRecord();
+    // the baseline failed the same checks: known gaps, no regression
     expect(exitCodeOf([now], { strict: true, baseline: [sampleRecord()] })).toBe(0);
-    const partial = only((r) => r.checkId === 'request.temperature.rejects-out-of-range');
+    // the baseline ran only one check, and it passed there: that one is the regression
+    const partial = recordOf(now.results.filter((r) => r.checkId === 'stream.framing.ends-with-done').map((r) => ({ ...r, verdict: 'pass' as const, failures: [] })), now.target.baseUrl);
     expect(gatingFailures([now], { strict: false, baseline: [partial] }).map((f) => f.checkId)).toEqual(['stream.framing.ends-with-done']);
-    // the same failure on another base URL is not known
-    expect(exitCodeOf([now], { strict: false, baseline: [recordOf(sampleRecord().results, 'http://other.test')] })).toBe(1);
-    // a baseline where the check passed forgives nothing
-    const passed = recordOf(sampleRecord().results.map((r) => ({ ...r, verdict: 'pass' as const, failures: [] })), now.target.baseUrl);
+    // the same checks passing on another target are not this target's baseline
+    const passing = recordOf(now.results.map((r) => ({ ...r, verdict: 'pass' as const, failures: [] })), 'http://other.test');
+    const elsewhere = { ...passing, target: { ...passing.target, kind: 'live' as const } };
+    expect(exitCodeOf([now], { strict: false, baseline: [elsewhere] })).toBe(0);
+    // an embedded emulator is one target whatever port it listened on
+    expect(exitCodeOf([now], { strict: false, baseline: [passing] })).toBe(1);
+    // a baseline where every check passed: every must failure now is a regression
+    const passed = recordOf(now.results.map((r) => ({ ...r, verdict: 'pass' as const, failures: [] })), now.target.baseUrl);
     expect(exitCodeOf([now], { strict: false, baseline: [passed] })).toBe(1);
   });
 });

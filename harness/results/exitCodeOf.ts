@@ -5,8 +5,9 @@ export interface ExitPolicy {
   /** `--strict`: a failing should-check fails the run too. */
   strict: boolean;
   /**
-   * Known failures (a previous run's records): a check that failed there, on the same base URL and
-   * model, does not fail this run again. Only new failures do.
+   * A previous run's records (`run --baseline`): only regressions fail the run, that is checks that
+   * passed there, on the same target and model, and fail now. A known failure, or a check the
+   * baseline did not run, does not.
    */
   baseline?: readonly RunRecord[];
 }
@@ -19,8 +20,13 @@ export interface GatingFailure {
   severity: CheckResult['severity'];
 }
 
-function key(baseUrl: string, model: string, checkId: string): string {
-  return JSON.stringify([baseUrl, model, checkId]);
+/** The target a record is about: the embedded emulator listens on a new port each run. */
+export function targetKey(record: RunRecord): string {
+  return record.target.kind === 'emulator' ? 'emulator' : record.target.baseUrl;
+}
+
+function key(target: string, model: string, checkId: string): string {
+  return JSON.stringify([target, model, checkId]);
 }
 
 /**
@@ -32,21 +38,21 @@ function key(baseUrl: string, model: string, checkId: string): string {
  * - verdict `error`: never fails the run. The harness could not judge, which says nothing about the
  *   endpoint; reports show every error so it is not missed.
  * - `pass`, `skip`, `unsupported`: never fail the run.
- * - a failure the baseline already had (same base URL, model, check id, verdict `fail`) is known and
- *   does not fail the run.
+ * - with a baseline, only a regression fails the run: a check that passed in the baseline (same
+ *   target, model and check id) and fails now.
  * - an interrupted run is not judged here: the command that was interrupted decides its own exit.
  */
 export function gatingFailures(records: readonly RunRecord[], policy: ExitPolicy): GatingFailure[] {
-  const known = new Set<string>();
+  const passedBefore = new Set<string>();
   for (const b of policy.baseline ?? []) {
-    for (const r of b.results) if (r.verdict === 'fail') known.add(key(b.target.baseUrl, r.model, r.checkId));
+    for (const r of b.results) if (r.verdict === 'pass') passedBefore.add(key(targetKey(b), r.model, r.checkId));
   }
   const out: GatingFailure[] = [];
   for (const record of records) {
     for (const r of record.results) {
       if (r.verdict !== 'fail') continue;
       if (r.severity === 'advisory' || (r.severity === 'should' && !policy.strict)) continue;
-      if (known.has(key(record.target.baseUrl, r.model, r.checkId))) continue;
+      if (policy.baseline && !passedBefore.has(key(targetKey(record), r.model, r.checkId))) continue;
       out.push({ baseUrl: record.target.baseUrl, model: r.model, checkId: r.checkId, severity: r.severity });
     }
   }

@@ -1,6 +1,6 @@
 export type { RunRecord, RunSummary, Summary, UsageTotals } from './runRecord.ts';
 export { summarize, VERDICTS } from './summarize.ts';
-export { exitCodeOf, gatingFailures, type ExitPolicy, type GatingFailure } from './exitCodeOf.ts';
+export { exitCodeOf, gatingFailures, targetKey, type ExitPolicy, type GatingFailure } from './exitCodeOf.ts';
 export { serializeRunRecord, serializeRunSummary } from './serialize.ts';
 export { parseRunRecord, runRecordProblems } from './parseRunRecord.ts';
 export { readRunRecord } from './readRunRecord.ts';
@@ -10,3 +10,5 @@ export { summaryOf } from './summaryOf.ts';
 export { addUsd, sumUsage } from './usage.ts';
 export { ReportInvalidError, isReportInvalidError } from './ReportInvalidError.ts';
 export { MergeConflictError, isMergeConflictError } from './MergeConflictError.ts';
+export { readRecords } from './readRecords.ts';
+export { diffRecords, type DiffEntry, type RunDiff } from './diffRecords.ts';

@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { checkSpec } from './checkSpec.ts';
+import { diff } from './diff.ts';
 import { emulate } from './emulate.ts';
 import { merge } from './merge.ts';
 import { openapi } from './openapi.ts';
@@ -7,4 +8,4 @@ import { run } from './run.ts';
 import { schemas } from './schemas.ts';
 
 /** Every command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [run, merge, emulate, checkSpec, schemas, openapi];
+export const COMMANDS: readonly Command[] = [run, merge, diff, emulate, checkSpec, schemas, openapi];

@@ -5,7 +5,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { buildRegistry, defaultModels } from '#harness/checks/index.ts';
 import { isFaultId, type FaultId } from '#harness/emulator/index.ts';
 import { renderHtml, renderJunit, renderMarkdown, renderMarkdownSummary } from '#harness/render/index.ts';
-import { exitCodeOf, serializeRunRecord, serializeRunSummary, summaryOf, type RunRecord } from '#harness/results/index.ts';
+import { exitCodeOf, readRecords, serializeRunRecord, serializeRunSummary, summaryOf, type RunRecord } from '#harness/results/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { buildRecords } from '#harness/runner/buildRecords.ts';
 import { resolveReferenceTime } from '#harness/runner/referenceTime.ts';
@@ -22,7 +22,7 @@ export const run: Command = {
   help: `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
                           [--strict] [--now ISO] [--concurrency N] [--runs N] [--seed N]
-                          [--shard I/N] [--report-dir DIR] [--json FILE] [--fault NAME]...
+                          [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
                           [--spec DIR] [--quiet]
 
 Sends requests, judges every answer against spec/, and writes, for each base URL
@@ -53,6 +53,8 @@ Options:
   --shard I/N            run share I of N of the checks (merge with \`merge\`)
   --report-dir DIR       where reports go (default reports/)
   --json FILE            also write the whole machine report (every cell) to FILE
+  --baseline FILE        exit 1 only on regressions: checks that passed in FILE
+                         (a report.json or a --json bundle) and fail now
   --fault NAME           embedded emulator only: break this rule (see
                          \`svc-conformance emulate --list-faults\`)
   --spec DIR             spec directory (default: the spec/ shipped with the harness)
@@ -81,10 +83,13 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
       fault: { type: 'string', multiple: true },
       fixtures: { type: 'string' },
       config: { type: 'string' },
+      baseline: { type: 'string' },
       spec: { type: 'string' },
       quiet: { type: 'boolean' },
     });
     if (values.fixtures !== undefined) throw new UsageError('run: --fixtures (replaying recorded exchanges) is not built yet (issue 5). Run against the embedded emulator or a --base-url.');
+    // A baseline that cannot be read stops the run before anything is spent.
+    const baseline = values.baseline !== undefined ? await readRecords(resolve(values.baseline)) : undefined;
     const { spec } = loadSpec(values.spec);
     const registry = buildRegistry(spec);
     const models = values.model ?? defaultModels(spec);
@@ -154,7 +159,7 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
       }
     }
 
-    const exitCode = exitCodeOf(records, { strict: values.strict === true });
+    const exitCode = exitCodeOf(records, { strict: values.strict === true, ...(baseline ? { baseline } : {}) });
     const summary = summaryOf(records, reportPaths);
     mkdirSync(options.reportDir, { recursive: true });
     writeFileSync(join(options.reportDir, 'summary.json'), serializeRunSummary(summary));

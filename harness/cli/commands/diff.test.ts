@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { main } from '../main.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-diff-'));
+const BASE = join(dir, 'base.json');
+const BROKEN = join(dir, 'broken.json');
+const common = ['run', '--quiet', '--model', 'svc-v4-flash', '--only', 'stream', '--now', '2026-06-01T00:00:00Z'];
+
+beforeAll(async () => {
+  expect(await main([...common, '--report-dir', join(dir, 'b'), '--json', BASE], captureIO())).toBe(0);
+  expect(await main([...common, '--fault', 'stream-no-done', '--report-dir', join(dir, 'n'), '--json', BROKEN], captureIO())).toBe(1);
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('svc-conformance diff', () => {
+  test('a check that passed and now fails is a regression: listed, exit 1', async () => {
+    const io = captureIO();
+    expect(await main(['diff', BASE, BROKEN], io)).toBe(1);
+    const out = io.out.join('\n');
+    expect(out).toMatch(/newly failing: [1-9]/);
+    expect(out).toContain('stream.events.done-last (svc-v4-flash, must) was pass, now fail');
+  });
+  test('the other way round the check is newly passing: exit 0', async () => {
+    const io = captureIO();
+    expect(await main(['diff', BROKEN, BASE], io)).toBe(0);
+    expect(io.out.join('\n')).toMatch(/newly passing: [1-9]/);
+  });
+  test('a run against itself changes nothing', async () => {
+    const io = captureIO();
+    expect(await main(['diff', BASE, BASE], io)).toBe(0);
+    expect(io.out).toContain('newly failing: 0');
+  });
+  test('a file that is not a report, or a missing argument: exit 2', async () => {
+    const junk = join(dir, 'junk.json');
+    writeFileSync(junk, '{"hello": 1}');
+    expect(await main(['diff', BASE, junk], captureIO())).toBe(2);
+    expect(await main(['diff', BASE], captureIO())).toBe(2);
+  });
+});
+
+describe('run --baseline', () => {
+  test('a regression against the baseline fails the run', async () => {
+    expect(await main([...common, '--fault', 'stream-no-done', '--report-dir', join(dir, 'r1'), '--baseline', BASE], captureIO())).toBe(1);
+  }, 60_000);
+  test('a gap the baseline already had does not', async () => {
+    expect(await main([...common, '--fault', 'stream-no-done', '--report-dir', join(dir, 'r2'), '--baseline', BROKEN], captureIO())).toBe(0);
+  }, 60_000);
+  test('an unreadable baseline stops the run before it starts: exit 2', async () => {
+    const io = captureIO();
+    expect(await main([...common, '--report-dir', join(dir, 'r3'), '--baseline', join(dir, 'nope.json')], io)).toBe(2);
+    expect(io.err.join('\n')).toContain('nope.json');
+  });
+});
