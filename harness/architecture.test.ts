@@ -15,6 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   core: [],
   spec: ['core'],
   derive: ['core', 'spec'],
+  capture: ['core', 'spec', 'derive'],
   checks: ['core', 'spec', 'derive'],
   transport: ['core', 'spec'],
   emulator: ['core', 'spec'],
@@ -22,8 +23,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   results: ['core'],
   render: ['core', 'results'],
   runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'results'],
-  cli: ['core', 'spec', 'derive', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner'],
-  testing: ['core', 'spec', 'derive', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner', 'cli'],
+  cli: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner'],
+  testing: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner', 'cli'],
 };
 
 function sourceFiles(dir: string): string[] {

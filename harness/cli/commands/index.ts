@@ -6,6 +6,7 @@ import { merge } from './merge.ts';
 import { openapi } from './openapi.ts';
 import { run } from './run.ts';
 import { schemas } from './schemas.ts';
+import { validate } from './validate.ts';
 
 /** Every command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [run, merge, diff, emulate, checkSpec, schemas, openapi];
+export const COMMANDS: readonly Command[] = [run, merge, validate, diff, emulate, checkSpec, schemas, openapi];
