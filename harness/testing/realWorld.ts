@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createParser } from 'eventsource-parser';
+import { splitLines, splitSse, type SplitStream } from '#harness/capture/stream.ts';
 
 /** <repo>/fixtures/real-world */
 export const REAL_WORLD_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/real-world');
@@ -164,59 +164,28 @@ export interface ParsedStream {
   unterminatedTail?: string;
 }
 
-/**
- * Splits an SSE body into chunk JSON objects with eventsource-parser: counts comment lines, notes
- * whether `data: [DONE]` came and whether anything followed it.
- */
-export function parseSse(text: string): ParsedStream {
-  const out: ParsedStream = { chunks: [], comments: [], done: false, eventsAfterDone: 0, unparsed: [], namedEvents: [] };
-  const parser = createParser({
-    onEvent(event) {
-      if (out.done === true) out.eventsAfterDone += 1;
-      if (event.event !== undefined) out.namedEvents.push(event.event);
-      if (event.data === '[DONE]') {
-        out.done = true;
-        return;
-      }
-      try {
-        out.chunks.push(JSON.parse(event.data) as unknown);
-      } catch {
-        out.unparsed.push(event.data);
-      }
-    },
-    onComment(comment) {
-      out.comments.push(comment.trim());
-    },
-  });
-  parser.feed(text);
-  // At end of input an unclosed event is discarded, as a conforming client would; note it instead.
-  parser.reset({ consume: true });
-  const tail = unclosedTail(text);
-  if (tail !== undefined) out.unterminatedTail = tail;
+/** The splitter the `validate` command uses, read into this helper's shape (one parser for both). */
+function fromSplit(s: SplitStream, doneStripped: boolean): ParsedStream {
+  const out: ParsedStream = {
+    chunks: s.payloads.flatMap((p) => (p.ok ? [p.value] : [])),
+    comments: s.comments,
+    done: doneStripped ? 'stripped' : s.done === true,
+    eventsAfterDone: s.eventsAfterDone,
+    unparsed: s.payloads.flatMap((p) => (p.ok ? [] : [p.text])),
+    namedEvents: s.namedEvents,
+  };
+  if (s.unterminatedTail !== undefined) out.unterminatedTail = s.unterminatedTail;
   return out;
 }
 
-/** The text after the last blank line (an event boundary), when the body does not end on one. */
-function unclosedTail(text: string): string | undefined {
-  const boundary = /(?:\r\n|\n|\r(?!\n))(?:\r\n|\n|\r(?!\n))/g;
-  let end = 0;
-  for (let m = boundary.exec(text); m !== null; m = boundary.exec(text)) end = m.index + m[0].length;
-  const tail = text.slice(end);
-  return tail.trim() === '' ? undefined : tail;
+/** An SSE body split with eventsource-parser: chunks, comments, whether `[DONE]` came, what followed. */
+export function parseSse(text: string): ParsedStream {
+  return fromSplit(splitSse(text), false);
 }
 
 /** A `.chunks.txt` body: one chunk JSON per non-empty line (`data: ` and `[DONE]` were stripped upstream). */
 export function parseChunksTxt(text: string): ParsedStream {
-  const out: ParsedStream = { chunks: [], comments: [], done: 'stripped', eventsAfterDone: 0, unparsed: [], namedEvents: [] };
-  for (const line of text.split(/\r?\n/)) {
-    if (line.trim() === '') continue;
-    try {
-      out.chunks.push(JSON.parse(line) as unknown);
-    } catch {
-      out.unparsed.push(line);
-    }
-  }
-  return out;
+  return fromSplit(splitLines(text), true);
 }
 
 /** Reads a stream fixture (`.sse` or `.chunks.txt`) by name. */
