@@ -110,7 +110,7 @@ interface RejectCase {
 }
 
 /** Applies a change to a fresh valid body and returns it. */
-function broken<T>(make: () => T, change: (b: any) => void): () => T {
+function broken<T>(make: () => T, change: (b: any) => void): () => T { // any: captured bodies are arbitrary JSON read field by field
   return () => {
     const b = make();
     change(b);
@@ -396,7 +396,7 @@ describe('weaker rules are reported at their own level, not must', () => {
   });
 
   it('tool-call arguments that are not JSON: should', () => {
-    const b: any = valid.completion();
+    const b: any = valid.completion(); // any: captured bodies are arbitrary JSON read field by field
     b.choices[0].finish_reason = 'tool_calls';
     b.choices[0].message.tool_calls = [{ function: { name: 'get_weather', arguments: '{"city": ' } }];
     expect(judge('chat_completion', b)).toEqual([
