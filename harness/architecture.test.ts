@@ -19,12 +19,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   checks: ['core', 'spec', 'derive'],
   transport: ['core', 'spec'],
   emulator: ['core', 'spec'],
-  targets: ['core', 'spec', 'transport', 'emulator'],
+  replay: ['core', 'spec'],
+  targets: ['core', 'spec', 'transport', 'emulator', 'replay'],
   results: ['core'],
   render: ['core', 'results'],
-  runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'results'],
-  cli: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner'],
-  testing: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'targets', 'results', 'render', 'runner', 'cli'],
+  runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'replay', 'results'],
+  cli: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner'],
+  testing: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'cli'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -39,10 +39,10 @@ describe('svc-conformance', () => {
     expect(io.err.join('\n')).toContain('check-spec --help');
   });
 
-  test('run --fixtures says plainly that replay is not built yet (issue 5), exit 2', async () => {
+  test('run --fixtures with a directory that holds no recording is a usage error naming it, exit 2', async () => {
     const io = captureIO();
     expect(await main(['run', '--fixtures', 'fixtures/x'], io)).toBe(2);
-    expect(io.err.join('\n')).toContain('not built yet');
+    expect(io.err.join('\n')).toContain('is not a readable recording');
   });
 });
 

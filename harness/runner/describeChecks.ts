@@ -1,6 +1,7 @@
 import { describe, inject, test } from 'vitest';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
+import { fixtureRecorder } from '#harness/replay/fixtureFormat.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { createTransport } from '#harness/transport/index.ts';
 import { createCheckContext, type Sender } from './checkContext.ts';
@@ -15,7 +16,10 @@ let sender: { config: RunConfig; sender: Sender } | undefined;
 function senderFor(config: RunConfig): Sender {
   if (sender?.config !== config) {
     const { spec } = loadSpec(config.specDir);
-    sender = { config, sender: createTransport({ secrets: [config.apiKey, ...(config.emptyBalanceKey ? [config.emptyBalanceKey] : [])], concurrency: config.concurrency, retry: spec.errors.retry }) };
+    // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
+    const secrets = [config.apiKey, ...(config.emptyBalanceKey ? [config.emptyBalanceKey] : [])];
+    const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
+    sender = { config, sender: createTransport({ secrets, concurrency: config.concurrency, retry: spec.errors.retry, ...(record ? { record } : {}) }) };
   }
   return sender.sender;
 }

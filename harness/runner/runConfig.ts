@@ -28,6 +28,8 @@ export interface RunConfig {
    * server's Date header, else the local clock. */
   referenceTime: { value: string; source: 'flag' | 'server-date' | 'local-clock' | 'fixture' };
   lifecycleToleranceSeconds: number;
+  /** `record`: write every exchange to DIR/exchanges (fixtures/fixture.schema.json), paths relative to target.baseUrl. */
+  recordDir?: string;
 }
 
 declare module 'vitest' {

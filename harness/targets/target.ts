@@ -1,5 +1,6 @@
 import { UsageError } from '#harness/core/errors/index.ts';
 import { generateKey, startEmulator, type FaultId } from '#harness/emulator/index.ts';
+import { REPLAY_KEYS, startReplayServer } from '#harness/replay/replayServer.ts';
 import type { Spec } from '#harness/spec/model.ts';
 
 /** Where a run sends its requests. Checks never see this: they see base URLs through the transport. */
@@ -11,6 +12,8 @@ export interface Target {
   apiKeyEnv: string;
   /** A second key whose balance is empty, for the 402 checks. */
   emptyBalanceKey?: string;
+  /** fixtures: the recording's reference time (ISO), which lifecycle checks judge against. */
+  clock?: string;
   close(): Promise<void>;
 }
 
@@ -54,4 +57,25 @@ export function liveTarget(baseUrl: string, options: { messagesBaseUrl?: string;
   }
   const base = baseUrl.replace(/\/+$/, '');
   return { ...(emptyBalanceKey ? { emptyBalanceKey } : {}), kind: 'live', baseUrl: base, messagesBaseUrl: options.messagesBaseUrl ?? defaultMessagesBase(base), apiKey: key, apiKeyEnv: options.apiKeyEnv, close: async () => undefined };
+}
+
+/** A recording (`record --out DIR`), answered by a loopback replay server: nothing leaves the machine. */
+export async function fixturesTarget(dir: string, options: { fast?: boolean } = {}): Promise<Target> {
+  let server: Awaited<ReturnType<typeof startReplayServer>>;
+  try {
+    server = await startReplayServer(dir, options);
+  } catch (err) {
+    throw new UsageError(`run: --fixtures ${dir} is not a readable recording (${err instanceof Error ? err.message : String(err)}). Make one with \`svc-conformance record --out DIR\`.`);
+  }
+  const { manifest } = server;
+  return {
+    kind: 'fixtures',
+    baseUrl: server.url,
+    messagesBaseUrl: `${server.url}${manifest.messagesBasePath}`,
+    apiKey: REPLAY_KEYS[0],
+    ...(manifest.emptyBalanceKey ? { emptyBalanceKey: REPLAY_KEYS[1] } : {}),
+    apiKeyEnv: 'SVC_API_KEY',
+    clock: manifest.clock,
+    close: () => server.close(),
+  };
 }

@@ -61,6 +61,8 @@ export function createTransport(options: TransportOptions): Transport {
   async function send(req: SendRequest): Promise<SendResult> {
     const { payload, headers, recorded } = prepare(req, secrets);
     const exchange: Exchange = { request: recorded, attempts: 0 };
+    const secret = secrets.findIndex((s) => s.length >= 4 && Object.values(headers).some((v) => v.includes(s)));
+    const record = options.record ? () => options.record?.(exchange, secret >= 0 ? { secret } : {}) : undefined;
     if (closed) throw new TransportError('HARNESS_CLOSED', 'the transport is closed', exchange);
     const url = new URL(req.url);
     const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0 };
@@ -78,7 +80,9 @@ export function createTransport(options: TransportOptions): Transport {
       data = await dispatcher.request(opts);
     } catch (err) {
       exchange.attempts = context.attempts;
-      throw toTransportError(err, exchange, secrets, timeouts);
+      const error = toTransportError(err, exchange, secrets, timeouts);
+      record?.();
+      throw error;
     }
     const headersAt = performance.now();
     const headersMs = headersAt - context.attemptStartedAt;
@@ -87,7 +91,7 @@ export function createTransport(options: TransportOptions): Transport {
     const withResponse = Object.assign(exchange, {
       response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
     });
-    return new RecordingResponse({
+    const response = new RecordingResponse({
       status: data.statusCode,
       headers: responseHeaders,
       exchange: withResponse,
@@ -96,7 +100,10 @@ export function createTransport(options: TransportOptions): Transport {
       maxRecordedBytes,
       timeouts,
       headersMs,
+      ...(record ? { onSettled: record } : {}),
     });
+    record?.();
+    return response;
   }
 
   return {

@@ -22,6 +22,8 @@ export interface RecordingResponseInit {
   timeouts: Timeouts;
   /** Milliseconds from dispatching the final attempt to its response headers. */
   headersMs: number;
+  /** Called when the body has been read to its end or broke off (the exchange is then complete). */
+  onSettled?: () => void;
 }
 
 /**
@@ -90,9 +92,12 @@ export class RecordingResponse implements SendResult {
       for await (const chunk of this.#init.pump.read()) kept.push(chunk.bytes);
     } catch (err) {
       this.#recordText(kept, false);
-      throw this.#transportError(err);
+      const error = this.#transportError(err);
+      this.#init.onSettled?.();
+      throw error;
     }
     this.#recordText(kept, true);
+    this.#init.onSettled?.();
     return kept.text();
   }
 
@@ -180,6 +185,7 @@ export class RecordingResponse implements SendResult {
       response.text = this.#redact(raw.text());
       if (raw.truncated) response.truncated = true;
       this.#recordDuration();
+      this.#init.onSettled?.();
     }
   }
 

@@ -17,6 +17,13 @@ export interface TransportOptions {
   random?: () => number;
   /** Called before each retry wait, for progress output. `attempt` is the attempt answered with `status`; `url` is redacted. */
   onRetry?: (info: { url: string; status: number; attempt: number; waitMs: number }) => void;
+  /**
+   * Called with every exchange (already redacted): once when the response headers arrive (or the
+   * request failed), and again when its body has been read to the end or broke off, so a body
+   * nobody reads is still recorded. `secret` is the index in `secrets` of the key the request's
+   * headers carried (none: no known key). For fixtures (`record`).
+   */
+  record?: (exchange: Exchange, info: { secret?: number }) => void;
 }
 
 export interface SendRequest {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -12,7 +12,8 @@ import { resolveReferenceTime } from '#harness/runner/referenceTime.ts';
 import type { RunConfig } from '#harness/runner/runConfig.ts';
 import { runSuites } from '#harness/runner/runVitest.ts';
 import { readTargetsConfig } from '#harness/targets/configFile.ts';
-import { emulatorTarget, liveTarget, type Target } from '#harness/targets/target.ts';
+import { relativePath, writeManifest } from '#harness/replay/fixtureFormat.ts';
+import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';
 import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { VERSION } from '../version.ts';
 
@@ -57,14 +58,21 @@ Options:
                          (a report.json or a --json bundle) and fail now
   --fault NAME           embedded emulator only: break this rule (see
                          \`svc-conformance emulate --list-faults\`)
+  --fixtures DIR         replay a recording (\`record --out DIR\`) instead of a
+                         live target: loopback only, clock from the recording
+  --fast                 with --fixtures: stream events without their spacing
   --spec DIR             spec directory (default: the spec/ shipped with the harness)
   --quiet                no progress lines
   -h, --help             show this help
 
 Exit codes: 0 every applicable must-check passed (and should-checks, with
 --strict); 1 a check failed; 2 a usage or configuration error.`,
-  async run(argv, io) {
-    const { values } = parseFlags('run', argv, {
+  run: (argv, io) => runOrRecord('run', argv, io),
+};
+
+/** `run`, and `record` (a run with --out DIR: every exchange and a manifest written there). */
+export async function runOrRecord(name: 'run' | 'record', argv: string[], io: CommandIO): Promise<number> {
+    const { values } = parseFlags(name, argv, {
       'base-url': { type: 'string', multiple: true },
       'api-key-env': { type: 'string' },
       'empty-balance-key-env': { type: 'string' },
@@ -82,12 +90,19 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
       json: { type: 'string' },
       fault: { type: 'string', multiple: true },
       fixtures: { type: 'string' },
+      fast: { type: 'boolean' },
+      ...(name === 'record' ? { out: { type: 'string' } } : {}),
       config: { type: 'string' },
       baseline: { type: 'string' },
       spec: { type: 'string' },
       quiet: { type: 'boolean' },
     });
-    if (values.fixtures !== undefined) throw new UsageError('run: --fixtures (replaying recorded exchanges) is not built yet (issue 5). Run against the embedded emulator or a --base-url.');
+    const out = (values as { out?: string }).out;
+    if (name === 'record' && out === undefined) throw new UsageError('record: --out DIR is required (e.g. fixtures/emulator).');
+    if (name === 'record' && values.fixtures !== undefined) throw new UsageError('record: --fixtures replays a recording; record a live endpoint or the embedded emulator.');
+    if (values.fixtures !== undefined && (values['base-url'] || values.config !== undefined || values.fault)) throw new UsageError('run: --fixtures replaces --base-url, --config and --fault; give one target.');
+    if (values.fast && values.fixtures === undefined) throw new UsageError('run: --fast applies to --fixtures only.');
+    if (name === 'record' && ((values['base-url']?.length ?? 0) > 1 || values.config !== undefined)) throw new UsageError('record: one target per recording; give at most one --base-url and no --config.');
     // A baseline that cannot be read stops the run before anything is spent.
     const baseline = values.baseline !== undefined ? await readRecords(resolve(values.baseline)) : undefined;
     const { spec } = loadSpec(values.spec);
@@ -119,7 +134,9 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
             make: async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }),
             modelMap: options.modelMap,
           }))
-        : [{ make: () => emulatorTarget(spec, { ...(now ? { now } : {}), faults }), modelMap: options.modelMap }];
+        : values.fixtures !== undefined
+          ? [{ make: () => fixturesTarget(resolve(values.fixtures!), { fast: values.fast === true }), modelMap: options.modelMap }]
+          : [{ make: () => emulatorTarget(spec, { ...(now ? { now } : {}), faults }), modelMap: options.modelMap }];
     if (faults.length > 0 && fromFile) throw new UsageError('run: --fault applies to the embedded emulator only.');
     // Validate every live target (URL, key variable) before spending anything on the first.
     const resolved: { target: Target; modelMap: Record<string, string> }[] = [];
@@ -130,7 +147,26 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
     for (const { target, modelMap } of resolved) {
       try {
         const startedAt = new Date();
-        const referenceTime = await resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey);
+        const referenceTime: RunConfig['referenceTime'] =
+          target.clock !== undefined && now === undefined ? { value: target.clock, source: 'fixture' } : await resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey);
+        let recordDir: string | undefined;
+        if (out !== undefined) {
+          recordDir = resolve(out);
+          const messagesBasePath = relativePath(target.messagesBaseUrl, target.baseUrl);
+          if (messagesBasePath === undefined) throw new UsageError(`record: the messages base ${target.messagesBaseUrl} is not under --base-url ${target.baseUrl}; a recording keeps paths relative to one base.`);
+          // A re-recording replaces the old one whole: no stale exchange survives.
+          rmSync(join(recordDir, 'exchanges'), { recursive: true, force: true });
+          writeManifest(recordDir, {
+            schemaVersion: 1,
+            recordedAt: startedAt.toISOString(),
+            clock: referenceTime.value,
+            spec: { revision: spec.revision },
+            harness: { version: VERSION },
+            baseUrl: target.baseUrl,
+            messagesBasePath,
+            emptyBalanceKey: target.emptyBalanceKey !== undefined,
+          });
+        }
         const config: RunConfig = {
           ...(values.spec ? { specDir: resolve(values.spec) } : {}),
           target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
@@ -147,6 +183,7 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
           seed: options.seed,
           referenceTime,
           lifecycleToleranceSeconds: 120,
+          ...(recordDir !== undefined ? { recordDir } : {}),
         };
         const planned = registry.plan(spec, models, undefined, values.only).length;
         if (!values.quiet) io.stderr(`svc-conformance: ${target.kind} ${target.baseUrl}: ${planned} check runs on ${models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
@@ -170,9 +207,9 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
       io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
     }
     io.stdout(`reports: ${options.reportDir} (summary.md)${exitCode === 0 ? '' : ' — failures are listed in each report.md'}`);
+    if (out !== undefined) io.stdout(`recording: ${resolve(out)} (manifest.json, exchanges/)`);
     return exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
-  },
-};
+}
 
 function progressLine(io: CommandIO, planned: number) {
   return (r: CheckResult, n: number) => {

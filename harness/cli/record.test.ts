@@ -1,0 +1,98 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { startEmulator } from '#harness/emulator/index.ts';
+import type { FixtureExchange } from '#harness/replay/fixtureFormat.ts';
+import { addFormats } from '#harness/spec/ajvFormats.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { main } from './main.ts';
+
+const { spec } = loadSpec();
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'svc-record-'));
+  dirs.push(d);
+  return d;
+}
+
+async function cli(command: 'run' | 'record', args: string[]) {
+  const dir = tmp();
+  const io = captureIO();
+  const code = await main([command, '--quiet', '--report-dir', dir, '--json', join(dir, 'all.json'), ...args], io);
+  const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { target: { baseUrl: string }; results: CheckResult[] }[] };
+  const verdicts = Object.fromEntries(all.records.flatMap((r) => r.results).map((r) => [`${r.checkId} ${r.model}`, r.verdict]));
+  return { code, io, all, verdicts, results: all.records.flatMap((r) => r.results) };
+}
+
+const exchangeFiles = (dir: string) => readdirSync(join(dir, 'exchanges')).map((f) => join(dir, 'exchanges', f));
+
+describe('record, then replay', () => {
+  test('recorded against the emulator with a canary key: no file holds the key, the replay gives the same verdicts and exit 0, an edited fixture fails its check with exit 1', async () => {
+    const canary = 'sk-canary-5e1d0c9b8a7f6e5d4c3b2a1908f7e6d5';
+    const emu = await startEmulator({ spec, apiKeys: [canary], now: () => new Date('2026-06-01T00:00:00Z') });
+    const out = tmp();
+    process.env.SVC_RECORD_CANARY = canary;
+    let recorded: Awaited<ReturnType<typeof cli>>;
+    try {
+      recorded = await cli('record', ['--out', out, '--base-url', emu.url, '--api-key-env', 'SVC_RECORD_CANARY', '--model', 'svc-v4-flash', '--now', '2026-06-01T00:00:00Z']);
+    } finally {
+      delete process.env.SVC_RECORD_CANARY;
+      await emu.close();
+    }
+    expect(recorded.code).toBe(0);
+    const files = [join(out, 'manifest.json'), ...exchangeFiles(out)];
+    expect(files.length).toBeGreaterThan(50);
+    const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as object);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(text.includes(canary), file).toBe(false);
+      expect(validate(JSON.parse(text)), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { clock: string; baseUrl: string };
+    expect(manifest).toMatchObject({ clock: '2026-06-01T00:00:00.000Z', baseUrl: emu.url });
+
+    // The emulator is gone: the replay can only be answered by the recording, on loopback.
+    const replayed = await cli('run', ['--fixtures', out, '--model', 'svc-v4-flash']);
+    expect(replayed.code, replayed.io.text()).toBe(0);
+    expect(replayed.verdicts).toEqual(recorded.verdicts);
+    expect(new URL(replayed.all.records[0]!.target.baseUrl).hostname).toBe('127.0.0.1');
+    for (const r of replayed.results) for (const f of r.failures ?? []) expect(f.message).not.toContain('fixture_not_found');
+
+    // Break a rule in the recording: the streams lose their final `[DONE]`.
+    for (const file of exchangeFiles(out)) {
+      const fx = JSON.parse(readFileSync(file, 'utf8')) as FixtureExchange;
+      const events = fx.response?.events;
+      if (events?.at(-1)?.data !== '[DONE]') continue;
+      events.pop();
+      writeFileSync(file, `${JSON.stringify(fx, null, 2)}\n`);
+    }
+    const broken = await cli('run', ['--fixtures', out, '--model', 'svc-v4-flash', '--fast']);
+    expect(broken.code).toBe(1);
+    expect(broken.verdicts['stream.events.done-last svc-v4-flash']).toBe('fail');
+    expect(recorded.verdicts['stream.events.done-last svc-v4-flash']).toBe('pass');
+  }, 120_000);
+
+  test('record needs --out; --fixtures takes no other target', async () => {
+    const io = captureIO();
+    expect(await main(['record', '--model', 'svc-v4-flash'], io)).toBe(2);
+    expect(io.text()).toContain('--out DIR is required');
+    expect(await main(['run', '--fixtures', tmp(), '--base-url', 'http://127.0.0.1:1'], captureIO())).toBe(2);
+    expect(await main(['run', '--fixtures', tmp()], captureIO())).toBe(2);
+  });
+
+  test('the embedded emulator is recorded when no --base-url is given', async () => {
+    const out = tmp();
+    const run = await cli('record', ['--out', out, '--model', 'svc-v4-flash', '--now', '2026-06-01T00:00:00Z', '--only', 'stream.events']);
+    expect(run.code).toBe(0);
+    expect(exchangeFiles(out).length).toBeGreaterThan(0);
+    const replay = await cli('run', ['--fixtures', out, '--model', 'svc-v4-flash', '--only', 'stream.events', '--fast']);
+    expect(replay.verdicts).toEqual(run.verdicts);
+  }, 60_000);
+});

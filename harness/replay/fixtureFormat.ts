@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Exchange, RecordedEvent } from '#harness/core/exchange.ts';
+
+/**
+ * A recording on disk (schema: fixtures/fixture.schema.json):
+ *
+ *   DIR/manifest.json                                  what the run ran under
+ *   DIR/exchanges/NNNN-<method>-<path-slug>-<hash8>.json  one exchange per file, in recording order
+ *
+ * Every file is written with sorted keys and two-space indentation, so a re-recording diffs
+ * line by line. Credentials never reach these files: the transport redacts every exchange before
+ * the recorder sees it, and the recorder keeps only the index of the key a request carried.
+ */
+export const SCHEMA_VERSION = 1;
+
+export interface FixtureManifest {
+  schemaVersion: 1;
+  recordedAt: string;
+  /** The run's reference time (ISO): replayed lifecycle checks judge against it. */
+  clock: string;
+  spec: { revision: string };
+  harness: { version: string };
+  /** The recorded base URL; every exchange path is relative to it. */
+  baseUrl: string;
+  /** The messages base, relative to baseUrl (e.g. `/anthropic`). */
+  messagesBasePath: string;
+  /** True when the run had a second, empty-balance key (secret index 1). */
+  emptyBalanceKey: boolean;
+}
+
+export interface FixtureKey {
+  method: string;
+  /** Relative to the manifest's baseUrl, query included. */
+  path: string;
+  /** Index of the run's key the request carried (0 the key, 1 the empty-balance key), null for none. */
+  secret: number | null;
+  /** First 16 hex digits of the SHA-256 of the canonical request body (`canonicalBody`). */
+  bodyHash: string;
+}
+
+export interface FixtureExchange {
+  key: FixtureKey;
+  request: { method: string; path: string; headers: Record<string, string>; body?: unknown; rawBody?: string };
+  response?: { status: number; headers: Record<string, string>; body?: unknown; text?: string; events?: RecordedEvent[]; truncated?: boolean };
+  error?: { code: string; message: string };
+}
+
+/** JSON with object keys sorted at every depth; `indent` 0 for the compact form. */
+export function canonicalJson(value: unknown, indent = 2): string {
+  return JSON.stringify(sortKeys(value), null, indent || undefined);
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, sortKeys(obj[k])]));
+  }
+  return value;
+}
+
+/**
+ * The form a request body is matched by: the JSON re-serialized with sorted keys (so key order
+ * and whitespace do not matter), `raw:` + the bytes for a body that is deliberately not JSON, ''
+ * for none.
+ */
+export function canonicalBody(req: { body?: unknown; rawBody?: string }): string {
+  if (req.rawBody !== undefined) return `raw:${req.rawBody}`;
+  if (req.body !== undefined) return canonicalJson(req.body, 0);
+  return '';
+}
+
+export function bodyHash(canonical: string): string {
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
+
+/** A URL as a path relative to `baseUrl` (query included); undefined when it is not under it. */
+export function relativePath(url: string, baseUrl: string): string | undefined {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (url !== base && !url.startsWith(`${base}/`) && !url.startsWith(`${base}?`)) return undefined;
+  return url.slice(base.length) || '/';
+}
+
+const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding']);
+
+function keptHeaders(headers: Record<string, string>, drop: ReadonlySet<string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
+}
+
+/** An exchange as stored: paths relative to the base, no timings but SSE offsets (whole ms). */
+export function toFixtureExchange(exchange: Exchange, baseUrl: string, secret: number | undefined): FixtureExchange {
+  const { request, response } = exchange;
+  const path = relativePath(request.url, baseUrl);
+  if (path === undefined) throw new Error(`record: ${request.method} ${request.url} is not under the recorded base URL ${baseUrl}`);
+  const out: FixtureExchange = {
+    key: { method: request.method, path, secret: secret ?? null, bodyHash: bodyHash(canonicalBody(request)) },
+    request: {
+      method: request.method,
+      path,
+      headers: keptHeaders(request.headers, HOP_HEADERS),
+      ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : request.body !== undefined ? { body: request.body } : {}),
+    },
+  };
+  if (response) {
+    out.response = { status: response.status, headers: keptHeaders(response.headers, HOP_HEADERS) };
+    if (response.events) out.response.events = response.events.map((e) => ({ ...e, at: Math.round(e.at) }));
+    else if (response.body !== undefined) out.response.body = response.body;
+    else if (response.text !== undefined) out.response.text = response.text;
+    if (response.truncated) out.response.truncated = true;
+  }
+  if (exchange.error) out.error = { ...exchange.error };
+  return out;
+}
+
+export function exchangeFileName(seq: number, fx: FixtureExchange): string {
+  const slug = fx.key.path.split('?')[0]!.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'root';
+  const hash = bodyHash(`${fx.key.method} ${fx.key.path} ${fx.key.secret} ${fx.key.bodyHash}`).slice(0, 8);
+  return `${String(seq).padStart(4, '0')}-${fx.key.method.toLowerCase()}-${slug}-${hash}.json`;
+}
+
+export function writeManifest(dir: string, manifest: FixtureManifest): void {
+  mkdirSync(join(dir, 'exchanges'), { recursive: true });
+  writeFileSync(join(dir, 'manifest.json'), `${canonicalJson(manifest)}\n`);
+}
+
+/**
+ * A recorder for the transport's `record` option: writes each exchange to its own file, named
+ * when first seen (headers arrived) and rewritten when the exchange completes.
+ */
+export function fixtureRecorder(dir: string, baseUrl: string): (exchange: Exchange, info: { secret?: number }) => void {
+  const names = new WeakMap<Exchange, string>();
+  let seq = 0;
+  mkdirSync(join(dir, 'exchanges'), { recursive: true });
+  return (exchange, info) => {
+    const fx = toFixtureExchange(exchange, baseUrl, info.secret);
+    let name = names.get(exchange);
+    if (name === undefined) {
+      seq += 1;
+      name = exchangeFileName(seq, fx);
+      names.set(exchange, name);
+    }
+    writeFileSync(join(dir, 'exchanges', name), `${canonicalJson(fx)}\n`);
+  };
+}
+
+export interface Fixture {
+  manifest: FixtureManifest;
+  /** In recording order (file name order). */
+  exchanges: FixtureExchange[];
+}
+
+export function readFixture(dir: string): Fixture {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as FixtureManifest;
+  if (manifest.schemaVersion !== SCHEMA_VERSION) throw new Error(`${join(dir, 'manifest.json')}: schemaVersion ${String(manifest.schemaVersion)} is not ${SCHEMA_VERSION}`);
+  const files = readdirSync(join(dir, 'exchanges')).filter((f) => f.endsWith('.json')).sort();
+  const exchanges = files.map((f) => JSON.parse(readFileSync(join(dir, 'exchanges', f), 'utf8')) as FixtureExchange);
+  return { manifest, exchanges };
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Exchange } from '#harness/core/exchange.ts';
+import { addFormats } from '#harness/spec/ajvFormats.ts';
+import { bodyHash, canonicalBody, canonicalJson, fixtureRecorder, readFixture, relativePath, toFixtureExchange, writeManifest, type FixtureExchange } from './fixtureFormat.ts';
+import { Matcher, NOT_RECORDED_STATUS, REPLAY_KEYS, startReplayServer } from './replayServer.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'svc-replay-'));
+  dirs.push(d);
+  return d;
+}
+
+const BASE = 'http://127.0.0.1:9999';
+const chat = (content: string): Exchange => ({
+  request: { method: 'POST', url: `${BASE}/chat/completions`, headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json', host: 'x' }, body: { model: 'm', messages: [{ role: 'user', content }] } },
+  response: { status: 200, headers: { 'content-type': 'application/json', 'content-length': '20' }, body: { object: 'chat.completion', content }, durationMs: 12 },
+  attempts: 1,
+});
+
+function validator() {
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as object);
+}
+
+describe('the fixture format', () => {
+  test('canonical JSON sorts keys at every depth; the canonical body ignores key order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: 0 } }, 0)).toBe('{"a":{"c":0,"d":[{"y":2,"z":1}]},"b":1}');
+    expect(canonicalBody({ body: { b: 1, a: 2 } })).toBe(canonicalBody({ body: { a: 2, b: 1 } }));
+    expect(canonicalBody({ rawBody: '{"a":' })).toBe('raw:{"a":');
+    expect(canonicalBody({})).toBe('');
+  });
+
+  test('paths are relative to the base; a URL elsewhere is not', () => {
+    expect(relativePath(`${BASE}/v1/models?x=1`, `${BASE}/`)).toBe('/v1/models?x=1');
+    expect(relativePath('http://other/x', BASE)).toBeUndefined();
+  });
+
+  test('an exchange is stored without hop headers or timings, and the files satisfy the schema', () => {
+    const fx = toFixtureExchange(chat('hi'), BASE, 0);
+    expect(fx.request.headers).toEqual({ authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' });
+    expect(fx.response).toEqual({ status: 200, headers: { 'content-type': 'application/json' }, body: { object: 'chat.completion', content: 'hi' } });
+    expect(fx.key).toEqual({ method: 'POST', path: '/chat/completions', secret: 0, bodyHash: bodyHash(canonicalBody(fx.request)) });
+    const dir = tmp();
+    writeManifest(dir, { schemaVersion: 1, recordedAt: '2026-06-01T00:00:00.000Z', clock: '2026-06-01T00:00:00.000Z', spec: { revision: 'r' }, harness: { version: '0' }, baseUrl: BASE, messagesBasePath: '/anthropic', emptyBalanceKey: false });
+    const record = fixtureRecorder(dir, BASE);
+    const ex = chat('hi');
+    record(ex, { secret: 0 });
+    record(ex, { secret: 0 }); // the same exchange again (completed): the same file, rewritten
+    record(chat('again'), {});
+    const { manifest, exchanges } = readFixture(dir);
+    expect(exchanges).toHaveLength(2);
+    expect(exchanges[1]!.key.secret).toBeNull();
+    const validate = validator();
+    for (const doc of [manifest, ...exchanges]) expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+  });
+});
+
+describe('matching', () => {
+  const fx = (content: string, secret: number | null = 0): FixtureExchange => toFixtureExchange(chat(content), BASE, secret ?? undefined);
+  const incoming = (content: string, secret: number | null = 0) => ({ method: 'POST', path: '/chat/completions', secret, canonical: canonicalBody(chat(content).request) });
+
+  test('exact matches are served in recording order, the last again once used up', () => {
+    const m = new Matcher([fx('a'), { ...fx('a'), response: { status: 429, headers: {} } }]);
+    expect(m.match(incoming('a'))?.response?.status).toBe(200);
+    expect(m.match(incoming('a'))?.response?.status).toBe(429);
+    expect(m.match(incoming('a'))?.response?.status).toBe(429);
+  });
+
+  test('the key index is part of the match', () => {
+    const m = new Matcher([fx('a', 1)]);
+    expect(m.match(incoming('a', 0))).toBeUndefined();
+    expect(m.match(incoming('a', 1))).toBeDefined();
+  });
+
+  test('a random marker falls back to the most alike recorded body, and keeps it', () => {
+    const m = new Matcher([fx('remember the code word zebra-abc123'), fx('something else entirely, nothing alike at all')]);
+    expect(m.match(incoming('remember the code word zebra-xyz789'))?.request.body).toEqual(chat('remember the code word zebra-abc123').request.body);
+    expect(m.match(incoming('remember the code word zebra-xyz789'))).toBeDefined();
+    expect(m.match(incoming('an unrelated prompt'))).toBeUndefined();
+  });
+});
+
+describe('the replay server', () => {
+  test('answers recorded JSON and SSE through MSW handlers, and names what was not recorded', async () => {
+    const dir = tmp();
+    writeManifest(dir, { schemaVersion: 1, recordedAt: '2026-06-01T00:00:00.000Z', clock: '2026-06-01T00:00:00.000Z', spec: { revision: 'r' }, harness: { version: '0' }, baseUrl: BASE, messagesBasePath: '/anthropic', emptyBalanceKey: false });
+    const record = fixtureRecorder(dir, BASE);
+    record(chat('hi'), { secret: 0 });
+    const stream = chat('stream');
+    stream.response = { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [{ at: 0, data: '{"n":1}' }, { at: 5, data: ':keep-alive' }, { at: 60, data: '[DONE]' }], text: 'ignored', durationMs: 60 };
+    record(stream, { secret: 0 });
+    const server = await startReplayServer(dir);
+    try {
+      const post = (content: string, key: string = REPLAY_KEYS[0]) =>
+        fetch(`${server.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ content, role: 'user' }], model: 'm' }) });
+      const res = await post('hi');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ object: 'chat.completion', content: 'hi' });
+      const started = performance.now();
+      const sse = await post('stream');
+      expect(await sse.text()).toBe('data: {"n":1}\n\n:keep-alive\n\ndata: [DONE]\n\n');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(50);
+      const missing = await fetch(`${server.url}/v1/nothing`);
+      expect(missing.status).toBe(NOT_RECORDED_STATUS);
+      expect(await missing.json()).toEqual({ error: { message: 'no recording for GET /v1/nothing without the key', type: 'fixture_not_found', code: 'fixture_not_found' } });
+    } finally {
+      await server.close();
+    }
+    const fast = await startReplayServer(dir, { fast: true });
+    try {
+      const started = performance.now();
+      const sse = await fetch(`${fast.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${REPLAY_KEYS[0]}` }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'stream' }] }) });
+      expect(await sse.text()).toContain('[DONE]');
+      expect(performance.now() - started).toBeLessThan(50);
+    } finally {
+      await fast.close();
+    }
+    writeFileSync(join(dir, 'manifest.json'), '{"schemaVersion":2}');
+    await expect(startReplayServer(dir)).rejects.toThrow(/schemaVersion/);
+  });
+});
