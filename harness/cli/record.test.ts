@@ -1,24 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator } from '#harness/emulator/index.ts';
 import type { FixtureExchange } from '#harness/replay/fixtureFormat.ts';
-import { addFormats } from '#harness/spec/ajvFormats.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { main } from './main.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { createAjv } from '#harness/derive/validators/createAjv.ts';
 
 const { spec } = loadSpec();
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'svc-record-'));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs('svc-record-');
 
 async function cli(command: 'run' | 'record', args: string[]) {
   const dir = tmp();
@@ -47,9 +40,7 @@ describe('record, then replay', () => {
     expect(recorded.code).toBe(0);
     const files = [join(out, 'manifest.json'), ...exchangeFiles(out)];
     expect(files.length).toBeGreaterThan(50);
-    const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
-    addFormats(ajv);
-    const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as object);
+    const validate = createAjv().compile(JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as object);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       expect(text.includes(canary), file).toBe(false);

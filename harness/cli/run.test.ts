@@ -1,22 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { main } from './main.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
 
 const { spec } = loadSpec();
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'svc-run-'));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs('svc-run-');
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,20 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Exchange } from '#harness/core/exchange.ts';
-import { addFormats } from '#harness/spec/ajvFormats.ts';
 import { bodyHash, canonicalBody, canonicalJson, fixtureRecorder, readFixture, relativePath, toFixtureExchange, writeManifest, type FixtureExchange } from './fixtureFormat.ts';
 import { Matcher, NOT_RECORDED_STATUS, REPLAY_KEYS, startReplayServer } from './replayServer.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { createAjv } from '#harness/derive/validators/createAjv.ts';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'svc-replay-'));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs('svc-replay-');
 
 const BASE = 'http://127.0.0.1:9999';
 const chat = (content: string): Exchange => ({
@@ -24,9 +17,7 @@ const chat = (content: string): Exchange => ({
 });
 
 function validator() {
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
-  addFormats(ajv);
-  return ajv.compile(JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as object);
+  return createAjv().compile(JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as object);
 }
 
 describe('the fixture format', () => {
