@@ -18,7 +18,6 @@ import { usageChecks } from './usage/arithmetic.ts';
 export type { Check } from './define.ts';
 export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode } from './context.ts';
 export { CheckRegistry } from './registry.ts';
-export { resetSamples } from './support/samples.ts';
 
 /** Every check of the catalogue, derived from the spec where the spec can drive it. */
 export function buildRegistry(spec: Spec): CheckRegistry {

@@ -5,7 +5,9 @@ import { readStream, type ReadStream } from './stream.ts';
 
 /**
  * One response shared by every check that only judges its shape, per model and kind: a run sends
- * each kind of request once, not once per check. Keyed by model so models never share answers.
+ * each kind of request once, not once per check. Keyed by model so models never share answers;
+ * targets never share it either, because the runner starts a fresh vitest pool (a new worker, so a
+ * new module instance) for each target.
  */
 const cache = new Map<string, Promise<{ res: CheckResponse; body?: unknown; stream?: ReadStream }>>();
 
@@ -38,8 +40,3 @@ export function countUsage(ctx: CheckContext, usage: Json): void {
 /** The plain completion every shape check of chat_completion judges. */
 export const plainCompletion = (ctx: CheckContext) => sample(ctx, 'chat', () => chat(ctx));
 export const streamedCompletion = (ctx: CheckContext) => sample(ctx, 'chat-stream', () => chat(ctx, { stream: true }), true);
-
-/** Forget shared responses (between runs in one process). */
-export function resetSamples(): void {
-  cache.clear();
-}
