@@ -36,3 +36,39 @@ describe.each([
     expect(lifecycle.map((r) => r.verdict)).toEqual(['pass', 'pass']);
   }, 60_000);
 });
+
+/**
+ * fixtures/production-captures: real captures of the production service, each answering the one
+ * request of the harness that asks what the capture's own request asked. The report says which
+ * real behaviours conform and which truly differ; what nothing was captured for is skipped.
+ */
+describe('fixtures/production-captures', () => {
+  test('judges real traffic: the V4-era answers keep the contract but for the bare-UUID completion id', async () => {
+    const run = await replay('production-captures');
+    const judged = run.results.filter((r) => r.verdict !== 'skip');
+    expect(judged).toHaveLength(22); // the README quotes this figure
+    const failed = judged.filter((r) => r.verdict !== 'pass');
+    // The one true difference the description states: ids are `chatcmpl-` + UUID; production sends a bare UUID.
+    expect(failed.map((r) => `${r.checkId} ${r.severity} ${r.verdict}`)).toEqual(['schema.chat-completion.matches-stated-shapes should fail']);
+    expect(failed[0]!.failures![0]!.message).toMatch(/^\/id: must match pattern "\^chatcmpl-/);
+    expect(run.code).toBe(0);
+    // Real answers judged at must: streams, reasoning, the wrong-key 401, the aliases before retirement.
+    const passed = new Set(judged.filter((r) => r.verdict === 'pass').map((r) => `${r.model} ${r.checkId}`));
+    for (const id of [
+      'svc-v4-flash schema.chat-completion.matches-schema',
+      'svc-v4-flash schema.stream-chunk.matches-schema',
+      'svc-v4-flash stream.events.done-last',
+      'svc-v4-flash stream.assembled.tool-calls-add-up',
+      'svc-v4-flash stream.reasoning.deltas-when-thinking',
+      'svc-v4-flash rule.chat.thinking.enabled-carries-reasoning',
+      'svc-v4-flash auth.wrong-key.returns-401',
+      'svc-chat lifecycle.svc-chat.state-at-reference-time',
+      'svc-reasoner lifecycle.svc-reasoner.state-at-reference-time',
+    ]) expect(passed, id).toContain(id);
+    // Whatever no capture answers is a skip that names the request, never a verdict.
+    const notCaptured = run.results.filter((r) => r.verdict === 'skip' && r.reason?.startsWith('the fixture set holds no capture answering'));
+    expect(notCaptured.length).toBeGreaterThan(0);
+    for (const r of notCaptured) expect(r.reason).toMatch(/answering (GET|POST) \//);
+    for (const r of run.records) expect(r.referenceTime).toEqual({ source: 'fixture', value: '2026-06-08T18:46:14.000Z' });
+  }, 60_000);
+});

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -49,8 +50,16 @@ describe('record, then replay', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { clock: string; baseUrl: string };
     expect(manifest).toMatchObject({ clock: '2026-06-01T00:00:00.000Z', baseUrl: emu.url });
 
-    // The emulator is gone: the replay can only be answered by the recording, on loopback.
-    const replayed = await cli('run', ['--fixtures', out, '--model', 'svc-v4-flash']);
+    // The emulator is gone: the replay can only be answered by the recording, on loopback. A
+    // tripwire listens where the recorded endpoint was and counts any connection the replay makes.
+    let connections = 0;
+    const tripwire = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => tripwire.listen(Number(new URL(emu.url).port), '127.0.0.1', resolve));
+    const replayed = await cli('run', ['--fixtures', out, '--model', 'svc-v4-flash']).finally(() => new Promise((resolve) => tripwire.close(resolve)));
+    expect(connections).toBe(0);
     expect(replayed.code, replayed.io.text()).toBe(0);
     expect(replayed.verdicts).toEqual(recorded.verdicts);
     expect(new URL(replayed.all.records[0]!.target.baseUrl).hostname).toBe('127.0.0.1');

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Exchange, RecordedEvent } from '#harness/core/exchange.ts';
+import { addFormats } from '#harness/spec/ajvFormats.ts';
 
 /**
  * A recording on disk (schema: fixtures/fixture.schema.json):
@@ -28,6 +30,23 @@ export interface FixtureManifest {
   messagesBasePath: string;
   /** True when the run had a second, empty-balance key (secret index 1). */
   emptyBalanceKey: boolean;
+  /**
+   * `partial` for a set built from captures rather than recorded from a run: a request it holds no
+   * capture for is skipped (the endpoint was never asked), and only exact matches answer.
+   */
+  coverage?: 'partial';
+  /** Where a set built from captures came from, in a sentence. */
+  source?: string;
+}
+
+/** How a request carried its credential: a bearer token, none, or a malformed Authorization. */
+export type AuthForm = 'bearer' | 'none' | 'malformed';
+
+/** Where a capture-built exchange's response came from (its file and SOURCES.md line). */
+export interface FixtureProvenance {
+  capture: string;
+  source: string;
+  note?: string;
 }
 
 export interface FixtureKey {
@@ -38,6 +57,8 @@ export interface FixtureKey {
   secret: number | null;
   /** First 16 hex digits of the SHA-256 of the canonical request body (`canonicalBody`). */
   bodyHash: string;
+  /** When set, only a request carrying its credential this way matches. */
+  auth?: AuthForm;
 }
 
 export interface FixtureExchange {
@@ -45,6 +66,7 @@ export interface FixtureExchange {
   request: { method: string; path: string; headers: Record<string, string>; body?: unknown; rawBody?: string };
   response?: { status: number; headers: Record<string, string>; body?: unknown; text?: string; events?: RecordedEvent[]; truncated?: boolean };
   error?: { code: string; message: string };
+  provenance?: FixtureProvenance;
 }
 
 /** JSON with object keys sorted at every depth; `indent` 0 for the compact form. */
@@ -151,10 +173,46 @@ export interface Fixture {
   exchanges: FixtureExchange[];
 }
 
+let fixtureValidators: { manifest: ValidateFunction; exchange: ValidateFunction } | undefined;
+
+/** fixtures/fixture.schema.json's two file shapes, compiled once (a run loads one recording). */
+function validators(): { manifest: ValidateFunction; exchange: ValidateFunction } {
+  if (!fixtureValidators) {
+    const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
+    addFormats(ajv);
+    const schema = JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as { $id: string };
+    ajv.addSchema(schema);
+    const part = (name: string) => ajv.getSchema(`${schema.$id}#/$defs/${name}`)!;
+    fixtureValidators = { manifest: part('manifest'), exchange: part('exchange') };
+  }
+  return fixtureValidators;
+}
+
+function parseFile(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (err) {
+    throw new Error(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** A fixture file checked against the schema: a hand-edited file that breaks it is named with what is wrong. */
+function checked<T>(file: string, value: unknown, shape: 'manifest' | 'exchange'): T {
+  const validate = validators()[shape];
+  if (!validate(value)) {
+    const err = validate.errors?.[0];
+    throw new Error(`${file}: does not match fixtures/fixture.schema.json: ${err ? `${err.instancePath || '/'} ${err.message ?? ''}` : 'invalid'}`);
+  }
+  return value as T;
+}
+
 export function readFixture(dir: string): Fixture {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as FixtureManifest;
-  if (manifest.schemaVersion !== SCHEMA_VERSION) throw new Error(`${join(dir, 'manifest.json')}: schemaVersion ${String(manifest.schemaVersion)} is not ${SCHEMA_VERSION}`);
+  const manifestFile = join(dir, 'manifest.json');
+  const raw = parseFile(manifestFile) as { schemaVersion?: unknown } | null;
+  // The version first: a recording from another harness version differs in more than one field.
+  if (raw?.schemaVersion !== SCHEMA_VERSION) throw new Error(`${manifestFile}: schemaVersion ${String(raw?.schemaVersion)} is not ${SCHEMA_VERSION}`);
+  const manifest = checked<FixtureManifest>(manifestFile, raw, 'manifest');
   const files = readdirSync(join(dir, 'exchanges')).filter((f) => f.endsWith('.json')).sort();
-  const exchanges = files.map((f) => JSON.parse(readFileSync(join(dir, 'exchanges', f), 'utf8')) as FixtureExchange);
+  const exchanges = files.map((f) => checked<FixtureExchange>(join(dir, 'exchanges', f), parseFile(join(dir, 'exchanges', f)), 'exchange'));
   return { manifest, exchanges };
 }

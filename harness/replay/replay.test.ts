@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '#harness/core/exchange.ts';
+import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
 import { bodyHash, canonicalBody, canonicalJson, fixtureRecorder, readFixture, relativePath, toFixtureExchange, writeManifest, type FixtureExchange } from './fixtureFormat.ts';
 import { Matcher, NOT_RECORDED_STATUS, REPLAY_KEYS, startReplayServer } from './replayServer.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
@@ -55,7 +56,7 @@ describe('the fixture format', () => {
 
 describe('matching', () => {
   const fx = (content: string, secret: number | null = 0): FixtureExchange => toFixtureExchange(chat(content), BASE, secret ?? undefined);
-  const incoming = (content: string, secret: number | null = 0) => ({ method: 'POST', path: '/chat/completions', secret, canonical: canonicalBody(chat(content).request) });
+  const incoming = (content: string, secret: number | null = 0, auth: 'bearer' | 'none' | 'malformed' = 'bearer') => ({ method: 'POST', path: '/chat/completions', secret, auth, canonical: canonicalBody(chat(content).request) });
 
   test('exact matches are served in recording order, the last again once used up', () => {
     const m = new Matcher([fx('a'), { ...fx('a'), response: { status: 429, headers: {} } }]);
@@ -75,6 +76,19 @@ describe('matching', () => {
     expect(m.match(incoming('remember the code word zebra-xyz789'))?.request.body).toEqual(chat('remember the code word zebra-abc123').request.body);
     expect(m.match(incoming('remember the code word zebra-xyz789'))).toBeDefined();
     expect(m.match(incoming('an unrelated prompt'))).toBeUndefined();
+  });
+
+  test('exact-only matching (a capture-built set) has no fallback', () => {
+    const m = new Matcher([fx('remember the code word zebra-abc123')], { exactOnly: true });
+    expect(m.match(incoming('remember the code word zebra-xyz789'))).toBeUndefined();
+    expect(m.match(incoming('remember the code word zebra-abc123'))).toBeDefined();
+  });
+
+  test('an exchange keyed by an auth form answers only requests carrying their credential that way', () => {
+    const m = new Matcher([{ ...fx('a', null), key: { ...fx('a', null).key, auth: 'bearer' } }]);
+    expect(m.match(incoming('a', null, 'none'))).toBeUndefined();
+    expect(m.match(incoming('a', null, 'malformed'))).toBeUndefined();
+    expect(m.match(incoming('a', null, 'bearer'))).toBeDefined();
   });
 });
 
@@ -113,7 +127,26 @@ describe('the replay server', () => {
     } finally {
       await fast.close();
     }
+    const [first] = readdirSync(join(dir, 'exchanges')).sort();
+    const file = join(dir, 'exchanges', first!);
+    const good = readFileSync(file, 'utf8');
+    writeFileSync(file, good.replace('"status": 200', '"status": "200"'));
+    await expect(startReplayServer(dir)).rejects.toThrow(new RegExp(`${first!}: does not match fixtures/fixture.schema.json: /response/status must be integer`));
+    writeFileSync(file, good);
     writeFileSync(join(dir, 'manifest.json'), '{"schemaVersion":2}');
     await expect(startReplayServer(dir)).rejects.toThrow(/schemaVersion/);
+  });
+
+  test('a set built from captures marks what it holds no capture for, so the run skips it', async () => {
+    const dir = tmp();
+    writeManifest(dir, { schemaVersion: 1, recordedAt: '2026-06-01T00:00:00.000Z', clock: '2026-06-01T00:00:00.000Z', spec: { revision: 'r' }, harness: { version: '0' }, baseUrl: BASE, messagesBasePath: '/anthropic', emptyBalanceKey: false, coverage: 'partial' });
+    const server = await startReplayServer(dir);
+    try {
+      const res = await fetch(`${server.url}/models`, { headers: { authorization: `Bearer ${REPLAY_KEYS[0]}` } });
+      expect(res.status).toBe(NOT_RECORDED_STATUS);
+      expect(res.headers.get(NOT_CAPTURED_HEADER)).toBe('GET /models');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { getResponse, http, HttpResponse, type RequestHandler } from 'msw';
 import type { RecordedEvent } from '#harness/core/exchange.ts';
-import { bodyHash, canonicalBody, readFixture, type FixtureExchange, type FixtureManifest } from './fixtureFormat.ts';
+import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
+import { bodyHash, canonicalBody, readFixture, type AuthForm, type FixtureExchange, type FixtureManifest } from './fixtureFormat.ts';
 
 /** The keys a replayed run sends: index i stands for the recording's secret i. */
 export const REPLAY_KEYS = ['sk-replay-key-0', 'sk-replay-key-1'] as const;
@@ -24,6 +25,7 @@ interface Incoming {
   method: string;
   path: string;
   secret: number | null;
+  auth: AuthForm;
   canonical: string;
 }
 
@@ -33,16 +35,20 @@ interface Incoming {
  * answers again once they are used up). A request whose body matches nothing recorded (a check's
  * random marker or cache salt) falls back to the recorded group with the same method, path and
  * key whose canonical body is most alike (common prefix + suffix >= 80% of the longer one), and
- * keeps that group from then on. Anything else is not recorded.
+ * keeps that group from then on. Anything else is not recorded. An exchange whose key names an
+ * auth form answers only requests carrying their credential that way. With `exactOnly` (a set built
+ * from captures) there is no fallback: a capture answers only the very request it was paired with.
  */
 export class Matcher {
-  readonly #groups = new Map<string, { canonical: string; exchanges: FixtureExchange[]; served: number; taken: boolean }>();
+  readonly #groups = new Map<string, { canonical: string; auth?: AuthForm; exchanges: FixtureExchange[]; served: number; taken: boolean }>();
   readonly #aliases = new Map<string, string>();
+  readonly #exactOnly: boolean;
 
-  constructor(exchanges: readonly FixtureExchange[]) {
+  constructor(exchanges: readonly FixtureExchange[], options: { exactOnly?: boolean } = {}) {
+    this.#exactOnly = options.exactOnly === true;
     for (const fx of exchanges) {
-      const id = groupId(fx.key.method, fx.key.path, fx.key.secret, fx.key.bodyHash);
-      const group = this.#groups.get(id) ?? { canonical: canonicalBody(fx.request), exchanges: [], served: 0, taken: false };
+      const id = groupId(fx.key.method, fx.key.path, fx.key.secret, fx.key.bodyHash) + (fx.key.auth ? ` ${fx.key.auth}` : '');
+      const group = this.#groups.get(id) ?? { canonical: canonicalBody(fx.request), ...(fx.key.auth ? { auth: fx.key.auth } : {}), exchanges: [], served: 0, taken: false };
       group.exchanges.push(fx);
       this.#groups.set(id, group);
     }
@@ -51,11 +57,13 @@ export class Matcher {
   match(req: Incoming): FixtureExchange | undefined {
     const prefix = groupId(req.method, req.path, req.secret, '');
     const own = prefix + bodyHash(req.canonical);
-    let id = this.#groups.has(own) ? own : this.#aliases.get(own);
+    const withAuth = `${own} ${req.auth}`;
+    let id = this.#groups.has(withAuth) ? withAuth : this.#groups.has(own) ? own : this.#aliases.get(own);
     if (id === undefined) {
+      if (this.#exactOnly) return undefined;
       let best: { id: string; score: number } | undefined;
       for (const [gid, g] of this.#groups) {
-        if (!gid.startsWith(prefix) || g.taken) continue;
+        if (!gid.startsWith(prefix) || g.taken || g.auth !== undefined) continue;
         const score = similarity(g.canonical, req.canonical);
         if (score >= SIMILARITY && (best === undefined || score > best.score)) best = { id: gid, score };
       }
@@ -118,14 +126,28 @@ function recordedResponse(fx: FixtureExchange, fast: boolean): Response {
   return new HttpResponse(text, { status: r.status, headers });
 }
 
-function notRecorded(req: Incoming): Response {
+function notRecorded(req: Incoming, partial: boolean): Response {
   const what = `${req.method} ${req.path}${req.canonical ? ` (body hash ${bodyHash(req.canonical)})` : ''}${req.secret === null ? ' without the key' : req.secret === 1 ? ' with the empty-balance key' : ''}`;
-  return HttpResponse.json({ error: { message: `no recording for ${what}`, type: 'fixture_not_found', code: 'fixture_not_found' } }, { status: NOT_RECORDED_STATUS });
+  return HttpResponse.json(
+    { error: { message: `no recording for ${what}`, type: 'fixture_not_found', code: 'fixture_not_found' } },
+    { status: NOT_RECORDED_STATUS, ...(partial ? { headers: { [NOT_CAPTURED_HEADER]: what } } : {}) },
+  );
 }
 
-/** The MSW handlers of a recording: one resolving recorded exchanges, then one answering "not recorded". */
-export function replayHandlers(exchanges: readonly FixtureExchange[], options: { fast?: boolean } = {}): RequestHandler[] {
-  const matcher = new Matcher(exchanges);
+function authForm(request: Request): AuthForm {
+  const auth = request.headers.get('authorization');
+  if (auth === null) return request.headers.get('x-api-key') === null ? 'none' : 'bearer';
+  return /^Bearer\s+\S+$/i.test(auth) ? 'bearer' : 'malformed';
+}
+
+/**
+ * The MSW handlers of a recording: one resolving recorded exchanges, then one answering "not
+ * recorded". `partial` (a set built from captures): exact matches only, and the "not recorded"
+ * answer carries NOT_CAPTURED_HEADER, so the run skips that check instead of failing it.
+ */
+export function replayHandlers(exchanges: readonly FixtureExchange[], options: { fast?: boolean; partial?: boolean } = {}): RequestHandler[] {
+  const partial = options.partial === true;
+  const matcher = new Matcher(exchanges, { exactOnly: partial });
   const incoming = async (request: Request): Promise<Incoming> => {
     const url = new URL(request.url);
     const raw = await request.clone().text();
@@ -139,14 +161,14 @@ export function replayHandlers(exchanges: readonly FixtureExchange[], options: {
     }
     const auth = `${request.headers.get('authorization') ?? ''} ${request.headers.get('x-api-key') ?? ''}`;
     const secret = REPLAY_KEYS.findIndex((k) => auth.includes(k));
-    return { method: request.method, path: `${url.pathname}${url.search}`, secret: secret >= 0 ? secret : null, canonical };
+    return { method: request.method, path: `${url.pathname}${url.search}`, secret: secret >= 0 ? secret : null, auth: authForm(request), canonical };
   };
   return [
     http.all('*', async ({ request }) => {
       const fx = matcher.match(await incoming(request));
       return fx ? recordedResponse(fx, options.fast === true) : undefined;
     }),
-    http.all('*', async ({ request }) => notRecorded(await incoming(request))),
+    http.all('*', async ({ request }) => notRecorded(await incoming(request), partial)),
   ];
 }
 
@@ -157,7 +179,7 @@ export function replayHandlers(exchanges: readonly FixtureExchange[], options: {
  */
 export async function startReplayServer(dir: string, options: { fast?: boolean } = {}): Promise<ReplayServer> {
   const { manifest, exchanges } = readFixture(dir);
-  const handlers = replayHandlers(exchanges, options);
+  const handlers = replayHandlers(exchanges, { ...options, partial: manifest.coverage === 'partial' });
   const server = createServer((req, res) => {
     answer(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured.ts';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '#harness/checks/index.ts';
 import { validatorFor } from '#harness/derive/validators/index.ts';
@@ -32,8 +33,8 @@ function authHeaders(mode: CheckRequest['auth'], key: string, emptyBalanceKey: s
 /** The CheckContext of one check on one model: requests go through the run's transport. */
 export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, usage: TokenUse): CheckContext {
   const mapModel = (id: string) => config.modelMap[id] ?? id;
-  const send = (req: CheckRequest) =>
-    sender.send({
+  const send = async (req: CheckRequest): Promise<CheckResponse> => {
+    const res = await sender.send({
       method: req.method,
       url: baseUrlOf(spec, config, req.base) + req.path,
       headers: { ...authHeaders(req.auth, config.apiKey, config.emptyBalanceKey), ...(req.body !== undefined || req.rawBody !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -41,6 +42,10 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
     });
+    const missing = res.headers[NOT_CAPTURED_HEADER];
+    if (missing !== undefined) throw new NotCapturedError(missing);
+    return res;
+  };
   return {
     spec,
     model,

@@ -1,12 +1,14 @@
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import { curlOf } from '#harness/core/curl.ts';
+import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 
 /**
  * Runs one check and turns whatever happens into a result: a HarnessError (the harness could not
  * judge: unreachable target, timeout) is `error`; so is an exception of the check itself, since a
- * bug of the harness says nothing about the endpoint. Nothing escapes: the report is always written.
+ * bug of the harness says nothing about the endpoint. A request a capture-built fixture set holds no
+ * capture for is a skip: the endpoint was never asked. Nothing escapes: the report is always written.
  */
 export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse, keyVariable = 'SVC_API_KEY'): Promise<CheckResult> {
   const started = performance.now();
@@ -23,6 +25,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, usage: Token
         return { ...base, verdict: outcome.verdict, reason: outcome.reason, ...done() };
     }
   } catch (err) {
+    if (isNotCaptured(err)) return { ...base, verdict: 'skip', reason: err.message, ...done() };
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
     return { ...base, verdict: 'error', reason, ...done() };
   }
