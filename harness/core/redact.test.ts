@@ -8,6 +8,20 @@ describe('redaction', () => {
   test('removes a secret from text, also JSON-escaped and URL-encoded forms', () => {
     expect(redactText(`key ${KEY} and ${encodeURIComponent(KEY)}`, [KEY])).toBe(`key ${REDACTED} and ${REDACTED}`);
   });
+  test('removes a secret written in base64 or base64url, alone or inside a longer base64 text', () => {
+    const b64 = Buffer.from(KEY).toString('base64');
+    expect(redactText(`x ${b64} y`, [KEY])).toBe(`x ${REDACTED} y`);
+    expect(redactText(`x ${b64.replace(/=+$/, '')} y`, [KEY])).toBe(`x ${REDACTED} y`);
+    expect(redactText(`x ${Buffer.from(KEY).toString('base64url')} y`, [KEY])).toBe(`x ${REDACTED} y`);
+    // A Basic credential: user:key encoded together, the key starting at each of the three alignments.
+    for (const user of ['u', 'us', 'use']) {
+      const out = redactText(`Basic ${Buffer.from(`${user}:${KEY}`).toString('base64')}`, [KEY]);
+      expect(out).toContain(REDACTED);
+      // Only the few characters that the neighbouring bytes share with the key stay.
+      expect(out.replace(REDACTED, '').length, out).toBeLessThanOrEqual('Basic '.length + 12);
+    }
+    expect(redactText('aGVsbG8gd29ybGQ=', [KEY])).toBe('aGVsbG8gd29ybGQ=');
+  });
   test('removes a secret from every string of a value, keys included', () => {
     expect(JSON.stringify(redactValue({ [KEY]: [`x${KEY}`], n: 1 }, [KEY]))).not.toContain(KEY);
   });

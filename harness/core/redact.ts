@@ -2,19 +2,44 @@
 export const REDACTED = '[REDACTED]';
 
 /**
- * Replaces every occurrence of each secret in a text (also when the text escaped it as JSON or
- * URL-encoded it). Secrets shorter than 4 characters are ignored: replacing them would mangle text
+ * Replaces every occurrence of each secret in a text (also when the text escaped it as JSON,
+ * URL-encoded it, or base64-encoded it, alone or inside a longer base64 text such as a Basic
+ * credential). Secrets shorter than 4 characters are ignored: replacing them would mangle text
  * and they cannot be real keys.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length < 4) continue;
-    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
-      out = out.split(form).join(REDACTED);
-    }
+    for (const form of formsOf(secret)) out = out.split(form).join(REDACTED);
   }
   return out;
+}
+
+/** Forms per secret: a run has one or two secrets and redacts every stream event with them. */
+const FORMS = new Map<string, string[]>();
+
+/** The ways a secret can be written, longest first so a whole form goes before a piece of it. */
+function formsOf(secret: string): string[] {
+  const known = FORMS.get(secret);
+  if (known) return known;
+  const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+  const bytes = Buffer.from(secret, 'utf8');
+  for (const encoding of ['base64', 'base64url'] as const) {
+    forms.add(bytes.toString(encoding));
+    forms.add(bytes.toString(encoding).replace(/=+$/, ''));
+    // Inside a longer base64 text the secret's characters depend on where it starts (three
+    // alignments); the characters that a neighbouring byte also shapes are left out.
+    for (let pad = 0; pad < 3; pad++) {
+      const whole = Buffer.concat([Buffer.alloc(pad), bytes]).toString(encoding).replace(/=+$/, '');
+      const inner = whole.slice(pad === 0 ? 0 : 4, whole.length - 4);
+      if (inner.length >= 8) forms.add(inner);
+    }
+  }
+  const sorted = [...forms].sort((a, b) => b.length - a.length);
+  if (FORMS.size > 64) FORMS.clear();
+  FORMS.set(secret, sorted);
+  return sorted;
 }
 
 /** A deep copy of a JSON-able value with every secret redacted from every string (keys included). */

@@ -32,7 +32,7 @@ export async function startEmulator(options: StartOptions): Promise<RunningEmula
   const ctx = createContext({ ...options, apiKeys });
   const app = createApp(ctx);
   const server = createServer((req, res) => {
-    void serve(app, req, res);
+    serve(app, req, res).catch(() => abandon(res));
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -51,6 +51,23 @@ export async function startEmulator(options: StartOptions): Promise<RunningEmula
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * A request that failed outside the app: the client went away mid-body (node:http rejects the read
+ * with "aborted"), or node:http refused what the app answered. Answered 500 when nothing was sent
+ * yet, else the connection is closed; either way the server serves on (an unhandled rejection
+ * would end the process).
+ */
+function abandon(res: ServerResponse): void {
+  if (res.destroyed) return;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: { message: 'internal error: the request could not be served', type: 'server_error', code: 'internal_error', param: null } });
+  res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
+  res.end(body);
 }
 
 async function serve(app: (req: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
