@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
-import { detectKind, judgeCapture, KINDS } from './index.ts';
+import { detectKind, judgeCapture, judgeStream, KINDS } from './index.ts';
 
 const { spec } = loadSpec();
 /** /work/shared/real-world/captures: three levels up from harness/capture is the repo's parent. */
@@ -126,5 +126,28 @@ describe('the stream terminator', () => {
     const r = judge(`data: ${chunk}\n\ndata: [DONE]\n`);
     expect(r.violations.filter((v) => v.specRef === 'streaming.events.terminator')).toEqual([]);
     expect(r.notes.join(' ')).toContain('never closed by a blank line');
+  });
+});
+
+describe('judgeStream: the same verdict, fed piece by piece', () => {
+  const { spec: s } = loadSpec();
+  /** The text as bytes cut every `size` bytes (cuts fall inside lines, CRLFs and UTF-8 characters). */
+  async function* pieces(text: string, size: number) {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+  }
+  const streams = ['stream-chat-02-keepalive-comment-2025-05.sse', 'stream-chat-08-pasted-v2.5-era-2024-11.sse', 'stream-reasoner-03-deepseek-reasoner-2025-07.sse', 'stream-chat-04-vercel-deepseek-chat-length-2025-12.chunks.txt'];
+  const chunk = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"svc-v4-flash","choices":[{"index":0,"delta":{"content":"h\u00e9"},"finish_reason":null}]}';
+  const made = [
+    `\r\n\r\n: ping\r\n\r\ndata: ${chunk}\r\n\r\nevent: x\r\ndata: {oops\r\n\r\ndata: [DONE]\r\n\r\ndata: ${chunk}\r\n\r\n`,
+    `data: ${chunk}\r\rdata: ${chunk}\n\ndata: [DONE]\n`,
+    `data: ${chunk}\n\n: trailing comment`,
+  ];
+  const cases = [...streams.map((name) => [name, read(name)] as const), ...made.map((text, i) => [`made ${i}`, text] as const)];
+  test.each(cases)('%s', async (_name, text) => {
+    const whole = judgeCapture(s, text, 'chat_completion_chunk', { modelMap: MAP });
+    for (const size of [1, 2, 3, 7, 64, 1 << 20]) {
+      expect(await judgeStream(s, pieces(text, size), { modelMap: MAP }), `pieces of ${size}`).toEqual(whole);
+    }
   });
 });

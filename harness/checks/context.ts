@@ -29,7 +29,8 @@ export interface CheckResponse {
   exchange: Exchange;
   text(): Promise<string>;
   json(): Promise<unknown>;
-  events(): AsyncIterable<{ data: string; event?: string; at: number }>;
+  /** `invalidUtf8`: bytes of the event were not UTF-8 (its data holds U+FFFD in their place). */
+  events(): AsyncIterable<{ data: string; event?: string; at: number; invalidUtf8?: true }>;
 }
 
 export interface ReferenceTime {

@@ -6,13 +6,7 @@ export function requestText(body: unknown): string {
 }
 
 /** ` (error: <message>)` from an error envelope, cut short; empty when the body carries none. */
-export function errorText(text: string): string {
-  let body: unknown;
-  try {
-    body = JSON.parse(text.trim());
-  } catch {
-    return '';
-  }
+export function errorText(body: unknown): string {
   const message = get(body, 'error', 'message') ?? get(body, 'message');
   if (typeof message !== 'string' || message === '') return '';
   return ` (error: ${message.length > 160 ? `${message.slice(0, 157)}...` : message})`;

@@ -2,6 +2,7 @@ import { chatRequest, type ChatRequestBody } from '#harness/derive/arbitraries/i
 import type { CheckContext } from '../context.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
 import { isObject } from '../support/body.ts';
+import { readJson } from '../support/refusal.ts';
 import { countUsage } from '../support/samples.ts';
 import { errorText, requestText } from './describe.ts';
 import { runProperty, type Problem } from './runProperty.ts';
@@ -9,14 +10,10 @@ import { runProperty, type Problem } from './runProperty.ts';
 /** Sends a valid request and judges the answer: 200, a JSON body with no must-level break of chat_completion. */
 async function judgeAccepted(ctx: CheckContext, body: ChatRequestBody): Promise<Problem | undefined> {
   const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body });
-  const text = await res.text();
-  if (res.status !== 200) return { message: `a valid request was refused with HTTP ${res.status}${errorText(text)}`, res, extra: { specRef: 'objects.chat_completion_request' } };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text.trim());
-  } catch {
-    return { message: 'a valid request was answered 200, but the body is not JSON', res, extra: { specRef: 'objects.chat_completion' } };
-  }
+  const read = await readJson(res);
+  if (res.status !== 200) return { message: `a valid request was refused with HTTP ${res.status}${read.ok ? errorText(read.body) : ''}`, res, extra: { specRef: 'objects.chat_completion_request' } };
+  if (!read.ok) return { message: `a valid request was answered 200, but ${read.why}`, res, extra: { specRef: 'objects.chat_completion' } };
+  const parsed = read.body;
   if (isObject(parsed) && isObject(parsed.usage)) countUsage(ctx, parsed.usage);
   const broken = ctx.judge('chat_completion', parsed).filter((v) => v.level === 'must');
   if (broken.length === 0) return undefined;

@@ -58,16 +58,17 @@ export function ruleChecks(spec: Spec): Check[] {
         if (refusal) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, rule.statement));
 
         let body: unknown;
+        let unreadable = '';
         try {
           body = await res.json();
-        } catch {
-          body = undefined;
+        } catch (err) {
+          unreadable = `: ${(err as Error).message}`;
         }
         if (res.status !== 200) {
           if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');
           return outcomeOf([failure(`expected the request to be accepted, got HTTP ${res.status}`, res)]);
         }
-        if (!isObject(body)) return outcomeOf([failure('accepted, but the body is not a JSON object', res)]);
+        if (!isObject(body)) return outcomeOf([failure(`accepted, but the body is not a JSON object${unreadable}`, res)]);
         if (isObject(body.usage)) countUsage(ctx, body.usage);
         if (!effect) return pass();
         if (effect.cannotJudge) return pass(effect.cannotJudge);

@@ -1,28 +1,33 @@
 import type { Spec, Strength } from '#harness/spec/model.ts';
-import type { Violation } from '#harness/derive/validators/index.ts';
+import type { Level, Violation } from '#harness/derive/validators/index.ts';
+import type { Failure } from '#harness/core/outcome.ts';
 import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
-import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { currentModels, defaultModelOnly, defineCheck, severityOf, type Check } from '../define.ts';
 import { chatBody } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
 import { MESSAGES_PATH } from '../support/paths.ts';
+import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
 import type { Model } from '#harness/spec/model.ts';
 
-/** How to obtain bodies of one response object from the target. */
+/**
+ * How to obtain bodies of one response object from the target: the bodies themselves, or a stream
+ * whose chunks were judged as they arrived (a stream may be too long to keep its chunks).
+ */
 interface Source {
   object: string;
   subject: string;
   appliesTo: (m: Model) => boolean;
-  bodies(ctx: CheckContext): Promise<{ res: CheckResponse; bodies: unknown[]; expectStatus: (s: number) => boolean } | { unsupported: string }>;
+  bodies(ctx: CheckContext): Promise<({ res: CheckResponse; expectStatus: (s: number) => boolean } & ({ bodies: unknown[]; unreadable?: string } | { stream: ReadStream | undefined })) | { unsupported: string }>;
 }
 
 const ok = (s: number) => s >= 200 && s < 300;
 
 function single(kind: string, make: (ctx: CheckContext) => CheckRequest, expectStatus = ok) {
   return async (ctx: CheckContext) => {
-    const { res, body } = await sample(ctx, kind, () => make(ctx));
-    return { res, bodies: body === undefined ? [] : [body], expectStatus };
+    const { res, body, unreadable } = await sample(ctx, kind, () => make(ctx));
+    return { res, bodies: body === undefined ? [] : [body], ...(unreadable === undefined ? {} : { unreadable }), expectStatus };
   };
 }
 
@@ -32,8 +37,8 @@ const SOURCES: Source[] = [
     subject: 'chat-completion',
     appliesTo: currentModels,
     bodies: async (ctx) => {
-      const { res, body } = await plainCompletion(ctx);
-      return { res, bodies: body === undefined ? [] : [body], expectStatus: ok };
+      const { res, body, unreadable } = await plainCompletion(ctx);
+      return { res, bodies: body === undefined ? [] : [body], ...(unreadable === undefined ? {} : { unreadable }), expectStatus: ok };
     },
   },
   {
@@ -42,7 +47,7 @@ const SOURCES: Source[] = [
     appliesTo: currentModels,
     bodies: async (ctx) => {
       const { res, stream } = await streamedCompletion(ctx);
-      return { res, bodies: stream?.chunks ?? [], expectStatus: ok };
+      return { res, stream, expectStatus: ok };
     },
   },
   { object: 'model_list', subject: 'model-list', appliesTo: defaultModelOnly, bodies: single('models', () => ({ base: 'base_url', method: 'GET', path: '/models' })) },
@@ -98,6 +103,23 @@ function objectRefs(spec: Spec, object: string): string[] {
   return [object, ...Object.keys(defs ?? {})].map((o) => `objects.${o}`);
 }
 
+/**
+ * A streamed answer's chunks at one level, as readStream judged them on arrival: the first
+ * violations (path `/<chunk index>/…`) and how many there were. A stream that broke off is a
+ * failure whatever its chunks show, since the rest was never judged; violations in the chunks
+ * that did arrive are reported beside it.
+ */
+function judgeStreamed(stream: ReadStream | undefined, res: CheckResponse, level: Level): CheckOutcome {
+  const found = stream?.violations?.[level];
+  if (!stream || !stream.violations) return outcomeOf([failure('the stream was not judged', res)]);
+  const out: Failure[] = [];
+  if (stream.error !== undefined) out.push(failure(brokeOff(stream), res));
+  else if (stream.chunks === 0) out.push(failure('no chunk in the stream to judge', res));
+  for (const v of found?.first ?? []) out.push(failure(`/${v.chunk}${v.path}: ${v.message}`, res, { path: `/${v.chunk}${v.path}`, specRef: v.specRef }));
+  if (found && found.count > found.first.length) out.push(failure(`and ${found.count - found.first.length} more violation(s) at this level (${found.count} in ${stream.chunks} chunks)`, res));
+  return outcomeOf(out);
+}
+
 export function schemaChecks(spec: Spec): Check[] {
   const checks: Check[] = [];
   for (const source of SOURCES) {
@@ -122,14 +144,15 @@ export function schemaChecks(spec: Spec): Check[] {
               if (got.res.status === 404 && source.object !== 'error_envelope') return unsupported(`the endpoint answered 404: not served here`);
               return outcomeOf([failure(`expected a ${source.object === 'error_envelope' ? 'refusal' : 'success'} to judge, got HTTP ${got.res.status}`, got.res)]);
             }
-            if (got.bodies.length === 0) return outcomeOf([failure('no JSON body to judge', got.res)]);
+            if ('stream' in got) return judgeStreamed(got.stream, got.res, lvl.level);
+            if (got.bodies.length === 0) return outcomeOf([failure(`no JSON body to judge${got.unreadable === undefined ? '' : `: ${got.unreadable}`}`, got.res)]);
             const profile = lvl.level === 'strict' ? 'strict' : 'default';
             const violations: Violation[] = got.bodies.flatMap((b, i) =>
               ctx.judge(source.object, b, profile).filter((v) => v.level === lvl.level).map((v) => ({ ...v, path: got.bodies.length > 1 ? `/${i}${v.path}` : v.path })),
             );
             return violations.length === 0
               ? pass()
-              : outcomeOf(violations.slice(0, 20).map((v) => failure(`${v.path || '/'}: ${v.message}`, got.res, { path: v.path, specRef: v.specRef })));
+              : outcomeOf(violations.slice(0, MAX_SAMPLES).map((v) => failure(`${v.path || '/'}: ${v.message}`, got.res, { path: v.path, specRef: v.specRef })));
           },
         }),
       );

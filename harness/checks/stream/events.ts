@@ -1,19 +1,29 @@
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { CheckContext, CheckResponse } from '../context.ts';
+import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, severityOf, type Check } from '../define.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { failure, outcomeOf, pass } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { streamedCompletion } from '../support/samples.ts';
-import { assemble, readStream, type ReadStream } from '../support/stream.ts';
+import { brokeOff, MAX_TEXT_CHARS, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
 
 type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
+
+/**
+ * What a check needs of the stream. `whole`: its end or its sum (the terminator, the final chunk),
+ * so a stream that broke off fails with why it broke and nothing else. `per-event`: a property of
+ * each event, which the events that did arrive show: under a break, what they break is reported
+ * beside the break itself (never a pass, since the rest was not seen).
+ */
+type Needs = 'whole' | 'per-event';
 
 const choice = (c: Json) => (Array.isArray(c.choices) && isObject(c.choices[0]) ? (c.choices[0] as Json) : {});
 const delta = (c: Json) => (isObject(choice(c).delta) ? (choice(c).delta as Json) : {});
 const finishOf = (c: Json) => choice(c).finish_reason;
+/** Some choice of the chunk carries a finish_reason (as readStream counts them in `finishes`). */
+const carriesFinish = (c: Json) => Array.isArray(c.choices) && c.choices.some((ch) => isObject(ch) && ch.finish_reason !== null && ch.finish_reason !== undefined);
 /** "Empty" as the spec reads it: no key holds text (keys whose values are "" or null do not count). */
 const hasText = (d: Json) => Object.values(d).some((v) => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0));
 
@@ -21,7 +31,7 @@ function eventStrength(spec: Spec, id: string) {
   return severityOf(spec.streaming.events.find((e) => e.id === id)?.strength ?? spec.streaming.rules.find((r) => r.id === id)?.strength ?? 'must');
 }
 
-function streamCheck(spec: Spec, id: string, title: string, specRef: string | string[], strengthOf: string, judge: Judge): Check {
+function streamCheck(spec: Spec, id: string, title: string, specRef: string | string[], strengthOf: string, needs: Needs, judge: Judge): Check {
   return defineCheck({
     id,
     title,
@@ -32,8 +42,9 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
     async run(ctx) {
       const { res, stream } = await streamedCompletion(ctx);
       if (res.status !== 200 || !stream) return outcomeOf([failure(`the streamed request was answered HTTP ${res.status}`, res)]);
-      if (stream.error) return outcomeOf([failure(`the stream broke off: ${stream.error}`, res)]);
-      return outcomeOf(judge(stream, res));
+      if (stream.error === undefined) return outcomeOf(judge(stream, res));
+      const broke = failure(brokeOff(stream), res);
+      return outcomeOf(needs === 'per-event' ? [broke, ...judge(stream, res)] : [broke]);
     },
   });
 }
@@ -42,6 +53,20 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
 async function ownStream(ctx: CheckContext, extra: Record<string, unknown>) {
   const res = await ctx.send(chat(ctx, { stream: true, ...extra }));
   return { res, stream: res.status === 200 ? await readStream(res) : undefined };
+}
+
+/** The message an own stream adds up to, or the failure that says why there is none to judge. */
+async function assembled(ctx: CheckContext, extra: Record<string, unknown>, what = 'the streamed request'): Promise<{ res: CheckResponse; message: AssembledMessage } | { failed: CheckOutcome }> {
+  const { res, stream } = await ownStream(ctx, extra);
+  if (!stream) return { failed: outcomeOf([failure(`${what} was answered HTTP ${res.status}`, res)]) };
+  // A message cut short says nothing of its finish_reason or its sum: the break is the finding.
+  if (stream.error !== undefined) return { failed: outcomeOf([failure(brokeOff(stream), res)]) };
+  return { res, message: stream.message };
+}
+
+/** The text's first characters as JSON, and its length when that is not all of it. */
+function quoted(t: StreamText, at = 100): string {
+  return `${JSON.stringify(t.text.slice(0, at))}${t.chars > at ? ` (${t.chars} characters)` : ''}`;
 }
 
 export function streamChecks(spec: Spec): Check[] {
@@ -60,37 +85,45 @@ export function streamChecks(spec: Spec): Check[] {
         return got.startsWith(ct?.value ?? 'text/event-stream') ? pass() : outcomeOf([failure(`content-type is ${JSON.stringify(got)}`, res)]);
       },
     }),
-    streamCheck(spec, 'stream.events.all-parse', 'every data event is a chunk JSON or [DONE]', 'streaming.framing', 'first_chunk', (s, res) =>
-      s.malformed.map((m) => failure(`an event is not JSON: ${m.slice(0, 100)}`, res)),
-    ),
-    streamCheck(spec, 'stream.events.first-chunk-has-role', 'the first chunk carries role assistant and empty content', 'streaming.events.first_chunk', 'first_chunk', (s, res) => {
-      const first = s.chunks[0];
-      if (!first) return [failure('the stream has no chunk', res)];
+    streamCheck(spec, 'stream.events.all-parse', 'every data event is a chunk JSON or [DONE]', 'streaming.framing', 'first_chunk', 'per-event', (s, res) => {
+      const shown = s.malformed.first.map((m) => failure(`an event is not JSON: ${m.slice(0, 100)}`, res));
+      const more = s.malformed.count - shown.length;
+      return more > 0 ? [...shown, failure(`and ${more} more event(s) that are not JSON (${s.malformed.count} in all)`, res)] : shown;
+    }),
+    streamCheck(spec, 'stream.events.first-chunk-has-role', 'the first chunk carries role assistant and empty content', 'streaming.events.first_chunk', 'first_chunk', 'per-event', (s, res) => {
+      const first = s.first;
+      if (!first) return s.error === undefined ? [failure('the stream has no chunk', res)] : [];
       const d = delta(first);
       const out: Failure[] = [];
       if (d.role !== 'assistant') out.push(failure(`first chunk delta.role is ${JSON.stringify(d.role)}`, res));
       if (d.content !== '' && d.content !== null && d.content !== undefined) out.push(failure(`first chunk content is ${JSON.stringify(d.content)}, expected empty`, res));
       return out;
     }),
-    streamCheck(spec, 'stream.events.done-last', '`data: [DONE]` ends the stream and nothing follows it', ['streaming.events.terminator', 'streaming.rules.stream.done-last'], 'terminator', (s, res) => {
+    streamCheck(spec, 'stream.events.done-last', '`data: [DONE]` ends the stream and nothing follows it', ['streaming.events.terminator', 'streaming.rules.stream.done-last'], 'terminator', 'whole', (s, res) => {
       if (!s.done) return [failure('the stream ends without `data: [DONE]`', res)];
-      return s.afterDone.length > 0 ? [failure(`${s.afterDone.length} event(s) after [DONE]`, res)] : [];
+      return s.afterDone.count > 0 ? [failure(`${s.afterDone.count} event(s) after [DONE], first: ${s.afterDone.first[0]!.slice(0, 100)}`, res)] : [];
     }),
-    streamCheck(spec, 'stream.events.final-chunk-has-finish-reason', 'a final chunk with an empty delta and finish_reason comes after the content', 'streaming.events.final_chunk', 'final_chunk', (s, res) => {
-      const last = s.chunks.at(-1);
+    streamCheck(spec, 'stream.events.final-chunk-has-finish-reason', 'a final chunk with an empty delta and finish_reason comes after the content', 'streaming.events.final_chunk', 'final_chunk', 'whole', (s, res) => {
+      const last = s.last;
       if (!last) return [failure('the stream has no chunk', res)];
       const out: Failure[] = [];
       if (finishOf(last) === null || finishOf(last) === undefined) out.push(failure('the last chunk has no finish_reason', res));
       if (hasText(delta(last))) out.push(failure(`the last chunk's delta is not empty: ${JSON.stringify(delta(last)).slice(0, 100)}`, res));
       return out;
     }),
-    streamCheck(spec, 'stream.chunks.one-id', 'every chunk carries the same completion id', 'streaming.rules.stream.one-id', 'stream.one-id', (s, res) => {
-      const ids = new Set(s.chunks.map((c) => c.id));
-      return ids.size === 1 ? [] : [failure(`${ids.size} different ids in one stream`, res)];
+    streamCheck(spec, 'stream.chunks.one-id', 'every chunk carries the same completion id', 'streaming.rules.stream.one-id', 'stream.one-id', 'per-event', (s, res) => {
+      const { first, more } = s.ids;
+      if (first.length <= 1 && !more) return [];
+      const ids = first.slice(0, 3).map((id) => JSON.stringify(id) ?? 'none').join(', ');
+      return [failure(`${more ? `more than ${first.length}` : first.length} different ids in one stream (${ids}${first.length > 3 ? ', …' : ''})`, res)];
     }),
-    streamCheck(spec, 'stream.chunks.finish-reason-only-final', 'finish_reason appears only in the final chunk', 'streaming.rules.stream.finish-reason-only-final', 'stream.finish-reason-only-final', (s, res) => {
-      const early = s.chunks.slice(0, -1).filter((c) => finishOf(c) !== null && finishOf(c) !== undefined);
-      return early.length > 0 ? [failure(`${early.length} chunk(s) before the last carry finish_reason`, res)] : [];
+    streamCheck(spec, 'stream.chunks.finish-reason-only-final', 'finish_reason appears only in the final chunk', 'streaming.rules.stream.finish-reason-only-final', 'stream.finish-reason-only-final', 'per-event', (s, res) => {
+      // Every chunk with a finish_reason but the last one that arrived (under a break, the last seen may not be the final one either, but nothing says so).
+      const lastHas = s.last !== undefined && carriesFinish(s.last);
+      const early = s.finishes.count - (lastHas ? 1 : 0);
+      if (early <= 0) return [];
+      const at = s.finishes.first.filter((i) => i !== s.chunks - 1).slice(0, 5);
+      return [failure(`${early} chunk(s) before the last carry finish_reason (chunk ${at.join(', ')}${early > at.length ? ', …' : ''} of ${s.chunks})`, res)];
     }),
     defineCheck({
       id: 'stream.reasoning.deltas-when-thinking',
@@ -100,9 +133,9 @@ export function streamChecks(spec: Spec): Check[] {
       specRefs: ['streaming.reasoning'],
       appliesTo: (m) => m.kind === 'current' && Array.isArray(m.thinking_modes) && m.thinking_modes.length > 1,
       async run(ctx) {
-        const { res, stream } = await ownStream(ctx, { thinking: { type: 'enabled' } });
-        if (!stream) return outcomeOf([failure(`thinking stream answered HTTP ${res.status}`, res)]);
-        return assemble(stream.chunks).reasoning.length > 0 ? pass() : outcomeOf([failure('no chunk carries reasoning text', res)]);
+        const got = await assembled(ctx, { thinking: { type: 'enabled' } }, 'the thinking stream');
+        if ('failed' in got) return got.failed;
+        return got.message.reasoning.chars > 0 ? pass() : outcomeOf([failure('no chunk carries reasoning text', got.res)]);
       },
     }),
     defineCheck({
@@ -113,11 +146,12 @@ export function streamChecks(spec: Spec): Check[] {
       specRefs: ['rules.chat.stop.not-in-output'],
       appliesTo: currentModels,
       async run(ctx) {
-        const { res, stream } = await ownStream(ctx, { messages: [{ role: 'user', content: 'Repeat: alpha beta STOP gamma delta' }], stop: ['STOP'] });
-        if (!stream) return outcomeOf([failure(`answered HTTP ${res.status}`, res)]);
-        const m = assemble(stream.chunks);
+        const got = await assembled(ctx, { messages: [{ role: 'user', content: 'Repeat: alpha beta STOP gamma delta' }], stop: ['STOP'] });
+        if ('failed' in got) return got.failed;
+        const { res, message: m } = got;
         const out: Failure[] = [];
-        if (/gamma|delta/.test(m.content)) out.push(failure(`the streamed output runs past the stop sequence: ${JSON.stringify(m.content.slice(0, 100))}`, res));
+        // The kept text is the first MAX_TEXT_CHARS characters: the words follow the stop sequence closely.
+        if (/gamma|delta/.test(m.content.text)) out.push(failure(`the streamed output runs past the stop sequence: ${quoted(m.content)}`, res));
         if (m.finishReason !== 'stop') out.push(failure(`finish_reason ${JSON.stringify(m.finishReason)}, expected "stop"`, res));
         return outcomeOf(out);
       },
@@ -130,9 +164,9 @@ export function streamChecks(spec: Spec): Check[] {
       specRefs: ['rules.chat.max-tokens.length'],
       appliesTo: currentModels,
       async run(ctx) {
-        const { res, stream } = await ownStream(ctx, { messages: [{ role: 'user', content: 'Write a long story about a fox, at least three hundred words.' }], max_tokens: 5 });
-        if (!stream) return outcomeOf([failure(`answered HTTP ${res.status}`, res)]);
-        const m = assemble(stream.chunks);
+        const got = await assembled(ctx, { messages: [{ role: 'user', content: 'Write a long story about a fox, at least three hundred words.' }], max_tokens: 5 });
+        if ('failed' in got) return got.failed;
+        const { res, message: m } = got;
         const used = get(m.usage, 'completion_tokens');
         const out: Failure[] = [];
         if (m.finishReason !== 'length') out.push(failure(`finish_reason ${JSON.stringify(m.finishReason)}, expected "length"`, res));
@@ -148,18 +182,24 @@ export function streamChecks(spec: Spec): Check[] {
       specRefs: ['rules.chat.tools.finish-reason-tool-calls'],
       appliesTo: (m) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported,
       async run(ctx) {
-        const { res, stream } = await ownStream(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: SAMPLE_TOOLS, tool_choice: 'required' });
-        if (!stream) return outcomeOf([failure(`answered HTTP ${res.status}`, res)]);
-        const m = assemble(stream.chunks);
+        const got = await assembled(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: SAMPLE_TOOLS, tool_choice: 'required' });
+        if ('failed' in got) return got.failed;
+        const { res, message: m } = got;
         const out: Failure[] = [];
         if (m.toolCalls.length === 0) out.push(failure('no tool call in the stream', res));
         for (const c of m.toolCalls) {
+          const name = c.name.text.slice(0, 100);
+          if (c.arguments.chars > c.arguments.text.length) {
+            out.push(failure(`tool call ${name}: assembled arguments run to ${c.arguments.chars} characters, more than the ${MAX_TEXT_CHARS} the harness keeps: ${quoted(c.arguments)}`, res));
+            continue;
+          }
           try {
-            JSON.parse(c.arguments);
+            JSON.parse(c.arguments.text);
           } catch {
-            out.push(failure(`tool call ${c.name}: assembled arguments do not parse: ${c.arguments.slice(0, 100)}`, res));
+            out.push(failure(`tool call ${name}: assembled arguments do not parse: ${c.arguments.text.slice(0, 100)}`, res));
           }
         }
+        if (m.moreToolCalls) out.push(failure(`more than ${m.toolCalls.length} tool calls in one stream`, res));
         if (m.finishReason !== 'tool_calls') out.push(failure(`finish_reason ${JSON.stringify(m.finishReason)}, expected "tool_calls"`, res));
         return outcomeOf(out);
       },

@@ -1,3 +1,4 @@
+import { isHarnessError } from '#harness/core/errors/index.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Expectation } from '#harness/spec/model.ts';
 import type { CheckContext, CheckResponse } from '../context.ts';
@@ -16,17 +17,29 @@ export function allowedStatuses(expect: Expectation): number[] | undefined {
  */
 export async function judgeRefusal(ctx: CheckContext, res: CheckResponse, expect: Expectation, what: string): Promise<Failure[]> {
   const allowed = allowedStatuses(expect);
-  const text = await res.text();
+  const read = await readJson(res);
   if (allowed ? !allowed.includes(res.status) : res.status < 400 || res.status >= 500) {
     const want = allowed ? allowed.join(' or ') : 'an error status (4xx; the spec does not name one)';
     return [failure(`${what}: expected HTTP ${want}, got ${res.status}`, res)];
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text.trim());
-  } catch {
-    return [failure(`${what}: refused with ${res.status}, but the body is not JSON (the description says errors carry a JSON body)`, res, { specRef: 'errors.envelope' })];
+  if (!read.ok) {
+    return [failure(`${what}: refused with ${res.status}; the description says errors carry a JSON body, but ${read.why}`, res, { specRef: 'errors.envelope' })];
   }
-  const broken = ctx.judge('error_envelope', body).filter((v) => v.level === 'must');
+  const broken = ctx.judge('error_envelope', read.body).filter((v) => v.level === 'must');
   return broken.map((v) => failure(`${what}: refused with ${res.status}, but the envelope is not well-formed: ${v.path || '/'} ${v.message}`, res, { path: v.path, specRef: v.specRef }));
+}
+
+/**
+ * The body through the response's own JSON reading, which refuses what JSON text cannot be: bytes
+ * that are not UTF-8, a body cut at the harness's size cap, text that does not parse (the cause
+ * also lands in `exchange.error`, the evidence). A harness error (reset, timeout) is not about the
+ * body's form: it is thrown on, and the check ends in error.
+ */
+export async function readJson(res: CheckResponse): Promise<{ ok: true; body: unknown } | { ok: false; why: string }> {
+  try {
+    return { ok: true, body: await res.json() };
+  } catch (err) {
+    if (isHarnessError(err)) throw err;
+    return { ok: false, why: (err as Error).message };
+  }
 }

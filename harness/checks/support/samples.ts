@@ -1,7 +1,7 @@
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { isObject, type Json } from './body.ts';
 import { chat } from './requests.ts';
-import { readStream, type ReadStream } from './stream.ts';
+import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
 /**
  * One response shared by every check that only judges its shape, per model and kind: a run sends
@@ -9,7 +9,7 @@ import { readStream, type ReadStream } from './stream.ts';
  * targets never share it either, because the runner starts a fresh vitest pool (a new worker, so a
  * new module instance) for each target.
  */
-const cache = new Map<string, Promise<{ res: CheckResponse; body?: unknown; stream?: ReadStream }>>();
+const cache = new Map<string, Promise<{ res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string }>>();
 
 export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest, streamed = false) {
   const key = `${ctx.targetModel}|${kind}`;
@@ -17,12 +17,14 @@ export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest
   if (!hit) {
     hit = (async () => {
       const res = await ctx.send(make());
-      if (streamed) return { res, stream: await readStream(res) };
+      // Each chunk is judged as it arrives (the schema checks read the findings), not kept.
+      if (streamed) return { res, stream: await readStream(res, { judge: chunkJudge(ctx.spec, ctx.options.strict) }) };
       let body: unknown;
       try {
         body = await res.json();
-      } catch {
-        body = undefined;
+      } catch (err) {
+        // Why there is no body (not JSON, not UTF-8, cut at the size cap, a reset), for the message.
+        return { res, unreadable: (err as Error).message };
       }
       if (isObject(body) && isObject(body.usage)) countUsage(ctx, body.usage);
       return { res, body };
