@@ -35,7 +35,10 @@ export interface RecordedResponse {
 export interface Exchange {
   request: RecordedRequest;
   response?: RecordedResponse;
-  /** Set when no complete response came back (refused, reset, timed out). */
+  /**
+   * Set when no complete response came back (refused, reset, timed out), or when the body that came
+   * could not be read as asked (not JSON, not UTF-8, too long, broken stream framing).
+   */
   error?: { code: string; message: string };
   /** Attempts made (retries included). */
   attempts: number;

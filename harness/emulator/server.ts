@@ -73,17 +73,25 @@ function abandon(res: ServerResponse): void {
 async function serve(app: (req: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
+  await writeFetchResponse(await app(toFetchRequest(req, Buffer.concat(chunks))), res);
+}
+
+/** A node:http request (its body already read) as the fetch Request the app takes. */
+export function toFetchRequest(req: IncomingMessage, body: Buffer): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const method = req.method ?? 'GET';
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
     method,
     headers,
-    ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
+    ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
   });
-  const response = await app(request);
+}
+
+/** The app's answer written to node:http as it comes, a stream chunk by chunk; a client leaving cancels it. */
+export async function writeFetchResponse(response: Response, res: ServerResponse): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) {
     res.end();

@@ -6,7 +6,7 @@ import { bodyText, clip, duration, plural } from './view.ts';
 export function exchangeLine(exchange: Exchange): string {
   const { request, response, error } = exchange;
   const tries = exchange.attempts === 1 ? '' : `, ${plural(exchange.attempts, 'attempt')}`;
-  if (response) return `${request.method} ${request.url} → ${response.status} (${duration(response.durationMs)}${tries}${response.truncated ? ', body truncated' : ''})`;
+  if (response) return `${request.method} ${request.url} → ${response.status} (${duration(response.durationMs)}${tries}${response.truncated ? ', body truncated' : ''})${error ? `, then ${error.code}: ${error.message}` : ''}`;
   if (error) return `${request.method} ${request.url} → no response: ${error.code}: ${error.message}`;
   return `${request.method} ${request.url} → no response`;
 }

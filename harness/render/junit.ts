@@ -35,7 +35,7 @@ function testcase(r: CheckResult): string {
     }
     case 'error': {
       const reason = r.reason ?? 'the harness could not judge this check';
-      const body = `${reason}\n\nThe harness could not judge this check; an error does not fail the run.\nseverity: ${r.severity}\nspec: ${r.specRefs.join(', ')}`;
+      const body = `${reason}\n\nThe check could not be judged; an error fails the run as a failure of its severity would.\nseverity: ${r.severity}\nspec: ${r.specRefs.join(', ')}`;
       return `${open}>\n      <error message="${attr(reason)}" type="harness-error">${text(body)}</error>\n    </testcase>`;
     }
   }

@@ -15,25 +15,30 @@ const only = (pred: (r: CheckResult) => boolean) => recordOf(sampleRecord().resu
 describe('exitCodeOf', () => {
   test('a failing must-check fails the run', () => {
     expect(exitCodeOf([sampleRecord()], { strict: false })).toBe(1);
-    expect(gatingFailures([sampleRecord()], { strict: false }).map((f) => f.checkId)).toEqual([
-      'request.temperature.rejects-out-of-range',
-      'stream.framing.ends-with-done',
+    expect(gatingFailures([sampleRecord()], { strict: false }).map((f) => `${f.checkId} ${f.verdict}`)).toEqual([
+      'request.temperature.rejects-out-of-range fail',
+      'stream.framing.ends-with-done fail',
+      'lifecycle.alias.retires-on-time error',
     ]);
   });
 
   test('a failing should-check fails the run only with strict; advisory never does', () => {
-    const should = only((r) => r.verdict !== 'fail' || r.severity !== 'must');
+    const should = only((r) => r.verdict !== 'error' && (r.verdict !== 'fail' || r.severity !== 'must'));
     expect(exitCodeOf([should], { strict: false })).toBe(0);
     expect(exitCodeOf([should], { strict: true })).toBe(1);
     expect(gatingFailures([should], { strict: true }).map((f) => f.severity)).toEqual(['should']);
-    const advisory = only((r) => r.verdict !== 'fail' || r.severity === 'advisory');
+    const advisory = only((r) => r.verdict !== 'error' && (r.verdict !== 'fail' || r.severity === 'advisory'));
     expect(exitCodeOf([advisory], { strict: true })).toBe(0);
   });
 
-  test('errors do not fail the run, even on a must-check, even with strict', () => {
+  test('an error counts as a failure at its severity: a must-check that could not be judged fails the run', () => {
     const errors = only((r) => r.verdict === 'error');
     expect(errors.results[0]!.severity).toBe('must');
-    expect(exitCodeOf([errors], { strict: true })).toBe(0);
+    expect(exitCodeOf([errors], { strict: false })).toBe(1);
+    expect(gatingFailures([errors], { strict: false }).map((f) => f.verdict)).toEqual(['error']);
+    const asShould = recordOf(errors.results.map((r) => ({ ...r, severity: 'should' as const })));
+    expect(exitCodeOf([asShould], { strict: false })).toBe(0);
+    expect(exitCodeOf([asShould], { strict: true })).toBe(1);
   });
 
   test('skip, unsupported and pass never fail the run; no records is a pass', () => {

@@ -18,6 +18,7 @@ export interface GatingFailure {
   model: string;
   checkId: string;
   severity: CheckResult['severity'];
+  verdict: 'fail' | 'error';
 }
 
 /** The target a record is about: the embedded emulator listens on a new port each run. */
@@ -35,8 +36,10 @@ function key(target: string, model: string, checkId: string): string {
  * - verdict `fail`, severity `must`: fails the run.
  * - verdict `fail`, severity `should`: fails the run only with `strict`.
  * - verdict `fail`, severity `advisory`: never fails the run (the description leaves it open).
- * - verdict `error`: never fails the run. The harness could not judge, which says nothing about the
- *   endpoint; reports show every error so it is not missed.
+ * - verdict `error` counts as `fail` at its severity: the check could not be shown to hold (the
+ *   endpoint refused the connection, reset it, stalled, answered bytes that cannot be read). A CI
+ *   gate must not pass a dead endpoint; reports tell errors from failures, so a harness bug that
+ *   errors is still told apart.
  * - `pass`, `skip`, `unsupported`: never fail the run.
  * - with a baseline, only a regression fails the run: a check that passed in the baseline (same
  *   target, model and check id) and fails now.
@@ -50,10 +53,10 @@ export function gatingFailures(records: readonly RunRecord[], policy: ExitPolicy
   const out: GatingFailure[] = [];
   for (const record of records) {
     for (const r of record.results) {
-      if (r.verdict !== 'fail') continue;
+      if (r.verdict !== 'fail' && r.verdict !== 'error') continue;
       if (r.severity === 'advisory' || (r.severity === 'should' && !policy.strict)) continue;
       if (policy.baseline && !passedBefore.has(key(targetKey(record), r.model, r.checkId))) continue;
-      out.push({ baseUrl: record.target.baseUrl, model: r.model, checkId: r.checkId, severity: r.severity });
+      out.push({ baseUrl: record.target.baseUrl, model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict });
     }
   }
   return out;

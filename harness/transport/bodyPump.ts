@@ -14,7 +14,10 @@ export interface BodySource extends AsyncIterable<Buffer> {
  * Reads a response body off the connection as it arrives, whether or not anyone reads it yet, and
  * stamps each chunk with its arrival time: timings are the network's, not the reader's. A body
  * nobody reads still ends on the wire, so its request gives back its concurrency slot; the pump
- * stops pulling (and TCP pushes back) only once `pauseBytes` wait unread.
+ * stops pulling (and TCP pushes back) only once `pauseBytes` wait unread. If nobody has started
+ * reading by then, nobody is coming (a check that looked at the status only): the connection is
+ * dropped (`dropped`) so a huge or endless body cannot hold the slot for ever, and the chunks
+ * already queued stay readable.
  *
  * One reader: `read()` yields the chunks in order, ends when the body ends and throws the error
  * that broke it, after every chunk that arrived before.
@@ -25,7 +28,8 @@ export class BodyPump {
   readonly #pauseBytes: number;
   readonly #chunks: Chunk[] = [];
   #queuedBytes = 0;
-  #state: 'open' | 'ended' | 'failed' | 'cancelled' = 'open';
+  #state: 'open' | 'ended' | 'failed' | 'cancelled' | 'dropped' = 'open';
+  #reading = false;
   #error: unknown;
   /** Milliseconds since the headers when the body ended, failed or was cancelled. */
   #settledAt: number | undefined;
@@ -49,7 +53,13 @@ export class BodyPump {
     return this.#state !== 'open';
   }
 
+  /** True when the body was dropped unread past `pauseBytes`: `read()` ends after the queued chunks without the rest. */
+  get dropped(): boolean {
+    return this.#state === 'dropped';
+  }
+
   async *read(): AsyncGenerator<Chunk, void, undefined> {
+    this.#reading = true;
     for (;;) {
       const chunk = this.#chunks.shift();
       if (chunk !== undefined) {
@@ -80,6 +90,11 @@ export class BodyPump {
         this.#chunks.push({ bytes, at: this.#elapsed() });
         this.#queuedBytes += bytes.length;
         this.#wake('reader');
+        if (this.#queuedBytes > this.#pauseBytes && !this.#reading) {
+          this.#settle('dropped');
+          this.#source.destroy();
+          return;
+        }
         while (this.#queuedBytes > this.#pauseBytes && this.#state === 'open') {
           await new Promise<void>((resolve) => (this.#wakePump = resolve));
         }
@@ -92,7 +107,7 @@ export class BodyPump {
     }
   }
 
-  #settle(state: 'ended' | 'failed' | 'cancelled'): void {
+  #settle(state: 'ended' | 'failed' | 'cancelled' | 'dropped'): void {
     if (this.#state !== 'open') return;
     this.#state = state;
     this.#settledAt = this.#elapsed();

@@ -27,6 +27,11 @@ export class CappedBytes {
     return this.#total > this.#keptBytes;
   }
 
+  /** The kept bytes. */
+  bytes(): Buffer {
+    return Buffer.concat(this.#kept);
+  }
+
   /** The kept bytes as UTF-8 (a character cut at the cap becomes U+FFFD). */
   text(): string {
     return Buffer.concat(this.#kept).toString('utf8');

@@ -16,6 +16,8 @@ import type { SendRequest, SendResult, Transport, TransportOptions } from './typ
 
 const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
 const DEFAULT_MAX_RECORDED_BYTES = 1024 * 1024;
+/** A long completion streams a few MB (checks ask for short ones); a stream 16 MiB long is one that does not end. */
+const DEFAULT_MAX_STREAM_BYTES = 16 * 1024 * 1024;
 
 /**
  * The HTTP client every check sends through, whatever the target: one keep-alive undici Agent
@@ -27,7 +29,8 @@ const DEFAULT_MAX_RECORDED_BYTES = 1024 * 1024;
 export function createTransport(options: TransportOptions): Transport {
   const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
   const maxRecordedBytes = options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES;
-  checkOptions(options, timeouts, maxRecordedBytes);
+  const maxStreamBytes = options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES;
+  checkOptions(options, timeouts, maxRecordedBytes, maxStreamBytes);
   const { secrets } = options;
 
   const closing = new AbortController();
@@ -98,6 +101,7 @@ export function createTransport(options: TransportOptions): Transport {
       pump: new BodyPump(data.body, headersAt, Math.max(maxRecordedBytes, DEFAULT_MAX_RECORDED_BYTES)),
       secrets,
       maxRecordedBytes,
+      maxStreamBytes: req.maxStreamBytes ?? maxStreamBytes,
       timeouts,
       headersMs,
       ...(record ? { onSettled: record } : {}),
@@ -158,7 +162,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 }
 
 /** Options are checked up front, so a bad one fails at construction with its name. */
-function checkOptions(options: TransportOptions, timeouts: Timeouts, maxRecordedBytes: number): void {
+function checkOptions(options: TransportOptions, timeouts: Timeouts, maxRecordedBytes: number, maxStreamBytes: number): void {
   const problems: string[] = [];
   const integer = (name: string, value: number, min: number): void => {
     if (!Number.isInteger(value) || value < min) problems.push(`${name} must be an integer >= ${min}, got ${value}`);
@@ -168,6 +172,7 @@ function checkOptions(options: TransportOptions, timeouts: Timeouts, maxRecorded
   };
   integer('concurrency', options.concurrency, 1);
   integer('maxRecordedBytes', maxRecordedBytes, 0);
+  integer('maxStreamBytes', maxStreamBytes, 1);
   number('timeouts.connectMs', timeouts.connectMs, 1);
   number('timeouts.headersMs', timeouts.headersMs, 1);
   number('timeouts.bodyMs', timeouts.bodyMs, 1);

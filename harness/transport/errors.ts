@@ -36,15 +36,20 @@ export function isTransportError(value: unknown): value is TransportError {
 
 /**
  * - `MALFORMED_JSON`: `json()` was asked for and the body does not parse (`text` holds it);
+ * - `INVALID_UTF8`: `json()` was asked for and the body's bytes are not UTF-8, so not JSON text;
+ * - `BODY_TOO_LARGE`: the body outgrew what the harness reads of one (`maxRecordedBytes` for a
+ *   body read whole, `maxStreamBytes` for a stream): reading stopped, the connection was dropped;
  * - `MALFORMED_STREAM`: the event stream cannot be split into events (it ended inside an event,
  *   or one event outgrew the parser's buffer).
  */
-export type MalformedResponseCode = 'MALFORMED_JSON' | 'MALFORMED_STREAM';
+export type MalformedResponseCode = 'MALFORMED_JSON' | 'INVALID_UTF8' | 'BODY_TOO_LARGE' | 'MALFORMED_STREAM';
 
 /**
  * The endpoint answered, and the answer cannot be read the way the caller asked. Deliberately not
  * a HarnessError: what came back is evidence about the endpoint, and a check can turn it into a
- * failure. Message: `<what> — <METHOD> <url>`; everything it holds is redacted.
+ * failure. Message: `<what> — <METHOD> <url>`; everything it holds is redacted. Like a
+ * TransportError it sets `exchange.error`, so the evidence says why even when the caller only
+ * notes that there was no body to judge.
  */
 export class MalformedResponseError extends Error {
   readonly code: MalformedResponseCode;
@@ -59,6 +64,7 @@ export class MalformedResponseError extends Error {
     this.code = code;
     this.exchange = exchange;
     this.text = options?.text;
+    exchange.error = { code, message: this.message };
   }
 }
 

@@ -145,6 +145,43 @@ describe('events(): SSE read incrementally', () => {
     expect(res.exchange.response!.text).toBe('data: {"n":1}\n\ndata: [DONE]\n');
   });
 
+  test('an event whose bytes are not UTF-8 is flagged; the events around it are not', async () => {
+    const t = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\n\ndata: {"n":"');
+      res.write(Buffer.from([0xff, 0xe2, 0x82]));
+      res.write(Buffer.from([0xac])); // € completed across writes: fine
+      res.end('"}\n\ndata: {"n":"\u00e9"}\n\ndata: [DONE]\n\n');
+    });
+    const res = await t.send({ method: 'GET', url: `${server!.url}/s` });
+    const { events, error } = await collect(res.events());
+    expect(error).toBeUndefined();
+    expect(events.map((e) => [e.data, e.invalidUtf8 ?? false])).toEqual([
+      ['{"n":1}', false],
+      ['{"n":"\uFFFD€"}', true],
+      ['{"n":"é"}', false],
+      ['[DONE]', false],
+    ]);
+  });
+
+  test('a stream that never ends: BODY_TOO_LARGE past maxStreamBytes, after the events that arrived', async () => {
+    const t = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = Buffer.from('data: {"n":1}\n\n'.repeat(4096));
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    }, { maxStreamBytes: 1024 * 1024 });
+    const res = await t.send({ method: 'GET', url: `${server!.url}/s` });
+    const { events, error } = await collect(res.events());
+    expect(events.length).toBeGreaterThan(1000);
+    expect(isMalformedResponseError(error) && error.code).toBe('BODY_TOO_LARGE');
+    expect((error as Error).message).toContain('longer than 1048576 bytes');
+    expect(res.exchange.error?.code).toBe('BODY_TOO_LARGE');
+  });
+
   test('the recording is capped; the reader still gets every event', async () => {
     const t = await serve((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -210,7 +247,45 @@ describe('text() and json()', () => {
     const res = await t.send({ method: 'GET', url: `${server!.url}/big` });
     expect(await res.text()).toBe('y'.repeat(100));
     expect(res.exchange.response).toMatchObject({ text: 'y'.repeat(100), truncated: true });
-    await expect(res.json()).rejects.toMatchObject({ code: 'MALFORMED_JSON', message: expect.stringContaining('cut at 100 bytes') });
+    await expect(res.json()).rejects.toMatchObject({ code: 'BODY_TOO_LARGE', message: expect.stringContaining('cut at 100 bytes') });
+    expect(res.exchange.error?.code).toBe('BODY_TOO_LARGE');
+  });
+
+  test('a body that never ends: text() stops at maxRecordedBytes and drops the connection', async () => {
+    let closed = false;
+    const t = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('close', () => (closed = true));
+      const chunk = Buffer.alloc(64 * 1024, 'z');
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    }, { maxRecordedBytes: 100_000 });
+    const res = await t.send({ method: 'POST', url: `${server!.url}/chat/completions`, body: {} });
+    expect((await res.text()).length).toBe(100_000);
+    expect(res.exchange.response!.truncated).toBe(true);
+    await expect(res.json()).rejects.toMatchObject({ code: 'BODY_TOO_LARGE' });
+    await pause(50);
+    expect(closed).toBe(true);
+  });
+
+  test('a body that is not UTF-8: text() decodes it as U+FFFD, json() refuses it as INVALID_UTF8 naming the byte', async () => {
+    const t = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"content":"ab');
+      // The bad bytes split across two writes, after a good two-byte character also split.
+      setTimeout(() => res.write(Buffer.from([0xc3])), 10);
+      setTimeout(() => res.end(Buffer.concat([Buffer.from([0xa9, 0xc3, 0x28, 0xff]), Buffer.from('"}')])), 20);
+    });
+    const res = await t.send({ method: 'GET', url: `${server!.url}/x` });
+    expect(await res.text()).toBe('{"content":"abé\uFFFD(\uFFFD"}');
+    const error = await res.json().then(() => undefined, (err: unknown) => err);
+    expect(isMalformedResponseError(error) && error.code).toBe('INVALID_UTF8');
+    expect((error as Error).message).toContain('not valid UTF-8: byte 0xC3 at offset 16');
+    expect(res.exchange.error?.code).toBe('INVALID_UTF8');
+    expect(res.exchange.response!.body).toBeUndefined();
   });
 
   test('a body is read one way: events() after text() is a harness bug, HARNESS_BODY_USED', async () => {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createParser } from 'eventsource-parser';
 import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange, RecordedEvent, RecordedResponse } from '#harness/core/exchange.ts';
@@ -19,6 +20,8 @@ export interface RecordingResponseInit {
   pump: BodyPump;
   secrets: readonly string[];
   maxRecordedBytes: number;
+  /** The most bytes of a stream read; past it the stream ends with BODY_TOO_LARGE. Default 16 MiB. */
+  maxStreamBytes?: number;
   timeouts: Timeouts;
   /** Milliseconds from dispatching the final attempt to its response headers. */
   headersMs: number;
@@ -35,6 +38,12 @@ export interface RecordingResponseInit {
  * `events` (what `events()` yielded: events, and comments as `:` + comment) and `text`, the stream
  * as it arrived, for framing evidence.
  * `durationMs` runs from dispatching the final attempt to the end of the body once it is read.
+ *
+ * Bounded whatever the endpoint does: `text()` reads at most `maxRecordedBytes` (all it can hand
+ * back) and then drops the connection, so a huge or endless body ends; `events()` reads at most
+ * `maxStreamBytes`. Bytes that are not UTF-8 are decoded as U+FFFD by `text()` (as `fetch` does),
+ * refused by `json()` (JSON is UTF-8), and flag their event (`invalidUtf8`) in `events()`.
+ * A body that cannot be read as asked sets `exchange.error`, so the evidence says why.
  */
 export class RecordingResponse implements SendResult {
   readonly status: number;
@@ -43,6 +52,8 @@ export class RecordingResponse implements SendResult {
   readonly #init: RecordingResponseInit;
   #mode: 'text' | 'events' | undefined;
   #text: Promise<string> | undefined;
+  /** Where the text read first stops being UTF-8 (`byte 0xC3 at offset 17`), when it does. */
+  #badUtf8: string | undefined;
 
   constructor(init: RecordingResponseInit) {
     this.status = init.status;
@@ -59,16 +70,23 @@ export class RecordingResponse implements SendResult {
 
   async json(): Promise<unknown> {
     const text = await this.text();
+    if (this.exchange.response.truncated) {
+      throw this.#malformedJson('BODY_TOO_LARGE', `response body is not JSON the harness can read (the body was cut at ${this.#init.maxRecordedBytes} bytes: the harness reads no more of a body, which may never end)`, text);
+    }
+    if (this.#badUtf8 !== undefined) {
+      throw this.#malformedJson('INVALID_UTF8', `response body is not JSON (it is not valid UTF-8: ${this.#badUtf8})`, text);
+    }
     try {
       // JSON.parse skips leading whitespace, so the blank lines some servers send first are fine.
       return JSON.parse(text);
     } catch (err) {
-      const why = text.trim() === '' ? 'the body is empty' : this.exchange.response.truncated ? `the body was cut at ${this.#init.maxRecordedBytes} bytes` : (err as Error).message;
-      throw new MalformedResponseError('MALFORMED_JSON', this.#redact(`response body is not JSON (${why})`), this.exchange, {
-        text: this.#redact(text),
-        cause: err,
-      });
+      const why = text.trim() === '' ? 'the body is empty' : (err as Error).message;
+      throw this.#malformedJson('MALFORMED_JSON', `response body is not JSON (${why})`, text, err);
     }
+  }
+
+  #malformedJson(code: 'MALFORMED_JSON' | 'INVALID_UTF8' | 'BODY_TOO_LARGE', what: string, text: string, cause?: unknown): MalformedResponseError {
+    return new MalformedResponseError(code, this.#redact(what), this.exchange, { text: this.#redact(text), ...(cause === undefined ? {} : { cause }) });
   }
 
   events(): AsyncIterable<SseEvent> {
@@ -87,15 +105,24 @@ export class RecordingResponse implements SendResult {
   }
 
   async #readText(): Promise<string> {
+    const { pump } = this.#init;
     const kept = new CappedBytes(this.#init.maxRecordedBytes);
     try {
-      for await (const chunk of this.#init.pump.read()) kept.push(chunk.bytes);
+      for await (const chunk of pump.read()) {
+        kept.push(chunk.bytes);
+        // Nothing past the cap could be handed back: stop here, so a huge or endless body ends.
+        if (kept.truncated) {
+          pump.cancel();
+          break;
+        }
+      }
     } catch (err) {
       this.#recordText(kept, false);
       const error = this.#transportError(err);
       this.#init.onSettled?.();
       throw error;
     }
+    if (!kept.truncated) this.#badUtf8 = firstBadUtf8(kept.bytes());
     this.#recordText(kept, true);
     this.#init.onSettled?.();
     return kept.text();
@@ -105,7 +132,7 @@ export class RecordingResponse implements SendResult {
     const response = this.exchange.response;
     const text = kept.text();
     let parsed: { value: unknown } | undefined;
-    if (complete && !kept.truncated) {
+    if (complete && !kept.truncated && this.#badUtf8 === undefined) {
       try {
         parsed = { value: JSON.parse(text) };
       } catch {
@@ -119,7 +146,7 @@ export class RecordingResponse implements SendResult {
   }
 
   async *#readEvents(): AsyncGenerator<SseEvent, void, undefined> {
-    const { pump, maxRecordedBytes } = this.#init;
+    const { pump, maxRecordedBytes, maxStreamBytes = 16 * 1024 * 1024 } = this.#init;
     const response = this.exchange.response;
     const recorded: RecordedEvent[] = [];
     response.events = recorded;
@@ -131,6 +158,9 @@ export class RecordingResponse implements SendResult {
     let flushing = false;
     let unterminated = false;
     let overflow: string | undefined;
+    let readBytes = 0;
+    /** Set once a byte that is not UTF-8 has arrived: events holding U+FFFD from then on are flagged. */
+    const utf8 = new Utf8Checker();
 
     const record = (event: SseEvent): void => {
       if (response.truncated || recordedChars + event.data.length > maxRecordedBytes) {
@@ -148,6 +178,7 @@ export class RecordingResponse implements SendResult {
           return;
         }
         const event: SseEvent = message.event === undefined ? { data: message.data, at } : { data: message.data, event: message.event, at };
+        if (utf8.bad !== undefined && message.data.includes('\uFFFD')) event.invalidUtf8 = true;
         record(event);
         ready.push(event);
       },
@@ -168,13 +199,17 @@ export class RecordingResponse implements SendResult {
         for await (const chunk of pump.read()) {
           at = chunk.at;
           raw.push(chunk.bytes);
+          readBytes += chunk.bytes.length;
+          utf8.push(chunk.bytes);
           parser.feed(decoder.decode(chunk.bytes, { stream: true }));
           while (ready.length > 0) yield ready.shift()!;
           if (overflow !== undefined) throw this.#malformedStream(`one event or line is longer than ${MAX_EVENT_CHARS} characters`);
+          if (readBytes > maxStreamBytes) throw this.#malformedStream(`the stream is longer than ${maxStreamBytes} bytes, the most the harness reads of one stream (it may never end)`, 'BODY_TOO_LARGE');
         }
       } catch (err) {
         throw err instanceof MalformedResponseError ? err : this.#transportError(err);
       }
+      if (pump.dropped) throw this.#malformedStream(`the stream was not read until more than ${readBytes} bytes had arrived; the harness dropped the connection`, 'BODY_TOO_LARGE');
       // The end of the stream: a blank line completes a last event that was never terminated.
       flushing = true;
       parser.feed(`${decoder.decode()}\n\n`);
@@ -189,9 +224,9 @@ export class RecordingResponse implements SendResult {
     }
   }
 
-  #malformedStream(what: string): MalformedResponseError {
+  #malformedStream(what: string, code: 'MALFORMED_STREAM' | 'BODY_TOO_LARGE' = 'MALFORMED_STREAM'): MalformedResponseError {
     this.#init.pump.cancel();
-    return new MalformedResponseError('MALFORMED_STREAM', this.#redact(what), this.exchange);
+    return new MalformedResponseError(code, this.#redact(what), this.exchange);
   }
 
   #transportError(err: unknown): unknown {
@@ -206,4 +241,71 @@ export class RecordingResponse implements SendResult {
   #redact(text: string): string {
     return redactText(text, this.#init.secrets);
   }
+}
+
+/** `byte 0xC3 at offset 17` for the first byte sequence that is not UTF-8, or undefined. */
+export function firstBadUtf8(bytes: Buffer): string | undefined {
+  if (isUtf8(bytes)) return undefined;
+  const checker = new Utf8Checker();
+  checker.push(bytes);
+  checker.end();
+  return checker.bad;
+}
+
+/**
+ * Validates UTF-8 across chunk boundaries (a character may be split between two chunks) and
+ * remembers where it first broke: `byte 0xC3 at offset 17`.
+ */
+export class Utf8Checker {
+  bad: string | undefined;
+  #offset = 0;
+  /** Bytes of a character the last chunk ended inside. */
+  #carry: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): void {
+    if (this.bad !== undefined) return;
+    const bytes = this.#carry.length > 0 ? Buffer.concat([this.#carry, chunk]) : chunk;
+    const start = this.#offset - this.#carry.length;
+    const cut = bytes.length - incompleteTail(bytes);
+    const whole = bytes.subarray(0, cut);
+    if (!isUtf8(whole)) {
+      const at = firstInvalid(whole);
+      this.bad = `byte 0x${whole[at]!.toString(16).toUpperCase().padStart(2, '0')} at offset ${start + at}`;
+    }
+    this.#carry = Buffer.from(bytes.subarray(cut));
+    this.#offset += chunk.length;
+  }
+
+  /** The body ended: a character left incomplete is invalid too. */
+  end(): void {
+    if (this.bad === undefined && this.#carry.length > 0) {
+      this.bad = `byte 0x${this.#carry[0]!.toString(16).toUpperCase().padStart(2, '0')} at offset ${this.#offset - this.#carry.length} (a character cut off by the end of the body)`;
+    }
+  }
+}
+
+/** Bytes at the end that start a multi-byte character not yet complete (0 to 3). */
+function incompleteTail(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back += 1) {
+    const b = bytes[bytes.length - back]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
+    const need = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xc2 && b <= 0xdf ? 2 : 1;
+    return need > back ? back : 0;
+  }
+  return 0;
+}
+
+/** Offset of the first byte where `bytes` stops being UTF-8 (bytes is known not to be). */
+function firstInvalid(bytes: Buffer): number {
+  // Binary search on the longest valid prefix; a prefix cut inside a character is not valid either,
+  // so step back over an incomplete tail before testing.
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    const prefix = bytes.subarray(0, mid);
+    if (isUtf8(prefix.subarray(0, mid - incompleteTail(prefix)))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo - incompleteTail(bytes.subarray(0, lo));
 }

@@ -10,8 +10,10 @@ export interface TransportOptions {
   retry: RetryPolicy;
   /** Defaults: connect 10 s, headers 60 s, body 60 s (the longest gap between two body chunks). */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
-  /** Cap on a recorded body (bytes); the rest is counted, not kept. Default 1 MiB. */
+  /** Cap on a recorded body (bytes), and on what `text()` reads: past it the connection is dropped. Default 1 MiB. */
   maxRecordedBytes?: number;
+  /** The most bytes of one stream `events()` reads (past it: MalformedResponseError BODY_TOO_LARGE). Default 16 MiB. */
+  maxStreamBytes?: number;
   /** For tests: replace the clock's sleep and the jitter source. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -35,6 +37,8 @@ export interface SendRequest {
   rawBody?: string;
   /** false: do not retry (a check that wants to see a 429 itself). Default true. */
   retry?: boolean;
+  /** This request's cap on its stream, when it knows better than the transport's (what it asked for). */
+  maxStreamBytes?: number;
 }
 
 /** One server-sent event as it arrived. */
@@ -43,6 +47,8 @@ export interface SseEvent {
   event?: string;
   /** Milliseconds since the response headers arrived. */
   at: number;
+  /** Set when bytes of this event were not UTF-8 (its data holds U+FFFD in their place). */
+  invalidUtf8?: true;
 }
 
 export interface SendResult {
@@ -51,14 +57,19 @@ export interface SendResult {
   headers: Record<string, string>;
   /** The exchange so far; filled in as the body is consumed; redacted. */
   exchange: Exchange;
-  /** Read the whole body as text (recorded, size-capped). */
+  /** Read the whole body as text (recorded, size-capped: past `maxRecordedBytes` reading stops); bytes that are not UTF-8 become U+FFFD. */
   text(): Promise<string>;
-  /** Read and parse as JSON; tolerates leading blank lines (real bodies have them); throws a typed error when it does not parse. */
+  /**
+   * Read and parse as JSON; tolerates leading blank lines (real bodies have them); throws a typed
+   * MalformedResponseError when it does not parse (MALFORMED_JSON), is not UTF-8 (INVALID_UTF8) or
+   * was cut at `maxRecordedBytes` (BODY_TOO_LARGE).
+   */
   json(): Promise<unknown>;
   /**
    * An SSE body read incrementally: events are yielded as they arrive, never buffered whole. Comments (`: keep-alive`) are recorded in exchange.response.events with data ':...'
    * (and yielded so, in their place: an event's data never starts with ':' in a chat stream). A malformed stream ends the iteration with a typed error, keeping what arrived:
-   * TransportError (HARNESS_RESET, HARNESS_TIMEOUT) when the connection breaks, MalformedResponseError (MALFORMED_STREAM) when the stream ends inside an event.
+   * TransportError (HARNESS_RESET, HARNESS_TIMEOUT) when the connection breaks, MalformedResponseError (MALFORMED_STREAM) when the stream ends inside an event,
+   * (BODY_TOO_LARGE) past `maxStreamBytes`. An event whose bytes were not UTF-8 is yielded flagged `invalidUtf8`.
    * Stopping early (break) cancels the body and frees the request's slot.
    */
   events(): AsyncIterable<SseEvent>;

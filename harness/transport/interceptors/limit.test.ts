@@ -57,6 +57,28 @@ describe('limit: requests in flight', () => {
     expect(transport.stats().maxInFlight).toBe(2);
   });
 
+  test('a body nobody reads that never ends (or is huge) is dropped past the pause size: its slot comes back', async () => {
+    server = await startServer((req, res) => {
+      req.resume();
+      res.writeHead(400, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const first = await transport.send({ method: 'POST', url: `${server.url}/chat/completions`, body: {} });
+    expect(first.status).toBe(400);
+    // Concurrency 1: this waits for the first request's slot, which only its dropped body gives back.
+    const second = await transport.send({ method: 'POST', url: `${server.url}/chat/completions`, body: {} });
+    expect(second.status).toBe(400);
+    // A late reader still gets what was queued, cut at the recording cap.
+    expect((await first.text()).length).toBe(1024 * 1024);
+    expect(first.exchange.response!.truncated).toBe(true);
+  });
+
   test('a stream holds its slot until it ends; a reader that stops early frees it', async () => {
     let streams = 0;
     server = await startServer((req, res) => {

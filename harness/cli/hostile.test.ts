@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { startHostileServer, type HostileMode, type HostileServer } from '#harness/testing/hostileServer.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { main } from './main.ts';
+
+/*
+ * `run` against endpoints that are broken by definition (harness/testing/hostileServer.ts): each
+ * run finishes, writes its reports, exits 1, the checks aimed at the broken path fail or end in
+ * error with evidence saying what happened, and the others still run.
+ *
+ * The stalls cost the run's timeouts, shortened with `--timeout-ms` (the flag a user would give a
+ * slow or a hostile endpoint); every case runs at once, so the file takes about as long as its
+ * slowest case.
+ */
+
+const { spec } = loadSpec();
+const tmp = tempDirs('svc-hostile-');
+const NOW = '2026-06-01T00:00:00Z';
+/** The run's headers and body-idle timeout: a stall is reported after this long. */
+const TIMEOUT_MS = 3_000;
+/** A case: a dry run for the cost estimate, the run, a timeout or two, with room for a loaded machine. */
+const CASE_TIMEOUT_MS = 120_000;
+
+interface Case {
+  mode: HostileMode;
+  /** Schema, stream and stateless checks by default (`s*`): the plain and the streamed chat, GET /models, the balance. */
+  only?: string;
+  /** Checks aimed at the broken path, and what their reason or evidence must name. */
+  affected: string[];
+  says: RegExp;
+  /** Checks the mode leaves alone that must still pass (none when nothing answers). */
+  passing: string[];
+}
+
+const PLAIN = ['schema.chat-completion.matches-schema'];
+const STREAMED = ['stream.events.done-last', 'stream.events.first-chunk-has-role', 'schema.stream-chunk.matches-schema'];
+const UNTOUCHED = ['schema.model-list.matches-schema', 'schema.balance.matches-schema'];
+
+const CASES: Case[] = [
+  { mode: 'refused', affected: [...PLAIN, ...STREAMED, ...UNTOUCHED], says: /connection refused/, passing: [] },
+  { mode: 'reset-before-response', affected: [...PLAIN, ...STREAMED], says: /HARNESS_RESET.*connection reset/, passing: UNTOUCHED },
+  { mode: 'reset-during-response', affected: [...PLAIN, 'stream.events.done-last'], says: /HARNESS_RESET.*connection reset/, passing: UNTOUCHED },
+  // One suite file, so the stalled requests wait at once: the case costs one headers timeout.
+  { mode: 'stall-before-headers', only: 'schema.*', affected: [...PLAIN, 'schema.stream-chunk.matches-schema', 'schema.error-envelope.matches-schema'], says: /HARNESS_TIMEOUT.*no response headers within \d+ ms/, passing: UNTOUCHED },
+  { mode: 'stall-mid-stream', only: 'st*', affected: ['stream.events.done-last', 'stream.events.final-chunk-has-finish-reason'], says: /HARNESS_TIMEOUT.*stalled for \d+ ms/, passing: ['stateless.history.not-kept', 'stream.response.content-type-is-event-stream'] },
+  { mode: 'endless-body', affected: [...PLAIN, 'stream.events.done-last'], says: /BODY_TOO_LARGE.*(cut at|longer than) \d+ bytes/, passing: UNTOUCHED },
+  { mode: 'not-json', affected: PLAIN, says: /MALFORMED_JSON.*not JSON/, passing: [...UNTOUCHED, ...STREAMED] },
+  { mode: 'invalid-utf8', affected: [...PLAIN, 'stream.events.all-parse'], says: /not valid UTF-8/, passing: UNTOUCHED },
+  { mode: 'huge-error-body', affected: ['schema.error-envelope.matches-schema'], says: /BODY_TOO_LARGE.*cut at \d+ bytes/, passing: UNTOUCHED },
+  { mode: 'redirect-loop', affected: [...PLAIN, ...STREAMED], says: /HTTP 307 location \/chat\/completions/, passing: UNTOUCHED },
+  { mode: 'malformed-sse-event', affected: ['stream.events.all-parse'], says: /not JSON: \{"id": "chatcmpl-broken"/, passing: [...UNTOUCHED, ...PLAIN, 'stream.events.done-last'] },
+  { mode: 'stream-error-no-done', affected: ['stream.events.done-last', 'stream.events.final-chunk-has-finish-reason'], says: /error event.*no `data: \[DONE\]`.*overloaded/, passing: [...UNTOUCHED, ...PLAIN] },
+];
+
+/** Everything a result says about itself: reason, failure messages, and the evidence's error and status line. */
+function story(r: CheckResult): string {
+  const parts = [r.reason ?? ''];
+  for (const f of r.failures ?? []) {
+    parts.push(f.message);
+    const ev = f.evidence;
+    if (ev?.error) parts.push(`${ev.error.code}: ${ev.error.message}`);
+    if (ev?.response) parts.push(`HTTP ${ev.response.status}${ev.response.headers.location ? ` location ${ev.response.headers.location}` : ''}`);
+  }
+  return parts.join(' | ');
+}
+
+interface Outcome {
+  code: number;
+  dir: string;
+  /** Where this target's and model's reports are. */
+  cell: string;
+  results: CheckResult[];
+  server: HostileServer;
+  stderr: string;
+}
+
+const servers: HostileServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function runAgainst(mode: HostileMode, only: string): Promise<Outcome> {
+  const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 60_000 });
+  servers.push(server);
+  const keyVar = `SVC_HOSTILE_${mode.toUpperCase().replace(/-/g, '_')}`;
+  process.env[keyVar] = server.apiKey;
+  const dir = tmp();
+  const io = captureIO();
+  try {
+    // Enough slots that every stalled request waits at once: a stall costs one timeout, not one per wave.
+    const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--only', only, '--now', NOW, '--concurrency', '16', '--timeout-ms', String(TIMEOUT_MS), '--report-dir', dir, '--quiet'], io);
+    const cell = join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash');
+    const report = join(cell, 'report.json');
+    const results = existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as { results: CheckResult[] }).results : [];
+    return { code, dir, cell, results, server, stderr: io.err.join('\n') };
+  } finally {
+    delete process.env[keyVar];
+  }
+}
+
+describe('run against a hostile endpoint: it finishes, reports, exits 1, and says what happened', () => {
+  test.concurrent.each(CASES)('$mode', async ({ mode, only = 's*', affected, says, passing }) => {
+    const run = await runAgainst(mode, only);
+    const byId = new Map(run.results.map((r) => [r.checkId, r]));
+
+    // The run finished within its timeouts and wrote every report.
+    for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html']) expect(existsSync(join(run.cell, file)), `${mode}: ${file}`).toBe(true);
+    expect(existsSync(join(run.dir, 'summary.json'))).toBe(true);
+    expect(run.results.length, `${mode}: ${run.stderr}`).toBeGreaterThanOrEqual(affected.length + passing.length);
+    if (mode !== 'refused') expect(run.server.counts.broken, `${mode}: the server misbehaved`).toBeGreaterThan(0);
+
+    // The checks aimed at the broken path fail or end in error, naming what happened.
+    for (const id of affected) {
+      const r = byId.get(id);
+      expect(r, `${mode}: ${id} ran`).toBeDefined();
+      expect(['fail', 'error'], `${mode}: ${id} is ${r!.verdict}: ${story(r!)}`).toContain(r!.verdict);
+      expect(story(r!), `${mode}: ${id}`).toMatch(says);
+    }
+    // The others still ran, and pass.
+    for (const id of passing) expect(byId.get(id)?.verdict, `${mode}: ${id}: ${byId.get(id) ? story(byId.get(id)!) : 'missing'}`).toBe('pass');
+    expect(run.code, `${mode}: exit code`).toBe(1);
+  }, CASE_TIMEOUT_MS);
+});
