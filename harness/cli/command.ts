@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '#harness/core/errors/index.ts';
 
 /** Exit codes of every command: CI reads them. */
-export const EXIT = { ok: 0, conformanceFailure: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, conformanceFailure: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
 
 export interface Command {
   name: string;
@@ -26,13 +26,31 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  */
 export function parseFlags<O extends Options>(command: string, argv: string[], options: O, allowPositionals = false) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
+    return parseArgs({ args: joinNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
   } catch (err) {
     const code = (err as { code?: string }).code;
     const message = (err as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/s, '');
     if (code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${command}: ${message}. Run \`svc-conformance ${command} --help\` for the flags it takes.`);
     throw err;
   }
+}
+
+/**
+ * `--concurrency -1` as `--concurrency=-1`: parseArgs refuses a value that starts with `-` as
+ * ambiguous; a number is not a flag, so the command's own check can say what the value must be.
+ */
+function joinNegativeValues(argv: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** A required string flag, or a UsageError naming it. */

@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import type { RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine } from './evidenceText.ts';
-import { areasOf, bodyText, duration, failsRun, orderedResults, outcomeOf, plural, prettyJson, summaryByArea, VERDICTS } from './view.ts';
+import { areasOf, bodyText, costNotes, duration, failsRun, orderedResults, outcomeOf, plural, prettyJson, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;
@@ -123,6 +123,7 @@ function exchangeHtml(ex: Exchange): string {
       }
       out.push('</ol>');
     }
+    if (ex.error) out.push('<h4>Then</h4>', `<pre>${h(`${ex.error.code}: ${ex.error.message}`)}</pre>`);
   } else if (ex.error) {
     out.push('<h4>No response</h4>', `<pre>${h(`${ex.error.code}: ${ex.error.message}`)}</pre>`);
   }
@@ -157,7 +158,7 @@ function checkHtml(r: CheckResult, gates: boolean): string {
   if (r.specRefs.length > 0) out.push(`<div class="refs">spec: ${r.specRefs.map((s) => `<code>${h(s)}</code>`).join(', ')}</div>`);
   if (r.verdict === 'fail') out.push(`<div class="refs">${gates ? 'This failure fails the run.' : 'This failure does not fail the run (its severity).'}</div>`);
   if (r.reason !== undefined) out.push(`<p class="reason">${h(r.reason)}</p>`);
-  if (r.verdict === 'error') out.push('<div class="refs">The harness could not judge this check; an error does not fail the run.</div>');
+  if (r.verdict === 'error') out.push(`<div class="refs">The check could not be judged (the endpoint refused, reset, stalled or answered unreadable bytes, or the harness broke). ${gates ? 'At its severity this fails the run.' : 'At its severity this does not fail the run.'}</div>`);
   for (const f of r.failures ?? []) out.push(failureHtml(f));
   out.push('</li>');
   return out.join('\n');
@@ -227,7 +228,7 @@ export function renderHtml(record: RunRecord): string {
   const counts = `<strong>${plural(s.mustFailures, 'must failure')}</strong> · ${plural(s.shouldFailures, 'should failure')} · ${plural(s.advisoryFailures, 'advisory failure')} · ${plural(s.error, 'error')} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`;
   const notes = [
     ...(record.interrupted ? ['<p class="note">The run was interrupted before every check ran: this report is partial.</p>'] : []),
-    ...(s.error > 0 ? [`<p class="note">${plural(s.error, 'check')} could not be judged by the harness. Errors do not fail the run.</p>`] : []),
+    ...(s.error > 0 ? [`<p class="note">${plural(s.error, 'check')} could not be judged. An error fails the run as a failure of its severity would.</p>`] : []),
   ];
   const u = record.usage;
   return [
@@ -263,6 +264,8 @@ export function renderHtml(record: RunRecord): string {
     '<h2>Tokens and cost</h2>',
     '<table><thead><tr><th scope="col">prompt tokens</th><th scope="col">completion tokens</th><th scope="col">cache-hit tokens</th><th scope="col">cost (USD)</th></tr></thead>',
     `<tbody><tr><td>${u.promptTokens}</td><td>${u.completionTokens}</td><td>${u.cacheHitTokens}</td><td>${h(u.costUsd)}</td></tr></tbody></table>`,
+    ...costNotes(record).map((note) => `<p class="note">${h(note)}</p>`),
+    ...(record.timings ? [`<p class="note">${h(`Time (the whole run): ${timingNote(record.timings)}`)}</p>`] : []),
     '</section>',
     '</main>',
     `<footer>${h(`${record.harness.name} ${record.harness.version}`)}; rendered from the run record (report.json) alone.</footer>`,

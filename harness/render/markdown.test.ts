@@ -32,11 +32,11 @@ describe('renderMarkdown', () => {
     expect(md).toMatch(/Reproduce with \(seed 1337, path 4:1:0\):\n\n {2}```sh\n {2}curl -sS -X POST 'http:\/\/127\.0\.0\.1:43817\/chat\/completions' .*\n {2}```/);
   });
 
-  test('skips and unsupported with their reasons; errors apart, said not to fail the run; tokens and cost', () => {
+  test('skips and unsupported with their reasons; errors apart, said to fail the run as failures of their severity; tokens and cost', () => {
     expect(md).toContain('| ⏭️ `tools.tool-choice.required-forces-call` | skip | excluded by --only response.\\* |');
     expect(md).toMatch(/\| ➖ `fim\.completion\.returns-text` \| unsupported \| the target answered 404/);
     expect(md).toContain('| ⚠️ `lifecycle.alias.retires-on-time` | must | HARNESS\\_TIMEOUT: no response within 30000 ms');
-    expect(md).toContain('Errors do not fail the run.');
+    expect(md).toContain('An error fails the run as a failure of its severity would.');
     expect(md).toContain('| 42 | 52 | 0 | 0.0000209 |');
   });
 
@@ -44,10 +44,25 @@ describe('renderMarkdown', () => {
     expect(md).not.toContain('<script>');
     expect(md).toContain('Sure! &lt;script&gt;alert(1)&lt;/script&gt; \\]\\]&gt; &amp;');
     const passing = sampleRecord();
-    passing.results = passing.results.filter((r) => r.verdict !== 'fail' || r.severity !== 'must');
+    passing.results = passing.results.filter((r) => (r.verdict !== 'fail' && r.verdict !== 'error') || r.severity !== 'must');
     passing.summary = summarize(passing.results);
     expect(renderMarkdown(passing).startsWith('# ✅ PASS')).toBe(true);
     expect(renderMarkdown({ ...passing, options: { ...passing.options, strict: true } }).startsWith('# ❌ FAIL')).toBe(true);
     expect(renderMarkdown({ ...passing, interrupted: true })).toContain('The run was interrupted before every check ran');
+  });
+
+  test('the estimate made before the run, the budget and where the time went, when the run had them', () => {
+    expect(md).not.toContain('Estimated before the run');
+    const withCost = {
+      ...sampleRecord(),
+      estimate: { method: 'emulator-dry-run' as const, requests: 94, expected: { promptTokens: 1500, completionTokens: 750, costUsd: '0.000382' }, upperBound: { promptTokens: 9000, completionTokens: 400_000, costUsd: '0.542174', uncappedRequests: 0 } },
+      budget: { limitUsd: '0.01', reached: false },
+      timings: { wallMs: 7600, startupMs: 6000, requestsMs: 1100, judgingMs: 400, reportingMs: 60, otherMs: 40, checks: 157, checksPerSecond: 20.6 },
+    };
+    const text = renderMarkdown(withCost);
+    expect(text).toContain('Estimated before the run: 0.000382 USD for 94 requests (2250 tokens, a dry run against the embedded emulator); at most 0.542174 USD');
+    expect(text).toContain('Budget 0.01 USD: not reached.');
+    expect(text).toContain('Time (the whole run): 157 checks in 7.6 s (20.6 checks/s): start-up 6.0 s, requests 1.1 s, judging 400 ms, reporting 60 ms, other 40 ms.');
+    expect(renderMarkdown({ ...withCost, budget: { limitUsd: '0.0001', reached: true } })).toContain('Budget 0.0001 USD: reached; checks not run are skipped for budget.');
   });
 });

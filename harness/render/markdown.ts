@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import type { RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine } from './evidenceText.ts';
-import { duration, failsRun, orderedResults, outcomeOf, plural, summaryByArea, VERDICTS } from './view.ts';
+import { costNotes, duration, failsRun, orderedResults, outcomeOf, plural, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -66,7 +66,7 @@ export function renderMarkdown(record: RunRecord): string {
   ];
   out.push(`${failureCounts.join(' · ')} · ${plural(s.error, 'error')} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`, '');
   if (record.interrupted) out.push('> [!WARNING]', '> The run was interrupted before every check ran: this report is partial.', '');
-  if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged by the harness (see Errors). Errors do not fail the run.`, '');
+  if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged (see Errors). An error fails the run as a failure of its severity would.`, '');
 
   out.push('## Verdicts by area', '');
   out.push(row(['Area', ...VERDICTS, 'total']), `|---|${VERDICTS.map(() => '--:|').join('')}--:|`);
@@ -81,7 +81,7 @@ export function renderMarkdown(record: RunRecord): string {
 
   const errored = results.filter((r) => r.verdict === 'error');
   if (errored.length > 0) {
-    out.push(`## Errors (${errored.length})`, '', 'The harness could not judge these checks; they say nothing about the endpoint and do not fail the run.', '');
+    out.push(`## Errors (${errored.length})`, '', 'These checks could not be judged: the endpoint refused, reset, stalled or answered unreadable bytes, or the harness broke. Each fails the run as a failure of its severity would.', '');
     out.push(row(['Check', 'Severity', 'Reason']), '|---|---|---|');
     for (const r of errored) out.push(row([`${ICON.error} ${mdCode(r.checkId)}`, r.severity, mdText(r.reason ?? '')]));
     out.push('');
@@ -106,5 +106,7 @@ export function renderMarkdown(record: RunRecord): string {
   out.push('## Tokens and cost', '');
   out.push(row(['Prompt tokens', 'Completion tokens', 'Cache-hit tokens', 'Cost (USD)']), '|--:|--:|--:|--:|');
   out.push(row([String(u.promptTokens), String(u.completionTokens), String(u.cacheHitTokens), mdText(u.costUsd)]), '');
+  for (const note of costNotes(record)) out.push(mdText(note), '');
+  if (record.timings) out.push(`Time (the whole run): ${mdText(timingNote(record.timings))}`, '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

@@ -1,6 +1,6 @@
 import { addUsd, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdText } from './escape.ts';
-import { plural } from './view.ts';
+import { costNotes, plural, timingNote } from './view.ts';
 
 function row(cells: readonly string[]): string {
   return `| ${cells.map(mdCell).join(' | ')} |`;
@@ -57,6 +57,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
     ]),
     '',
   );
-  out.push('Errors (the harness could not judge) never fail the run; should failures fail it only with `--strict`.');
+  for (const note of costNotes(summary)) out.push(mdText(note), '');
+  if (summary.timings) out.push(`Time: ${mdText(timingNote(summary.timings))}`, '');
+  out.push('Errors (checks that could not be judged) count as failures of their severity; should failures fail the run only with `--strict`.');
   return `${out.join('\n')}\n`;
 }

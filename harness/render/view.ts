@@ -4,7 +4,7 @@
  */
 import type { CheckResult, Severity, Verdict } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
-import { gatingFailures, summarize, VERDICTS, type RunRecord, type Summary } from '#harness/results/index.ts';
+import { gatingFailures, summarize, VERDICTS, type CostEstimate, type RunBudget, type RunRecord, type RunTimings, type Summary } from '#harness/results/index.ts';
 
 export { VERDICTS };
 
@@ -65,4 +65,19 @@ export function clip(text: string, max: number): string {
 /** One line naming the target: `svc-v4-flash at http://host (emulator)`. */
 export function cellName(record: RunRecord): string {
   return `${record.model} at ${record.target.baseUrl}`;
+}
+
+/** The cost estimate made before a run and the budget it kept to, as plain sentences (none when the run had neither). */
+export function costNotes(run: { estimate?: CostEstimate; budget?: RunBudget }): string[] {
+  const out: string[] = [];
+  const e = run.estimate;
+  if (e) out.push(`Estimated before the run: ${e.expected.costUsd} USD for ${plural(e.requests, 'request')} (${e.expected.promptTokens + e.expected.completionTokens} tokens, a dry run against the embedded emulator); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens.`);
+  const b = run.budget;
+  if (b) out.push(b.reached ? `Budget ${b.limitUsd} USD: reached; checks not run are skipped for budget.` : `Budget ${b.limitUsd} USD: not reached.`);
+  return out;
+}
+
+/** Where a run's time went, in one sentence. */
+export function timingNote(t: RunTimings): string {
+  return `${plural(t.checks, 'check')} in ${duration(t.wallMs)} (${t.checksPerSecond} checks/s): start-up ${duration(t.startupMs)}, requests ${duration(t.requestsMs)}, judging ${duration(t.judgingMs)}, reporting ${duration(t.reportingMs)}, other ${duration(t.otherMs)}.`;
 }

@@ -1,4 +1,4 @@
-export type { RunRecord, RunSummary, Summary, UsageTotals } from './runRecord.ts';
+export type { CostEstimate, RunBudget, RunRecord, RunSummary, RunTimings, Summary, UsageTotals } from './runRecord.ts';
 export { summarize, VERDICTS } from './summarize.ts';
 export { exitCodeOf, gatingFailures, targetKey, type ExitPolicy, type GatingFailure } from './exitCodeOf.ts';
 export { serializeRunRecord, serializeRunSummary } from './serialize.ts';

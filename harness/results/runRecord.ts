@@ -33,6 +33,44 @@ export interface RunRecord {
   usage: UsageTotals;
   /** True when the run was stopped (SIGINT) before every check ran. */
   interrupted: boolean;
+  /** --budget-usd: the limit and whether the spend reached it (checks not run are skipped for budget). */
+  budget?: RunBudget;
+  /** The cost estimate made before the run (live runs, and runs with --budget-usd). */
+  estimate?: CostEstimate;
+  /** Where the whole run's time went (the same in every cell of one run). */
+  timings?: RunTimings;
+}
+
+export interface RunBudget {
+  limitUsd: string;
+  reached: boolean;
+}
+
+export interface CostEstimate {
+  /** How it was made: the plan run once against the embedded emulator, counting what each request asks for. */
+  method: 'emulator-dry-run';
+  requests: number;
+  /** Tokens the emulator's answers reported, at the spec's prices: what the run should cost. */
+  expected: { promptTokens: number; completionTokens: number; costUsd: string };
+  /** Every request's body bytes as prompt tokens and its max_tokens (x n) as output, all at cache-miss prices. */
+  upperBound: { promptTokens: number; completionTokens: number; costUsd: string; uncappedRequests: number };
+}
+
+/** Milliseconds. startup + requests + judging + reporting + other = wall. */
+export interface RunTimings {
+  wallMs: number;
+  /** Process start to the first check: module load, spec, target, reference time, estimate, vitest start. */
+  startupMs: number;
+  /** While checks ran, the time at least one request was in flight. */
+  requestsMs: number;
+  /** While checks ran, the rest: judging answers, generating cases, the runner's own work. */
+  judgingMs: number;
+  /** Writing report files. */
+  reportingMs: number;
+  /** The remainder: vitest shutdown, closing targets. */
+  otherMs: number;
+  checks: number;
+  checksPerSecond: number;
 }
 
 export type Summary = Record<Verdict, number> & {
@@ -59,4 +97,9 @@ export interface RunSummary {
   cells: { baseUrl: string; model: string; report: string; summary: Summary; usage: UsageTotals }[];
   totals: Summary;
   exitCode: 0 | 1;
+  /** True when SIGINT/SIGTERM stopped the run: the reports are partial. */
+  interrupted?: boolean;
+  budget?: RunBudget;
+  estimate?: CostEstimate;
+  timings?: RunTimings;
 }

@@ -17,6 +17,13 @@ const array = (of: Layout): Layout => ({ kind: 'array', of });
 const SUMMARY = object(['total', 'pass', 'fail', 'error', 'unsupported', 'skip', 'mustFailures', 'shouldFailures', 'advisoryFailures']);
 const USAGE = object(['promptTokens', 'completionTokens', 'cacheHitTokens', 'costUsd']);
 
+const BUDGET = object(['limitUsd', 'reached']);
+const ESTIMATE = object(['method', 'requests', 'expected', 'upperBound'], {
+  expected: object(['promptTokens', 'completionTokens', 'costUsd']),
+  upperBound: object(['promptTokens', 'completionTokens', 'costUsd', 'uncappedRequests']),
+});
+const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
+
 const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
   request: object(['method', 'url', 'headers', 'body', 'rawBody']),
   response: object(['status', 'headers', 'durationMs', 'truncated', 'body', 'text', 'events'], {
@@ -40,8 +47,11 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'summary', 'usage', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'summary', 'usage', 'budget', 'estimate', 'timings', 'results'],
   {
+    budget: BUDGET,
+    estimate: ESTIMATE,
+    timings: TIMINGS,
     harness: object(['name', 'version']),
     spec: object(['revision', 'updated']),
     target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
@@ -53,7 +63,10 @@ export const RUN_RECORD_LAYOUT: Layout = object(
   },
 );
 
-export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 'finishedAt', 'exitCode', 'totals', 'cells'], {
+export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 'finishedAt', 'exitCode', 'interrupted', 'totals', 'budget', 'estimate', 'timings', 'cells'], {
+  budget: BUDGET,
+  estimate: ESTIMATE,
+  timings: TIMINGS,
   totals: SUMMARY,
   cells: array(object(['baseUrl', 'model', 'report', 'summary', 'usage'], { summary: SUMMARY, usage: USAGE })),
 });

@@ -1,6 +1,11 @@
 import type { Reporter, TestCase } from 'vitest/node';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import './meta.ts';
+import type { RequestBound } from './requestBound.ts';
+
+export interface WorkerTiming {
+  requestMs: number;
+}
 
 /**
  * The reporter that collects each check's result (from task meta) in the CLI process, and prints
@@ -8,10 +13,31 @@ import './meta.ts';
  */
 export class ResultCollector implements Reporter {
   readonly results: CheckResult[] = [];
+  /** Latest running totals per worker (each check's meta carries its worker's totals so far). */
+  readonly workers = new Map<string, WorkerTiming>();
+  /** Per check: the model, requests sent and their most possible cost in tokens. */
+  readonly sent: { model: string; count: number; bound: RequestBound }[] = [];
+  firstCheckAt: number | undefined;
+  lastCheckAt: number | undefined;
   constructor(private readonly progress: (result: CheckResult, count: number) => void = () => undefined) {}
 
+  onTestCaseReady(): void {
+    this.firstCheckAt ??= performance.now();
+  }
+
+  readonly #seen = new Set<string>();
+
   onTestCaseResult(testCase: TestCase): void {
+    // A cancelled run can report a test twice; a check counts once.
+    if (this.#seen.has(testCase.id)) return;
+    this.#seen.add(testCase.id);
+    this.lastCheckAt = performance.now();
     const meta = testCase.meta();
+    if (meta.svcWorker) {
+      const w = this.workers.get(meta.svcWorker.id);
+      if (!w || w.requestMs < meta.svcWorker.requestMs) this.workers.set(meta.svcWorker.id, { requestMs: meta.svcWorker.requestMs });
+    }
+    if (meta.svcResult && meta.svcRequests) this.sent.push({ model: meta.svcResult.model, ...meta.svcRequests });
     if (meta.svcResult) {
       this.results.push(meta.svcResult);
       this.progress(meta.svcResult, this.results.length);

@@ -1,25 +1,67 @@
 import { describe, inject, test } from 'vitest';
 import type { TokenUse } from '#harness/core/outcome.ts';
+import { redactValue } from '#harness/core/redact.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { fixtureRecorder } from '#harness/replay/fixtureFormat.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { createTransport } from '#harness/transport/index.ts';
-import { createCheckContext, type Sender } from './checkContext.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import type { Check } from '#harness/checks/index.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import { CheckTracker, createCheckContext, type Sender } from './checkContext.ts';
 import { executeCheck } from './execute.ts';
 import './meta.ts';
+import { Meter } from './meter.ts';
 import { shardOf } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
+import { maxTokens } from './usageOfExchange.ts';
 
 let sender: { config: RunConfig; sender: Sender } | undefined;
+let meter: { config: RunConfig; meter: Meter } | undefined;
+
+/** One meter per worker and run: the budget and the network time count every check it runs. */
+function meterFor(spec: Spec, config: RunConfig): Meter {
+  if (meter?.config !== config) meter = { config, meter: new Meter(spec, config.budget) };
+  return meter.meter;
+}
+
+/** One check on one model, metered: tokens are what the answers reported, whoever read them. */
+export async function runMetered(spec: Spec, config: RunConfig, send: Sender, m: Meter, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
+  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, specRefs: check.specRefs, model };
+  if (m.reached()) return { ...base, verdict: 'skip', reason: `budget: not run, the run's spend reached its --budget-usd of ${config.budget?.limitUsd ?? '?'} USD`, durationMs: 0 };
+  const usage: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
+  const tracker = new CheckTracker(m, spec);
+  const ctx = createCheckContext(spec, config, send, model, usage, tracker);
+  const result = await executeCheck(check, ctx, usage, config.apiKeyEnv);
+  tracker.closeAll();
+  onTracked?.(tracker);
+  // The check's own count and the runner's see the same answers: the larger of each is the spend.
+  const tokens = maxTokens(tracker.observed, usage);
+  const withTokens: CheckResult = { ...result, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens } : {}) };
+  // A check cut short by the budget judged nothing, whatever it made of the refused request.
+  let final = withTokens;
+  if (tracker.budgetStop !== undefined) {
+    const { failures: _dropped, ...rest } = withTokens;
+    final = { ...rest, verdict: 'skip', reason: tracker.budgetStop };
+  }
+  // Checks read raw answers: an endpoint that echoes the key would put it in a failure message.
+  return redactValue(final, secretsOf(config));
+}
+
+function secretsOf(config: RunConfig): string[] {
+  return [config.apiKey, ...(config.emptyBalanceKey ? [config.emptyBalanceKey] : [])];
+}
 
 /** One transport per worker and run: the concurrency cap holds across every check. */
 function senderFor(config: RunConfig): Sender {
   if (sender?.config !== config) {
     const { spec } = loadSpec(config.specDir);
     // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
-    const secrets = [config.apiKey, ...(config.emptyBalanceKey ? [config.emptyBalanceKey] : [])];
+    const secrets = secretsOf(config);
     const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
-    sender = { config, sender: createTransport({ secrets, concurrency: config.concurrency, retry: spec.errors.retry, ...(record ? { record } : {}) }) };
+    const t = config.timeoutMs;
+    const timeouts = t === undefined ? {} : { timeouts: { headersMs: t, bodyMs: t, connectMs: Math.min(t, 10_000) } };
+    sender = { config, sender: createTransport({ secrets, concurrency: config.concurrency, retry: spec.errors.retry, ...timeouts, ...(record ? { record } : {}) }) };
   }
   return sender.sender;
 }
@@ -37,10 +79,12 @@ export function describeChecks(area: string): void {
     describe.concurrent(`${area} [${model}]`, () => {
       for (const { check } of plan.filter((p) => p.model === model)) {
         test(check.id, async ({ task, skip }) => {
-          const usage: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
-          const ctx = createCheckContext(spec, config, senderFor(config), model, usage);
-          const result = await executeCheck(check, ctx, usage, config.apiKeyEnv);
+          const m = meterFor(spec, config);
+          const result = await runMetered(spec, config, senderFor(config), m, check, model, (t) => {
+            task.meta.svcRequests = { count: t.requests, bound: t.bound };
+          });
           task.meta.svcResult = result;
+          task.meta.svcWorker = { id: m.id, requestMs: m.requestMs() };
           if (result.verdict === 'skip' || result.verdict === 'unsupported') skip(`${result.verdict}: ${result.reason ?? ''}`);
           if (result.verdict === 'fail') throw new Error(result.failures?.map((f) => f.message).join('\n') ?? 'failed');
           if (result.verdict === 'error') throw new Error(result.reason ?? 'error');

@@ -19,6 +19,8 @@ export interface RunConfig {
   /** spec id -> the target's own id. */
   modelMap: Record<string, string>;
   concurrency: number;
+  /** --timeout-ms: headers and body-idle timeout of every request (connect: at most 10 s). */
+  timeoutMs?: number;
   strict: boolean;
   only?: string;
   shard?: { index: number; count: number };
@@ -30,6 +32,8 @@ export interface RunConfig {
   lifecycleToleranceSeconds: number;
   /** `record`: write every exchange to DIR/exchanges (fixtures/fixture.schema.json), paths relative to target.baseUrl. */
   recordDir?: string;
+  /** --budget-usd: what this target may still spend (USD, decimal string), priced at `pricedAt`. */
+  budget?: { limitUsd: string; pricedAt: string };
 }
 
 declare module 'vitest' {

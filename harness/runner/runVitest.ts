@@ -1,23 +1,42 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { ResultCollector } from './collector.ts';
+import { ResultCollector, type WorkerTiming } from './collector.ts';
 import type { RunConfig } from './runConfig.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface SuitesRun {
+  results: CheckResult[];
+  /** Per check: requests sent and the most they could have cost. */
+  sent: ResultCollector['sent'];
+  /** When the first check started and the last one ended (performance.now() of this process). */
+  firstCheckAt?: number;
+  lastCheckAt?: number;
+  /** Per worker: the wall time during which at least one request was in flight. */
+  requestMs: number;
+  /** True when `stop` cancelled the run before every check ran. */
+  cancelled: boolean;
+}
+
+export interface SuitesOptions {
+  progress?: (r: CheckResult, n: number) => void;
+  /** Aborting cancels the run: checks already running finish, the others never start. */
+  stop?: AbortSignal;
+}
 
 /**
  * Runs the suites in suites/ with vitest against one target and returns every check's result.
  * One worker, files one after another, tests of a file concurrently: the transport's concurrency
  * cap then holds for the whole run.
  */
-export async function runSuites(config: RunConfig, progress?: (r: CheckResult, n: number) => void): Promise<CheckResult[]> {
-  const collector = new ResultCollector(progress);
+export async function runSuites(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
+  const collector = new ResultCollector(options.progress);
   const saved = process.exitCode;
-  const vitest = await startVitest(
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+  const vitest = await createVitest(
     'test',
-    [],
     { watch: false, config: false, reporters: [collector], silent: true },
     {
       root: REPO,
@@ -36,8 +55,36 @@ export async function runSuites(config: RunConfig, progress?: (r: CheckResult, n
       },
     },
   );
-  await vitest?.close();
-  // Vitest sets the exit code from its own view of failures; the CLI decides it from the checks.
-  process.exitCode = saved;
-  return collector.results;
+  // Vitest's logger exits the process on SIGINT/SIGTERM; the CLI handles them itself (partial reports).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const l of process.listeners(signal)) if (!before[signal].includes(l)) process.off(signal, l);
+  }
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
+  if (options.stop?.aborted) cancel();
+  options.stop?.addEventListener('abort', cancel, { once: true });
+  try {
+    if (!cancelled) await vitest.start([]);
+  } finally {
+    options.stop?.removeEventListener('abort', cancel);
+    await vitest.close();
+    // Vitest sets the exit code from its own view of failures; the CLI decides it from the checks.
+    process.exitCode = saved;
+  }
+  return {
+    results: collector.results,
+    sent: collector.sent,
+    ...(collector.firstCheckAt !== undefined ? { firstCheckAt: collector.firstCheckAt } : {}),
+    ...(collector.lastCheckAt !== undefined ? { lastCheckAt: collector.lastCheckAt } : {}),
+    requestMs: requestMsOf(collector.workers),
+    cancelled,
+  };
+}
+
+/** Busy time summed over workers (one worker: exact; several: an upper bound, clamped by the caller). */
+function requestMsOf(workers: ReadonlyMap<string, WorkerTiming>): number {
+  return [...workers.values()].reduce((n, w) => n + w.requestMs, 0);
 }

@@ -57,7 +57,7 @@ describe('svc-conformance emulate', () => {
     [['--fault', 'no-such-fault'], '--fault no-such-fault is not in the catalogue'],
     [['--now', 'yesterday'], '--now "yesterday" is not an ISO 8601 instant'],
     [['--port=-1'], '--port must be an integer'],
-    [['--port', '-1'], "'--port'"],
+    [['--port', '-1'], '--port must be an integer from 0 to 65535 (got "-1")'],
     [['--concurrency', 'many'], '--concurrency must be an integer'],
   ])('a bad flag %j is a usage error naming it', async (args, message) => {
     const io = captureIO();

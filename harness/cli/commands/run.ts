@@ -1,12 +1,17 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
-import type { CheckResult } from '#harness/core/outcome.ts';
+import type { CheckResult, TokenUse } from '#harness/core/outcome.ts';
 import { buildRegistry, defaultModels } from '#harness/checks/index.ts';
 import { isFaultId, type FaultId } from '#harness/emulator/index.ts';
 import { renderHtml, renderJunit, renderMarkdown, renderMarkdownSummary } from '#harness/render/index.ts';
-import { exitCodeOf, readRecords, serializeRunRecord, serializeRunSummary, summaryOf, type RunRecord } from '#harness/results/index.ts';
+import { exitCodeOf, readRecords, serializeRunRecord, serializeRunSummary, summaryOf, type CostEstimate, type RunRecord, type RunTimings } from '#harness/results/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import { formatUsd, parseUsd } from '#harness/spec/money.ts';
+import { costOf } from '#harness/spec/pricing.ts';
+import { estimateCost } from '#harness/runner/estimate.ts';
+import { shardOf, type Planned } from '#harness/runner/plan.ts';
 import { buildRecords } from '#harness/runner/buildRecords.ts';
 import { resolveReferenceTime } from '#harness/runner/referenceTime.ts';
 import type { RunConfig } from '#harness/runner/runConfig.ts';
@@ -15,6 +20,8 @@ import { readTargetsConfig } from '#harness/targets/configFile.ts';
 import { relativePath, writeManifest } from '#harness/replay/fixtureFormat.ts';
 import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';
 import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
+import { interruptions } from '../interruptions.ts';
+import { budgetOf, instant, integer, parseModelMap, parseShard } from '../runFlags.ts';
 import { VERSION } from '../version.ts';
 
 export const run: Command = {
@@ -22,7 +29,7 @@ export const run: Command = {
   summary: 'run the conformance checks against the embedded emulator or a base URL, and write reports',
   help: `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
-                          [--strict] [--now ISO] [--concurrency N] [--runs N] [--seed N]
+                          [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--runs N] [--seed N]
                           [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
                           [--spec DIR] [--quiet]
 
@@ -50,6 +57,9 @@ Options:
   --now ISO              reference time for lifecycle checks (and the embedded
                          emulator's clock); default: the server's Date header
   --concurrency N        requests in flight at most (default 4)
+  --timeout-ms N         how long to wait for response headers, and between two
+                         pieces of a body, before the check ends in error
+                         (default 60000; connecting: at most 10000)
   --runs N, --seed N     property-test runs and seed (default 10, 1)
   --shard I/N            run share I of N of the checks (merge with \`merge\`)
   --report-dir DIR       where reports go (default reports/)
@@ -66,91 +76,110 @@ Options:
   -h, --help             show this help
 
 Exit codes: 0 every applicable must-check passed (and should-checks, with
---strict); 1 a check failed; 2 a usage or configuration error.`,
+--strict); 1 a check failed, or could not be judged (error: refused, reset,
+timed out, unreadable answer); 2 a usage or configuration error; 130 SIGINT,
+143 SIGTERM (the partial report is written, marked interrupted).`,
   run: (argv, io) => runOrRecord('run', argv, io),
 };
 
 /** `run`, and `record` (a run with --out DIR: every exchange and a manifest written there). */
 export async function runOrRecord(name: 'run' | 'record', argv: string[], io: CommandIO): Promise<number> {
-    const { values } = parseFlags(name, argv, {
-      'base-url': { type: 'string', multiple: true },
-      'api-key-env': { type: 'string' },
-      'empty-balance-key-env': { type: 'string' },
-      'messages-base-url': { type: 'string' },
-      model: { type: 'string', multiple: true },
-      'model-map': { type: 'string' },
-      only: { type: 'string' },
-      strict: { type: 'boolean' },
-      now: { type: 'string' },
-      concurrency: { type: 'string' },
-      runs: { type: 'string' },
-      seed: { type: 'string' },
-      shard: { type: 'string' },
-      'report-dir': { type: 'string' },
-      json: { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      fixtures: { type: 'string' },
-      fast: { type: 'boolean' },
-      ...(name === 'record' ? { out: { type: 'string' } } : {}),
-      config: { type: 'string' },
-      baseline: { type: 'string' },
-      spec: { type: 'string' },
-      quiet: { type: 'boolean' },
-    });
-    const out = (values as { out?: string }).out;
-    if (name === 'record' && out === undefined) throw new UsageError('record: --out DIR is required (e.g. fixtures/emulator).');
-    if (name === 'record' && values.fixtures !== undefined) throw new UsageError('record: --fixtures replays a recording; record a live endpoint or the embedded emulator.');
-    if (values.fixtures !== undefined && (values['base-url'] || values.config !== undefined || values.fault)) throw new UsageError('run: --fixtures replaces --base-url, --config and --fault; give one target.');
-    if (values.fast && values.fixtures === undefined) throw new UsageError('run: --fast applies to --fixtures only.');
-    if (name === 'record' && ((values['base-url']?.length ?? 0) > 1 || values.config !== undefined)) throw new UsageError('record: one target per recording; give at most one --base-url and no --config.');
-    // A baseline that cannot be read stops the run before anything is spent.
-    const baseline = values.baseline !== undefined ? await readRecords(resolve(values.baseline)) : undefined;
-    const { spec } = loadSpec(values.spec);
-    const registry = buildRegistry(spec);
-    const models = values.model ?? defaultModels(spec);
-    for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
-    const now = values.now === undefined ? undefined : instant(values.now);
-    const faults = (values.fault ?? []).map((f): FaultId => {
-      if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
-      return f;
-    });
-    if (faults.length > 0 && values['base-url']) throw new UsageError('run: --fault applies to the embedded emulator only; drop --base-url, or start `svc-conformance emulate --fault ...` and point --base-url at it.');
-    const options = {
-      apiKeyEnv: values['api-key-env'] ?? 'SVC_API_KEY',
-      modelMap: parseModelMap(values['model-map']),
-      concurrency: integer('concurrency', values.concurrency, 1, 256) ?? 4,
-      runs: integer('runs', values.runs, 1, 100_000) ?? 10,
-      seed: integer('seed', values.seed, 0, 2 ** 31 - 1) ?? 1,
-      shard: parseShard(values.shard),
-      reportDir: resolve(values['report-dir'] ?? 'reports'),
-    };
+  const { values } = parseFlags(name, argv, {
+    'base-url': { type: 'string', multiple: true },
+    'api-key-env': { type: 'string' },
+    'empty-balance-key-env': { type: 'string' },
+    'messages-base-url': { type: 'string' },
+    model: { type: 'string', multiple: true },
+    'model-map': { type: 'string' },
+    only: { type: 'string' },
+    strict: { type: 'boolean' },
+    now: { type: 'string' },
+    concurrency: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    runs: { type: 'string' },
+    seed: { type: 'string' },
+    shard: { type: 'string' },
+    'report-dir': { type: 'string' },
+    json: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    fixtures: { type: 'string' },
+    fast: { type: 'boolean' },
+    ...(name === 'record' ? { out: { type: 'string' } } : {}),
+    config: { type: 'string' },
+    baseline: { type: 'string' },
+    spec: { type: 'string' },
+    quiet: { type: 'boolean' },
+    'budget-usd': { type: 'string' },
+  });
+  const out = (values as { out?: string }).out;
+  if (name === 'record' && out === undefined) throw new UsageError('record: --out DIR is required (e.g. fixtures/emulator).');
+  if (name === 'record' && values.fixtures !== undefined) throw new UsageError('record: --fixtures replays a recording; record a live endpoint or the embedded emulator.');
+  if (values.fixtures !== undefined && (values['base-url'] || values.config !== undefined || values.fault)) throw new UsageError('run: --fixtures replaces --base-url, --config and --fault; give one target.');
+  if (values.fast && values.fixtures === undefined) throw new UsageError('run: --fast applies to --fixtures only.');
+  if (name === 'record' && ((values['base-url']?.length ?? 0) > 1 || values.config !== undefined)) throw new UsageError('record: one target per recording; give at most one --base-url and no --config.');
+  // A baseline that cannot be read stops the run before anything is spent.
+  const baseline = values.baseline !== undefined ? await readRecords(resolve(values.baseline)) : undefined;
+  const { spec } = loadSpec(values.spec);
+  const registry = buildRegistry(spec);
+  const models = values.model ?? defaultModels(spec);
+  for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
+  const now = values.now === undefined ? undefined : instant(name, values.now);
+  const faults = (values.fault ?? []).map((f): FaultId => {
+    if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
+    return f;
+  });
+  if (faults.length > 0 && values['base-url']) throw new UsageError('run: --fault applies to the embedded emulator only; drop --base-url, or start `svc-conformance emulate --fault ...` and point --base-url at it.');
+  const options = {
+    apiKeyEnv: values['api-key-env'] ?? 'SVC_API_KEY',
+    modelMap: parseModelMap(name, values['model-map']),
+    concurrency: integer(name, 'concurrency', values.concurrency, 1, 256) ?? 4,
+    timeoutMs: integer(name, 'timeout-ms', values['timeout-ms'], 100, 3_600_000),
+    runs: integer(name, 'runs', values.runs, 1, 100_000) ?? 10,
+    seed: integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1,
+    shard: parseShard(name, values.shard),
+    reportDir: resolve(values['report-dir'] ?? 'reports'),
+  };
 
-    if (values.config !== undefined && values['base-url']) throw new UsageError('run: give targets either with --base-url or in --config, not both.');
-    const fromFile = values.config !== undefined ? readTargetsConfig(resolve(values.config)) : undefined;
-    const entries: { make: () => Promise<Target>; modelMap: Record<string, string> }[] = fromFile
-      ? fromFile.map((t) => ({ make: async () => liveTarget(t.baseUrl, t), modelMap: { ...t.modelMap, ...options.modelMap } }))
-      : values['base-url']
-        ? values['base-url'].map((url) => ({
-            make: async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }),
-            modelMap: options.modelMap,
-          }))
-        : values.fixtures !== undefined
-          ? [{ make: () => fixturesTarget(resolve(values.fixtures!), { fast: values.fast === true }), modelMap: options.modelMap }]
-          : [{ make: () => emulatorTarget(spec, { ...(now ? { now } : {}), faults }), modelMap: options.modelMap }];
-    if (faults.length > 0 && fromFile) throw new UsageError('run: --fault applies to the embedded emulator only.');
-    // Validate every live target (URL, key variable) before spending anything on the first.
-    const resolved: { target: Target; modelMap: Record<string, string> }[] = [];
-    for (const entry of entries) resolved.push({ target: await entry.make(), modelMap: entry.modelMap });
+  const budgetUsd = values['budget-usd'] === undefined ? undefined : budgetOf(name, values['budget-usd']);
+  if (values.config !== undefined && values['base-url']) throw new UsageError('run: give targets either with --base-url or in --config, not both.');
+  const fromFile = values.config !== undefined ? readTargetsConfig(resolve(values.config)) : undefined;
+  const entries: { make: () => Promise<Target>; modelMap: Record<string, string> }[] = fromFile
+    ? fromFile.map((t) => ({ make: async () => liveTarget(t.baseUrl, t), modelMap: { ...t.modelMap, ...options.modelMap } }))
+    : values['base-url']
+      ? values['base-url'].map((url) => ({
+          make: async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }),
+          modelMap: options.modelMap,
+        }))
+      : values.fixtures !== undefined
+        ? [{ make: () => fixturesTarget(resolve(values.fixtures!), { fast: values.fast === true }), modelMap: options.modelMap }]
+        : [{ make: () => emulatorTarget(spec, { ...(now ? { now } : {}), faults }), modelMap: options.modelMap }];
+  if (faults.length > 0 && fromFile) throw new UsageError('run: --fault applies to the embedded emulator only.');
+  // Validate every live target (URL, key variable) before spending anything on the first.
+  const resolved: { target: Target; modelMap: Record<string, string> }[] = [];
+  for (const entry of entries) resolved.push({ target: await entry.make(), modelMap: entry.modelMap });
 
+  const stop = interruptions(io);
+  try {
+    return await runTargets();
+  } finally {
+    stop.dispose();
+    // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.
+    await Promise.all(resolved.map(({ target }) => target.close().catch(() => undefined)));
+  }
+
+  async function runTargets(): Promise<number> {
     const records: RunRecord[] = [];
-    const reportPaths: string[] = [];
+    const clock = { checksMs: 0, requestsMs: 0, startupMs: undefined as number | undefined };
+    let estimate: CostEstimate | undefined;
+    let spentPico = 0n;
+    let budgetReached = false;
     for (const { target, modelMap } of resolved) {
       try {
         const startedAt = new Date();
         const referenceTime: RunConfig['referenceTime'] =
           target.clock !== undefined && now === undefined ? { value: target.clock, source: 'fixture' } : await resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey);
         let recordDir: string | undefined;
-        if (out !== undefined) {
+        if (out !== undefined && !stop.signal.aborted) {
           recordDir = resolve(out);
           const messagesBasePath = relativePath(target.messagesBaseUrl, target.baseUrl);
           if (messagesBasePath === undefined) throw new UsageError(`record: the messages base ${target.messagesBaseUrl} is not under --base-url ${target.baseUrl}; a recording keeps paths relative to one base.`);
@@ -167,6 +196,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
             emptyBalanceKey: target.emptyBalanceKey !== undefined,
           });
         }
+        const remaining = budgetUsd === undefined ? undefined : budgetUsd - spentPico;
         const config: RunConfig = {
           ...(values.spec ? { specDir: resolve(values.spec) } : {}),
           target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
@@ -176,6 +206,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
           models,
           modelMap,
           concurrency: options.concurrency,
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
           strict: values.strict === true,
           ...(values.only ? { only: values.only } : {}),
           ...(options.shard ? { shard: options.shard } : {}),
@@ -184,31 +215,117 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
           referenceTime,
           lifecycleToleranceSeconds: 120,
           ...(recordDir !== undefined ? { recordDir } : {}),
+          ...(remaining !== undefined ? { budget: { limitUsd: formatUsd(remaining > 0n ? remaining : 0n, 12).replace(/\.?0+$/, '') || '0', pricedAt: startedAt.toISOString() } } : {}),
         };
-        const planned = registry.plan(spec, models, undefined, values.only).length;
-        if (!values.quiet) io.stderr(`svc-conformance: ${target.kind} ${target.baseUrl}: ${planned} check runs on ${models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
-        const results = await runSuites(config, values.quiet ? undefined : progressLine(io, planned));
-        const cell = buildRecords(spec, config, results, { startedAt, finishedAt: new Date(), interrupted: false, version: VERSION, referenceTime });
-        for (const record of cell) reportPaths.push(writeReports(options.reportDir, record));
+        // As the suites plan it: each area sharded on its own (describeChecks).
+        const plan = registry.areas().flatMap((area) => shardOf(registry.plan(spec, models, area, values.only), options.shard));
+        // Before a live run (or any run with a budget): what it will cost, from a free dry run of the same plan.
+        if (estimate === undefined && (target.kind === 'live' || budgetUsd !== undefined) && !stop.signal.aborted) {
+          if (!values.quiet) io.stderr(`svc-conformance: estimating the cost: the same ${plan.length} check runs against the embedded emulator...`);
+          estimate = await estimateCost(spec, config, startedAt, stop.signal);
+          if (!stop.signal.aborted) {
+            io.stderr(`svc-conformance: estimated cost ${estimate.expected.costUsd} USD (${estimate.requests} requests, ${estimate.expected.promptTokens + estimate.expected.completionTokens} tokens at the spec's prices); at most ${estimate.upperBound.costUsd} USD if every answer used its whole max_tokens`);
+            if (budgetUsd !== undefined && parseUsd(estimate.expected.costUsd) > budgetUsd) {
+              throw new UsageError(`${name}: the estimated cost ${estimate.expected.costUsd} USD is above --budget-usd ${values['budget-usd']}. Raise --budget-usd, or run less (--model, --only, --runs, --shard).`);
+            }
+          }
+        }
+        if (!values.quiet) io.stderr(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs on ${models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
+        // Backs up the worker's own guard: once the spend the CLI has seen reaches the budget, no new check starts.
+        const budgetStop = new AbortController();
+        let seenPico = 0n;
+        const progress = values.quiet ? undefined : progressLine(io, plan.length);
+        const onResult = (r: CheckResult, n: number) => {
+          progress?.(r, n);
+          if (remaining === undefined || !r.tokens) return;
+          seenPico += costOfTokens(spec, r.model, r.tokens, startedAt);
+          if (seenPico >= remaining) budgetStop.abort();
+        };
+        const suites = await runSuites(config, { progress: onResult, stop: AbortSignal.any([stop.signal, budgetStop.signal]) });
+        if (suites.firstCheckAt !== undefined && suites.lastCheckAt !== undefined) {
+          clock.startupMs ??= suites.firstCheckAt;
+          const checksMs = suites.lastCheckAt - suites.firstCheckAt;
+          clock.checksMs += checksMs;
+          clock.requestsMs += Math.min(checksMs, suites.requestMs);
+        }
+        const notRun = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : budgetStop.signal.aborted ? `budget: not run, the run's spend reached its --budget-usd of ${values['budget-usd']} USD` : undefined;
+        const results = notRun === undefined ? suites.results : [...suites.results, ...missing(plan, suites.results, notRun)];
+        const cell = buildRecords(spec, config, results, { startedAt, finishedAt: new Date(), interrupted: stop.signal.aborted, version: VERSION, referenceTime });
+        spentPico += cell.reduce((sum, r) => sum + parseUsd(r.usage.costUsd), 0n);
+        if (results.some((r) => r.verdict === 'skip' && r.reason?.startsWith('budget:'))) budgetReached = true;
         records.push(...cell);
       } finally {
         await target.close();
       }
     }
 
-    const exitCode = exitCodeOf(records, { strict: values.strict === true, ...(baseline ? { baseline } : {}) });
-    const summary = summaryOf(records, reportPaths);
+    const extras = {
+      ...(budgetUsd !== undefined ? { budget: { limitUsd: values['budget-usd']!, reached: budgetReached } } : {}),
+      ...(estimate ? { estimate } : {}),
+    };
+    const reportStart = performance.now();
+    const cells = records.map((r) => ({ ...r, ...extras }));
+    const paths = cells.map((r) => writeReports(options.reportDir, r, false));
+    const reportingMs = performance.now() - reportStart;
+    const wallMs = performance.now();
+    const startupMs = clock.startupMs ?? wallMs - reportingMs;
+    const checks = records.reduce((n, r) => n + r.results.filter((x) => x.verdict !== 'skip' || !/^(interrupted|budget):/.test(x.reason ?? '')).length, 0);
+    const timings: RunTimings = {
+      wallMs: Math.round(wallMs),
+      startupMs: Math.round(startupMs),
+      requestsMs: Math.round(clock.requestsMs),
+      judgingMs: Math.round(clock.checksMs - clock.requestsMs),
+      reportingMs: Math.round(reportingMs),
+      otherMs: Math.max(0, Math.round(wallMs - startupMs - clock.checksMs - reportingMs)),
+      checks,
+      checksPerSecond: wallMs > 0 ? Math.round((checks / (wallMs / 1000)) * 10) / 10 : 0,
+    };
+    const timed = cells.map((r) => ({ ...r, timings }));
+    const reportPaths = timed.map((r, i) => {
+      writeFileSync(paths[i]!, serializeRunRecord(r));
+      return paths[i]!;
+    });
+
+    const interrupted = stop.signal.aborted;
+    const exitCode = exitCodeOf(timed, { strict: values.strict === true, ...(baseline ? { baseline } : {}) });
     mkdirSync(options.reportDir, { recursive: true });
-    writeFileSync(join(options.reportDir, 'summary.json'), serializeRunSummary(summary));
-    writeFileSync(join(options.reportDir, 'summary.md'), renderMarkdownSummary(summary, records));
-    if (values.json) writeFileSync(resolve(values.json), `${JSON.stringify({ summary, records }, null, 2)}\n`);
-    for (const r of records) {
+    if (timed.length > 0) {
+      const summary = { ...summaryOf(timed, reportPaths), ...(interrupted ? { interrupted } : {}), ...extras, timings };
+      writeFileSync(join(options.reportDir, 'summary.json'), serializeRunSummary(summary));
+      writeFileSync(join(options.reportDir, 'summary.md'), renderMarkdownSummary(summary, timed));
+      if (values.json) writeFileSync(resolve(values.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
+    }
+    for (const r of timed) {
       const s = r.summary;
       io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
     }
+    const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
+    if (budgetReached) io.stderr(`svc-conformance: the spend reached --budget-usd ${values['budget-usd']}: the checks not run are reported as skipped (budget).`);
     io.stdout(`reports: ${options.reportDir} (summary.md)${exitCode === 0 ? '' : ' — failures are listed in each report.md'}`);
     if (out !== undefined) io.stdout(`recording: ${resolve(out)} (manifest.json, exchanges/)`);
+    if (interrupted) {
+      io.stderr(`svc-conformance: interrupted (${stop.signalName}): the reports are partial; checks not run are reported as skipped (interrupted).`);
+      return stop.signalName === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+    }
     return exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
+  }
+}
+
+/** Planned (check, model) pairs without a result: reported as skipped, with why they did not run. */
+function missing(plan: readonly Planned[], results: readonly CheckResult[], reason: string): CheckResult[] {
+  const done = new Set(results.map((r) => `${r.checkId}|${r.model}`));
+  return plan
+    .filter((p) => !done.has(`${p.check.id}|${p.model}`))
+    .map(({ check, model }) => ({ checkId: check.id, title: check.title, area: check.area, severity: check.severity, specRefs: check.specRefs, model, verdict: 'skip', reason, durationMs: 0 }));
+}
+
+function costOfTokens(spec: Spec, model: string, t: TokenUse, at: Date): bigint {
+  try {
+    return costOf(spec, model, { promptCacheHitTokens: t.cacheHitTokens, promptCacheMissTokens: Math.max(0, t.promptTokens - t.cacheHitTokens), completionTokens: t.completionTokens }, at);
+  } catch {
+    return 0n; // a model without a price: nothing the budget can count
+  }
 }
 
 function progressLine(io: CommandIO, planned: number) {
@@ -224,45 +341,13 @@ export function hostSlug(baseUrl: string): string {
 }
 
 /** report.json, report.md, junit.xml and report.html of one cell; returns the report.json path. */
-export function writeReports(dir: string, record: RunRecord): string {
+export function writeReports(dir: string, record: RunRecord, json = true): string {
   const cell = join(dir, hostSlug(record.target.baseUrl), record.model);
   mkdirSync(cell, { recursive: true });
-  writeFileSync(join(cell, 'report.json'), serializeRunRecord(record));
+  if (json) writeFileSync(join(cell, 'report.json'), serializeRunRecord(record));
   writeFileSync(join(cell, 'report.md'), renderMarkdown(record));
   writeFileSync(join(cell, 'junit.xml'), renderJunit(record));
   writeFileSync(join(cell, 'report.html'), renderHtml(record));
   return join(cell, 'report.json');
 }
 
-function instant(text: string): Date {
-  const d = new Date(text);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(text)) throw new UsageError(`run: --now ${JSON.stringify(text)} is not an ISO 8601 instant (e.g. 2026-07-24T15:58:00Z).`);
-  return d;
-}
-
-function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`run: --${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)}).`);
-  return n;
-}
-
-function parseModelMap(text: string | undefined): Record<string, string> {
-  if (!text) return {};
-  const out: Record<string, string> = {};
-  for (const pair of text.split(',')) {
-    const [a, b] = pair.split('=');
-    if (!a || !b) throw new UsageError(`run: --model-map takes SPEC_ID=THEIR_ID pairs separated by commas (got ${JSON.stringify(pair)}).`);
-    out[a.trim()] = b.trim();
-  }
-  return out;
-}
-
-function parseShard(text: string | undefined): { index: number; count: number } | undefined {
-  if (text === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(text);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`run: --shard takes I/N with 1 <= I <= N (got ${JSON.stringify(text)}).`);
-  return { index, count };
-}

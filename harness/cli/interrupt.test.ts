@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { RunRecord, RunSummary } from '#harness/results/index.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/svc-conformance.js');
+const tmp = tempDirs('svc-interrupt-');
+
+function reportsUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? reportsUnder(p) : name === 'report.json' ? [p] : [];
+  });
+}
+
+/** The real CLI in a child process; `signal` is sent once the first progress line appears. */
+function runInterrupted(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let sent = false;
+    child.stdout.resume();
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!sent && /\n {2}\[\s*1\//.test(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
+
+describe('a signal during a run', () => {
+  test('SIGINT: the partial reports are written, marked interrupted, and the run exits 130', async () => {
+    const dir = tmp();
+    const { code, stderr } = await runInterrupted(['run', '--model', 'svc-v4-flash', '--concurrency', '1', '--report-dir', dir, '--json', join(dir, 'all.json')], 'SIGINT');
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('interrupted (SIGINT)');
+    expect(stderr).not.toMatch(/\n {4}at /);
+    const [file] = reportsUnder(dir);
+    const record = JSON.parse(readFileSync(file!, 'utf8')) as RunRecord;
+    expect(record.interrupted).toBe(true);
+    const ran = record.results.filter((r) => r.verdict === 'pass');
+    const notRun = record.results.filter((r) => r.verdict === 'skip' && r.reason?.startsWith('interrupted'));
+    expect(ran.length).toBeGreaterThan(0);
+    expect(notRun.length).toBeGreaterThan(0);
+    // Every planned check is accounted for once: run, or skipped as not run.
+    expect(new Set(record.results.map((r) => r.checkId)).size).toBe(record.results.length);
+    expect(record.summary.total).toBe(record.results.length);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.interrupted).toBe(true);
+    for (const f of ['report.md', 'report.html', 'junit.xml']) expect(readFileSync(join(dirname(file!), f), 'utf8')).toMatch(/interrupted/i);
+    const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: RunRecord[] };
+    expect(all.records[0]?.interrupted).toBe(true);
+  }, 120_000);
+
+  test('SIGTERM: the same, exit 143', async () => {
+    const dir = tmp();
+    const { code, stderr } = await runInterrupted(['run', '--model', 'svc-v4-flash', '--only', 'request.', '--concurrency', '1', '--report-dir', dir], 'SIGTERM');
+    expect(code, stderr).toBe(143);
+    const record = JSON.parse(readFileSync(reportsUnder(dir)[0]!, 'utf8')) as RunRecord;
+    expect(record.interrupted).toBe(true);
+    expect(record.results.some((r) => r.reason === 'interrupted: not run (SIGTERM)')).toBe(true);
+  }, 120_000);
+});

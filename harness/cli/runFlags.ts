@@ -1,0 +1,49 @@
+import { parseUsd } from '#harness/spec/money.ts';
+import { UsageError } from '#harness/core/errors/index.ts';
+
+/** The values `run` and `record` take, checked: each bad one is a UsageError naming the flag and an example. */
+
+export function instant(command: string, text: string): Date {
+  const d = new Date(text);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(text)) throw new UsageError(`${command}: --now ${JSON.stringify(text)} is not an ISO 8601 instant (e.g. 2026-07-24T15:58:00Z).`);
+  return d;
+}
+
+export function integer(command: string, name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${command}: --${name} must be ${min === 1 ? 'a positive integer' : 'an integer'} from ${min} to ${max} (got ${JSON.stringify(value)}), e.g. --${name} ${min === 1 ? 4 : 1}.`);
+  return n;
+}
+
+export function parseModelMap(command: string, text: string | undefined): Record<string, string> {
+  if (!text) return {};
+  const out: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const [a, b] = pair.split('=');
+    if (!a || !b) throw new UsageError(`${command}: --model-map takes SPEC_ID=THEIR_ID pairs separated by commas (got ${JSON.stringify(pair)}).`);
+    out[a.trim()] = b.trim();
+  }
+  return out;
+}
+
+export function parseShard(command: string, text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`${command}: --shard takes I/N with 1 <= I <= N (got ${JSON.stringify(text)}).`);
+  return { index, count };
+}
+
+/** --budget-usd: a positive decimal amount of USD, as pico-dollars. */
+export function budgetOf(command: string, text: string): bigint {
+  let v: bigint | undefined;
+  try {
+    v = /^\d+(\.\d+)?$/.test(text) ? parseUsd(text) : undefined;
+  } catch {
+    v = undefined;
+  }
+  if (v === undefined || v <= 0n) throw new UsageError(`${command}: --budget-usd must be a positive amount of USD such as 0.05 (got ${JSON.stringify(text)}).`);
+  return v;
+}

@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { main } from '#harness/cli/main.ts';
+import type { RunRecord, RunSummary } from '#harness/results/index.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+
+const tmp = tempDirs('svc-timings-');
+
+test('a run reports where its time went: phases that add up to the wall time, and checks per second', async () => {
+  const dir = tmp();
+  const io = captureIO();
+  const code = await main(['run', '--quiet', '--model', 'svc-v4-flash', '--only', 'schema.', '--report-dir', dir], io);
+  expect(code, io.text()).toBe(0);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
+  const t = summary.timings!;
+  expect(t).toBeDefined();
+  const phases = t.startupMs + t.requestsMs + t.judgingMs + t.reportingMs + t.otherMs;
+  expect(phases).toBeLessThanOrEqual(t.wallMs + 5); // each phase is rounded
+  expect(phases).toBeGreaterThanOrEqual(t.wallMs - 5);
+  expect(t.requestsMs).toBeGreaterThan(0);
+  expect(t.startupMs).toBeGreaterThan(0);
+  expect(t.checks).toBe(summary.totals.total);
+  expect(t.checksPerSecond).toBeCloseTo(t.checks / (t.wallMs / 1000), 0);
+  const record = JSON.parse(readFileSync(summary.cells[0]!.report, 'utf8')) as RunRecord;
+  expect(record.timings).toEqual(t);
+  // The final line is printed even with --quiet.
+  expect(io.err.join('\n')).toMatch(new RegExp(`${t.checks} checks in \\d+\\.\\d s \\(${t.checksPerSecond} checks/s\\): start-up .*requests .*judging .*reporting`));
+}, 120_000);
