@@ -34,6 +34,6 @@ export class CappedBytes {
 
   /** The kept bytes as UTF-8 (a character cut at the cap becomes U+FFFD). */
   text(): string {
-    return Buffer.concat(this.#kept).toString('utf8');
+    return this.bytes().toString('utf8');
   }
 }

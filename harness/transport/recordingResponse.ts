@@ -20,8 +20,8 @@ export interface RecordingResponseInit {
   pump: BodyPump;
   secrets: readonly string[];
   maxRecordedBytes: number;
-  /** The most bytes of a stream read; past it the stream ends with BODY_TOO_LARGE. Default 16 MiB. */
-  maxStreamBytes?: number;
+  /** The most bytes of a stream read; past it the stream ends with BODY_TOO_LARGE. */
+  maxStreamBytes: number;
   timeouts: Timeouts;
   /** Milliseconds from dispatching the final attempt to its response headers. */
   headersMs: number;
@@ -146,7 +146,7 @@ export class RecordingResponse implements SendResult {
   }
 
   async *#readEvents(): AsyncGenerator<SseEvent, void, undefined> {
-    const { pump, maxRecordedBytes, maxStreamBytes = 16 * 1024 * 1024 } = this.#init;
+    const { pump, maxRecordedBytes, maxStreamBytes } = this.#init;
     const response = this.exchange.response;
     const recorded: RecordedEvent[] = [];
     response.events = recorded;

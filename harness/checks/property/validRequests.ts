@@ -2,7 +2,7 @@ import { chatRequest, type ChatRequestBody } from '#harness/derive/arbitraries/i
 import type { CheckContext } from '../context.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
 import { isObject } from '../support/body.ts';
-import { readJson } from '../support/refusal.ts';
+import { readJson } from '../support/body.ts';
 import { countUsage } from '../support/samples.ts';
 import { errorText, requestText } from './describe.ts';
 import { runProperty, type Problem } from './runProperty.ts';

@@ -1,3 +1,4 @@
+import { isHarnessError } from '#harness/core/errors/index.ts';
 import type { CheckResponse } from '../context.ts';
 import { failure } from './outcome.ts';
 import type { Failure } from '#harness/core/outcome.ts';
@@ -28,4 +29,19 @@ export function get(value: unknown, ...path: (string | number)[]): unknown {
     v = (v as Record<string | number, unknown>)[p];
   }
   return v;
+}
+
+/**
+ * The body through the response's own JSON reading, which refuses what JSON text cannot be: bytes
+ * that are not UTF-8, a body cut at the harness's size cap, text that does not parse (the cause
+ * also lands in `exchange.error`, the evidence). A harness error (reset, timeout) is not about the
+ * body's form: it is thrown on, and the check ends in error (jsonBody, above, makes it a failure).
+ */
+export async function readJson(res: CheckResponse): Promise<{ ok: true; body: unknown } | { ok: false; why: string }> {
+  try {
+    return { ok: true, body: await res.json() };
+  } catch (err) {
+    if (isHarnessError(err)) throw err;
+    return { ok: false, why: (err as Error).message };
+  }
 }

@@ -1,8 +1,8 @@
-import { isHarnessError } from '#harness/core/errors/index.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Expectation } from '#harness/spec/model.ts';
 import type { CheckContext, CheckResponse } from '../context.ts';
 import { failure } from './outcome.ts';
+import { readJson } from './body.ts';
 
 /** Statuses an expectation allows, or undefined for "any error" (status not stated). */
 export function allowedStatuses(expect: Expectation): number[] | undefined {
@@ -29,17 +29,3 @@ export async function judgeRefusal(ctx: CheckContext, res: CheckResponse, expect
   return broken.map((v) => failure(`${what}: refused with ${res.status}, but the envelope is not well-formed: ${v.path || '/'} ${v.message}`, res, { path: v.path, specRef: v.specRef }));
 }
 
-/**
- * The body through the response's own JSON reading, which refuses what JSON text cannot be: bytes
- * that are not UTF-8, a body cut at the harness's size cap, text that does not parse (the cause
- * also lands in `exchange.error`, the evidence). A harness error (reset, timeout) is not about the
- * body's form: it is thrown on, and the check ends in error.
- */
-export async function readJson(res: CheckResponse): Promise<{ ok: true; body: unknown } | { ok: false; why: string }> {
-  try {
-    return { ok: true, body: await res.json() };
-  } catch (err) {
-    if (isHarnessError(err)) throw err;
-    return { ok: false, why: (err as Error).message };
-  }
-}
