@@ -1,5 +1,6 @@
 import type { Severity } from '#harness/core/outcome.ts';
-import type { Model, Strength } from '#harness/spec/model.ts';
+import { plainBasis } from '#harness/spec/basis.ts';
+import type { Basis, Model, Strength } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
 
 export interface Check {
@@ -8,6 +9,8 @@ export interface Check {
   title: string;
   area: string;
   severity: Severity;
+  /** Why the check has its severity: what the description states, entails, advises or leaves open. */
+  basis: Basis;
   /** Spec entries this check enforces (`rules.chat.messages.non-empty`, `objects.usage`...). */
   specRefs: string[];
   /** Which models of the spec the check runs on; it runs once per such model. */
@@ -18,6 +21,15 @@ export interface Check {
 /** The description's strength, as a check's severity: what it leaves unspecified is advisory. */
 export function severityOf(strength: Strength): Severity {
   return strength === 'unspecified' ? 'advisory' : strength;
+}
+
+/**
+ * A check's severity and basis, from the spec entry it enforces; an entry that leaves its strength
+ * to its container (a field of an object) has `fallback`, on the basis that strength goes with.
+ */
+export function gradeOf(entry: { strength?: Strength; basis?: Basis }, fallback: Strength = 'must'): { severity: Severity; basis: Basis } {
+  const strength = entry.strength ?? fallback;
+  return { severity: severityOf(strength), basis: entry.basis ?? plainBasis(strength) };
 }
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*){2,}$/;

@@ -1,4 +1,5 @@
 import type { Spec } from '#harness/spec/model.ts';
+import { answerChecks } from './answer/meaning.ts';
 import { authChecks } from './auth/keys.ts';
 import { balanceChecks } from './balance/spending.ts';
 import { baseChecks } from './bases/v1.ts';
@@ -29,6 +30,7 @@ export function buildRegistry(spec: Spec): CheckRegistry {
     ...authChecks(spec),
     ...streamChecks(spec),
     ...usageChecks(spec),
+    ...answerChecks(spec),
     ...outputChecks(spec),
     ...cachingChecks(spec),
     ...balanceChecks(spec),

@@ -41,6 +41,8 @@ export interface CheckResult {
   title: string;
   area: string;
   severity: Severity;
+  /** Why the check has its severity (`stated`, `entailed from “…”`, `advised`, `unspecified`). */
+  basis?: string;
   specRefs: string[];
   model: string;
   verdict: Verdict;

@@ -155,6 +155,7 @@ function checkHtml(r: CheckResult, gates: boolean): string {
     `<span class="meta">${h(`${r.area} · ${duration(r.durationMs)}`)}</span>`,
     '</div>',
   ];
+  if (r.basis !== undefined) out.push(`<div class="refs">basis: ${h(r.basis)}</div>`);
   if (r.specRefs.length > 0) out.push(`<div class="refs">spec: ${r.specRefs.map((s) => `<code>${h(s)}</code>`).join(', ')}</div>`);
   if (r.verdict === 'fail') out.push(`<div class="refs">${gates ? 'This failure fails the run.' : 'This failure does not fail the run (its severity).'}</div>`);
   if (r.reason !== undefined) out.push(`<p class="reason">${h(r.reason)}</p>`);

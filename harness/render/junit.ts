@@ -24,7 +24,7 @@ function testcase(r: CheckResult): string {
       const failures = r.failures ?? [];
       const first = failures[0]?.message ?? 'failed';
       const message = `[${r.severity}] ${failures.length > 1 ? `${failures.length} failures; first: ${first}` : first}`;
-      const head = [`${r.title}`, `severity: ${r.severity}`, `spec: ${r.specRefs.join(', ') || '(none)'}`, `model: ${r.model}`];
+      const head = [`${r.title}`, `severity: ${r.severity}`, ...(r.basis ? [`basis: ${r.basis}`] : []), `spec: ${r.specRefs.join(', ') || '(none)'}`, `model: ${r.model}`];
       const body = [...head, ...failures.map((f, i) => `\n${failures.length > 1 ? `--- failure ${i + 1} of ${failures.length}\n` : ''}${failureText(f)}`)].join('\n');
       return `${open}>\n      <failure message="${attr(message)}" type="${attr(r.severity)}">${text(body)}</failure>\n    </testcase>`;
     }

@@ -16,7 +16,7 @@ function refs(r: CheckResult): string {
 
 function failureSection(r: CheckResult, gates: boolean, strict: boolean): string[] {
   const counts = gates ? 'fails the run' : r.severity === 'should' && !strict ? 'fails the run only with --strict' : 'advisory: never fails the run';
-  const out = [`### ${ICON.fail} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${counts}) · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
+  const out = [`### ${ICON.fail} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${counts})${r.basis ? ` · basis: ${mdText(r.basis)}` : ''} · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
   for (const f of r.failures ?? []) {
     const place = failurePlace(f);
     out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
@@ -98,7 +98,7 @@ export function renderMarkdown(record: RunRecord): string {
   const passed = results.filter((r) => r.verdict === 'pass');
   if (passed.length > 0) {
     out.push(`## Passed (${passed.length})`, '', `<details><summary>${plural(passed.length, 'check')} passed</summary>`, '');
-    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity})`);
+    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity}${r.basis ? `, ${mdText(r.basis)}` : ''})`);
     out.push('', '</details>', '');
   }
 

@@ -15,6 +15,7 @@ import { Meter } from './meter.ts';
 import { shardOf } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
 import { maxTokens } from './usageOfExchange.ts';
+import { basisText } from '#harness/spec/basis.ts';
 
 let sender: { config: RunConfig; sender: Sender } | undefined;
 let meter: { config: RunConfig; meter: Meter } | undefined;
@@ -27,7 +28,7 @@ function meterFor(spec: Spec, config: RunConfig): Meter {
 
 /** One check on one model, metered: tokens are what the answers reported, whoever read them. */
 export async function runMetered(spec: Spec, config: RunConfig, send: Sender, m: Meter, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
-  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, specRefs: check.specRefs, model };
+  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model };
   if (m.reached()) return { ...base, verdict: 'skip', reason: `budget: not run, the run's spend reached its --budget-usd of ${config.budget?.limitUsd ?? '?'} USD`, durationMs: 0 };
   const usage: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
   const tracker = new CheckTracker(m, spec);

@@ -3,6 +3,7 @@ import { curlOf } from '#harness/core/curl.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
+import { basisText } from '#harness/spec/basis.ts';
 
 /**
  * Runs one check and turns whatever happens into a result: a HarnessError (the harness could not
@@ -12,7 +13,7 @@ import type { Check, CheckContext } from '#harness/checks/index.ts';
  */
 export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse, keyVariable = 'SVC_API_KEY'): Promise<CheckResult> {
   const started = performance.now();
-  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, specRefs: check.specRefs, model: ctx.model };
+  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model: ctx.model };
   const done = () => ({ durationMs: Math.round(performance.now() - started), ...(usage.promptTokens + usage.completionTokens > 0 ? { tokens: { ...usage } } : {}) });
   try {
     const outcome = await check.run(ctx);

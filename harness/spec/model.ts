@@ -5,6 +5,13 @@
 
 export type Strength = 'must' | 'should' | 'unspecified';
 
+/**
+ * Why an entry has its strength: the description states it, its plain meaning entails it (from the
+ * quoted phrase), it advises it, or it leaves it open. Stated and entailed go with must, advised with
+ * should, unspecified with unspecified (the loader checks that they agree).
+ */
+export type Basis = 'stated' | 'advised' | 'unspecified' | { entailed: string };
+
 export interface Unspecified {
   unspecified: true;
   note?: string;
@@ -27,6 +34,7 @@ export interface PerModel {
 export interface PatternRule {
   regex: string;
   strength: Strength;
+  basis: Basis;
   note?: string;
 }
 
@@ -48,10 +56,11 @@ export interface TypeExpr {
   ref?: string;
   fields?: Record<string, TypeExpr>;
   one_of?: TypeExpr[];
-  json_string?: { strength: Strength; note?: string };
+  json_string?: { strength: Strength; basis: Basis; note?: string };
   required?: boolean | 'unspecified';
   default?: unknown;
   strength?: Strength;
+  basis?: Basis;
   advice?: string[];
   notes?: string;
   source?: string;
@@ -76,6 +85,7 @@ export interface Base {
   features: FeatureName[];
   notes?: string;
   strength: Strength;
+  basis: Basis;
   source: string;
 }
 
@@ -84,6 +94,7 @@ export interface ThinkingMode {
   request: Record<string, unknown>;
   note?: string;
   strength?: Strength;
+  basis?: Basis;
   source: string;
 }
 
@@ -157,6 +168,7 @@ export interface Rule {
   also_when?: Condition[][];
   expect: Expectation;
   strength: Strength;
+  basis: Basis;
   applies_to_models?: { kind?: ModelKind };
   advice?: string;
   notes?: string;
@@ -172,7 +184,7 @@ export interface Endpoint {
   stream?: {
     selected_by: Condition;
     chunk: string;
-    content_type?: { value: string; strength: Strength; note?: string };
+    content_type?: { value: string; strength: Strength; basis: Basis; note?: string };
   };
   notes?: string;
   source: string;
@@ -183,6 +195,7 @@ export interface Header {
   value?: string;
   presence?: 'must' | 'may';
   strength?: Strength;
+  basis?: Basis;
   source?: string;
 }
 
@@ -190,6 +203,7 @@ export interface NamedStatement {
   id: string;
   statement: string;
   strength: Strength;
+  basis: Basis;
   source: string;
 }
 
@@ -200,15 +214,16 @@ export interface StreamEvent {
   statement: string;
   notes?: string;
   strength: Strength;
+  basis: Basis;
   source: string;
 }
 
 export interface Streaming {
   selected_by: Condition;
-  framing: { line_prefix: string; terminator: string; strength: Strength; source: string };
+  framing: { line_prefix: string; terminator: string; strength: Strength; basis: Basis; source: string };
   events: StreamEvent[];
   rules: NamedStatement[];
-  reasoning: { statement: string; field_name: string | Unspecified; strength: Strength; source: string };
+  reasoning: { statement: string; field_name: string | Unspecified; strength: Strength; basis: Basis; source: string };
   pushed_notifications?: Unspecified;
 }
 
@@ -235,14 +250,15 @@ export interface RetryPolicy {
   max_attempts_note?: string;
   min_delay_after_503_seconds: number;
   strength: Strength;
+  basis: Basis;
   source: string;
 }
 
 export interface Errors {
-  envelope: { object: string; statement: string; sample?: Record<string, unknown>; other_codes?: Unspecified; strength: Strength; source: string };
+  envelope: { object: string; statement: string; sample?: Record<string, unknown>; other_codes?: Unspecified; strength: Strength; basis: Basis; source: string };
   statuses: Record<string, ErrorStatus>;
   retry: RetryPolicy;
-  retired_alias: { statement: string; status: Unspecified; strength: Strength; source: string };
+  retired_alias: { statement: string; status: Unspecified; strength: Strength; basis: Basis; source: string };
 }
 
 export interface Authentication {
@@ -250,7 +266,7 @@ export interface Authentication {
   header: string;
   value_format?: string;
   content_type?: string;
-  key_shape?: { prefix: string; strength: Strength; note?: string };
+  key_shape?: { prefix: string; strength: Strength; basis: Basis; note?: string };
   no_extra_quotes?: { statement: string; strength: Strength };
   failure_status: number;
   failure_conditions?: string[];
@@ -258,6 +274,7 @@ export interface Authentication {
   key_hygiene?: { statement: string; strength: Strength };
   scopes?: Unspecified;
   strength: Strength;
+  basis: Basis;
   source: string;
 }
 
@@ -289,6 +306,7 @@ export interface LifecycleTransition {
   moved_by: 'time';
   at: string;
   strength: Strength;
+  basis: Basis;
   source: string;
 }
 
@@ -299,11 +317,24 @@ export interface Lifecycle {
   replacement: Record<string, Replacement[] | string>;
   other_resources?: Unspecified;
   strength: Strength;
+  basis: Basis;
   source: string;
 }
 
 /** Entries whose keys vary (limits, caching, versioning); read through the accessors in spec/. */
 export type LooseEntry = { [key: string]: unknown };
+
+/** A consequence of the description's plain meaning, with the phrase it follows from. */
+export interface Meaning {
+  statement: string;
+  /** A total and the parts it adds up from, as fields of `object`. */
+  sum?: { object: string; total: string; parts: string[] };
+  tolerance_seconds?: number;
+  notes?: string;
+  strength: Strength;
+  basis: Basis;
+  source: string;
+}
 
 export interface Spec {
   revision: string;
@@ -325,10 +356,12 @@ export interface Spec {
   rate_limits: LooseEntry;
   context_caching: LooseEntry;
   pricing: Pricing;
-  billing: { model?: string; spending_order: ('granted' | 'topped_up')[]; strength: Strength; source: string };
+  billing: { model?: string; spending_order: ('granted' | 'topped_up')[]; strength: Strength; basis: Basis; source: string };
   lifecycle: Lifecycle;
-  statelessness: { statement: string; strength: Strength; source: string };
+  statelessness: { statement: string; strength: Strength; basis: Basis; source: string };
   versioning: LooseEntry;
+  /** What the description's plain meaning entails (spec/meanings.yaml), by id. */
+  meanings: Record<string, Meaning>;
   change_history: { date: string; change: string }[];
 }
 
@@ -337,5 +370,5 @@ export const REQUIRED_TOP_LEVEL_KEYS: readonly (keyof Spec)[] = [
   'revision', 'revision_updated', 'source_document', 'files', 'bases', 'thinking_modes', 'models',
   'objects', 'finish_reasons', 'endpoints', 'common_headers', 'rules', 'streaming', 'errors',
   'authentication', 'limits', 'rate_limits', 'context_caching', 'pricing', 'billing', 'lifecycle',
-  'statelessness', 'versioning', 'change_history',
+  'statelessness', 'versioning', 'change_history', 'meanings',
 ];

@@ -1,4 +1,4 @@
-import { type Condition, type Spec, type SpecObject, type TypeExpr } from './model.ts';
+import { type Basis, type Condition, type Spec, type SpecObject, type Strength, type TypeExpr } from './model.ts';
 import { parseQuantity } from './quantity.ts';
 
 export interface SemanticProblem {
@@ -122,7 +122,39 @@ export function checkSemantics(spec: Spec): SemanticProblem[] {
   spec.pricing.entries.forEach((p, i) => {
     if (!modelIds.has(p.model)) out.push({ path: ['pricing', 'entries', i, 'model'], message: `names unknown model \`${p.model}\`` });
   });
+  for (const [id, meaning] of Object.entries(spec.meanings)) {
+    const sum = meaning.sum;
+    if (!sum) continue;
+    const fields = spec.objects[sum.object]?.fields;
+    if (!fields) out.push({ path: ['meanings', id, 'sum', 'object'], message: `names object \`${sum.object}\`, which is not in objects` });
+    else [sum.total, ...sum.parts].forEach((f, i) => {
+      if (!(f in fields)) out.push({ path: ['meanings', id, 'sum', i === 0 ? 'total' : 'parts', ...(i === 0 ? [] : [i - 1])], message: `names field \`${f}\`, which objects.${sum.object} does not have` });
+    });
+  }
+  checkBases(spec, [], out);
   return out;
+}
+
+/** Which bases go with which strength: a must rests on what is stated or entailed, and so on. */
+const BASES_OF: Record<Strength, readonly string[]> = { must: ['stated', 'entailed'], should: ['advised'], unspecified: ['unspecified'] };
+
+export const basisKind = (b: Basis): string => (typeof b === 'string' ? b : 'entailed');
+
+/** Every entry that carries a strength says why (its basis), and the two agree. */
+function checkBases(node: unknown, path: (string | number)[], out: SemanticProblem[]): void {
+  if (Array.isArray(node)) return node.forEach((n, i) => checkBases(n, [...path, i], out));
+  if (typeof node !== 'object' || node === null) return;
+  const entry = node as Record<string, unknown>;
+  const strength = entry.strength as Strength | undefined;
+  if (typeof strength === 'string' && strength in BASES_OF) {
+    if (entry.basis === undefined) out.push({ path: [...path, 'strength'], message: `has strength \`${strength}\` but no \`basis\` (${BASES_OF[strength]!.join(' or ')}): say why` });
+    else if (!BASES_OF[strength]!.includes(basisKind(entry.basis as Basis))) {
+      out.push({ path: [...path, 'basis'], message: `basis \`${basisKind(entry.basis as Basis)}\` does not go with strength \`${strength}\` (a ${strength} rests on ${BASES_OF[strength]!.join(' or ')})` });
+    }
+  } else if (entry.basis !== undefined && path.length > 0) {
+    out.push({ path: [...path, 'basis'], message: 'has a `basis` but no `strength`' });
+  }
+  for (const [k, v] of Object.entries(entry)) if (k !== 'shape' && k !== 'request' && k !== 'sample') checkBases(v, [...path, k], out);
 }
 
 function checkTypeExpr(expr: TypeExpr, path: (string | number)[], spec: Spec, objects: Set<string>, out: SemanticProblem[]): void {

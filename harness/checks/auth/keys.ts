@@ -1,6 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { AuthMode } from '../context.ts';
-import { defaultModelOnly, defineCheck, severityOf, type Check } from '../define.ts';
+import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { outcomeOf } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { chat } from '../support/requests.ts';
@@ -19,7 +19,7 @@ export function authChecks(spec: Spec): Check[] {
       id: `auth.${c.subject}.returns-${status}`,
       title: `${c.what} is refused with ${status}`,
       area: 'auth',
-      severity: severityOf(spec.authentication.strength),
+      ...gradeOf(spec.authentication),
       specRefs: ['authentication.failure_status'],
       appliesTo: defaultModelOnly,
       async run(ctx) {

@@ -1,6 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
-import { defaultModelOnly, defineCheck, severityOf, type Check } from '../define.ts';
+import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
@@ -22,7 +22,7 @@ export function balanceChecks(spec: Spec): Check[] {
       id: 'balance.spending.granted-first',
       title: `the ${first} balance is spent before the ${second} balance`,
       area: 'balance',
-      severity: severityOf(spec.billing.strength),
+      ...gradeOf(spec.billing),
       specRefs: ['billing.spending_order'],
       appliesTo: defaultModelOnly,
       async run(ctx) {

@@ -1,6 +1,6 @@
-import type { Spec } from '#harness/spec/model.ts';
+import type { Basis, Spec, Strength } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
-import { currentModels, defineCheck, severityOf, type Check } from '../define.ts';
+import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { failure, outcomeOf, pass } from '../support/outcome.ts';
 import { chat, longPrompt } from '../support/requests.ts';
@@ -31,7 +31,7 @@ export function cachingChecks(spec: Spec): Check[] {
       id: 'caching.repeated-prefix.hits',
       title: `a repeated prompt prefix of well over ${minTokens} tokens is a cache hit the second time`,
       area: 'caching',
-      severity: severityOf((spec.context_caching.strength as 'should' | undefined) ?? 'should'),
+      ...gradeOf(spec.context_caching as { strength?: Strength; basis?: Basis }, 'should'),
       specRefs: ['context_caching'],
       appliesTo: currentModels,
       async run(ctx) {
@@ -45,7 +45,7 @@ export function cachingChecks(spec: Spec): Check[] {
       id: 'caching.short-prompt.never-hits',
       title: `content under ${minTokens} tokens is never cached`,
       area: 'caching',
-      severity: severityOf(min.strength ?? 'must'),
+      ...gradeOf(min),
       specRefs: ['context_caching.min_tokens'],
       appliesTo: currentModels,
       async run(ctx) {

@@ -1,6 +1,6 @@
 import type { Model, Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
-import { defineCheck, severityOf, type Check } from '../define.ts';
+import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
@@ -31,7 +31,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
         id: `lifecycle.${alias}.state-at-reference-time`,
         title: `${alias} routes to ${model.routes_to.model} (${model.routes_to.mode}) before ${model.retires_at} and is refused, with no fallback, after`,
         area: 'lifecycle',
-        severity: severityOf(transition?.strength ?? spec.lifecycle.strength),
+        ...gradeOf(transition ?? spec.lifecycle),
         specRefs: [`models.${alias}`, 'lifecycle.transitions', 'errors.retired_alias', 'rules.retired-alias.refused'],
         appliesTo: (_m, id) => id === alias,
         async run(ctx) {
@@ -54,7 +54,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
         id: `lifecycle.${alias}.replacement-works`,
         title: `the replacement of ${alias} (${(model.replacement ?? []).map((r) => r.model).join(' or ')}) is served`,
         area: 'lifecycle',
-        severity: severityOf(spec.lifecycle.strength),
+        ...gradeOf(spec.lifecycle),
         specRefs: ['lifecycle.replacement', `models.${alias}.replacement`],
         appliesTo: (_m, id) => id === alias,
         async run(ctx) {

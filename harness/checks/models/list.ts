@@ -1,5 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
-import { defaultModelOnly, defineCheck, type Check } from '../define.ts';
+import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { chat, chatBody } from '../support/requests.ts';
 import { failure, outcomeOf, skip } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
 
@@ -15,13 +17,15 @@ function idsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-export function modelChecks(_spec: Spec): Check[] {
+export function modelChecks(spec: Spec): Check[] {
+  const served = spec.meanings['models-lists-served-models'] ?? { strength: 'unspecified' as const };
   return [
     defineCheck({
       id: 'models.list.names-model-ids',
       title: 'GET /models answers 200 with a list naming model ids',
       area: 'models',
       severity: 'must',
+      basis: 'stated',
       specRefs: ['endpoints.list_models', 'objects.model_entry.fields.id'],
       appliesTo: defaultModelOnly,
       async run(ctx) {
@@ -32,18 +36,23 @@ export function modelChecks(_spec: Spec): Check[] {
     }),
     defineCheck({
       id: 'models.list.lists-current-models',
-      title: 'the model list names every current model of the spec',
+      title: 'the model list names every current model the endpoint serves',
       area: 'models',
-      severity: 'advisory',
-      specRefs: ['models', 'models.*.listed_in_models_endpoint'],
+      ...gradeOf(served),
+      specRefs: ['meanings.models-lists-served-models', 'endpoints.list_models', 'models'],
       appliesTo: defaultModelOnly,
       async run(ctx) {
         const { res, body } = await sample(ctx, 'models', () => ({ base: 'base_url', method: 'GET', path: '/models' }));
-        if (res.status !== 200) return skip(`GET /models answered ${res.status}`);
+        if (res.status !== 200) return skip(`GET /models answered ${res.status} (models.list.names-model-ids judges that)`);
         const ids = new Set(idsIn(body));
-        const current = Object.entries(ctx.spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => ctx.mapModel(id));
-        const missing = current.filter((id) => !ids.has(id));
-        return outcomeOf(missing.map((id) => failure(`${id} is not listed`, res)));
+        const current = Object.entries(ctx.spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => id);
+        // A model counts as served when the endpoint answers a chat request naming it.
+        const answers = await Promise.all(current.map(async (id) => ({ id, res: await ctx.send({ ...chat(ctx), body: chatBody(ctx, { model: ctx.mapModel(id) }) }) })));
+        await Promise.all(answers.map((a) => a.res.text().catch(() => '')));
+        const serving = answers.filter((a) => a.res.status === 200);
+        if (serving.length === 0) return inconclusive(`the endpoint serves none of the current models (${answers.map((a) => `${a.id}: HTTP ${a.res.status}`).join(', ')}), so which it must list cannot be told`);
+        const missing = serving.filter((a) => !ids.has(ctx.mapModel(a.id)));
+        return outcomeOf(missing.map((a) => failure(`${ctx.mapModel(a.id)} is served (a chat request naming it was answered 200) but GET /models does not list it`, res)));
       },
     }),
   ];

@@ -1,6 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
+import { inconclusive, quote, STOP, stopControl } from '../support/cooperation.ts';
 import { failure, outcomeOf } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 
@@ -14,12 +15,15 @@ export function outputChecks(spec: Spec): Check[] {
       title: 'the stop sequence that ended the output is not part of it',
       area: 'output',
       severity: 'advisory',
+      basis: 'unspecified',
       specRefs: [`rules.${rule.id}`],
       appliesTo: currentModels,
       async run(ctx) {
-        const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: 'Repeat: alpha beta STOP gamma delta' }], stop: ['STOP'] }));
+        const control = await stopControl(ctx);
+        if (control.why !== undefined) return inconclusive(control.why);
+        const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] }));
         const content = get(await res.json().catch(() => undefined), 'choices', 0, 'message', 'content');
-        return outcomeOf(typeof content === 'string' && content.includes('STOP') ? [failure('the output contains the stop sequence', res)] : []);
+        return outcomeOf(typeof content === 'string' && content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${quote(content)}`, res)] : []);
       },
     }),
   ];

@@ -42,6 +42,7 @@ export function invalidRequestsCheck(spec: Spec): Check {
     title: 'requests breaking one rule of the spec are refused with the status it names and an error envelope',
     area: 'property',
     severity: 'must',
+    basis: 'stated',
     specRefs: refs(spec),
     appliesTo: currentModels,
     run(ctx) {

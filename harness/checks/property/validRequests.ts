@@ -33,6 +33,7 @@ export function validRequestsCheck(): Check {
     title: 'valid chat requests drawn from the spec, bounds included, are answered 200 with a well-formed chat_completion',
     area: 'property',
     severity: 'must',
+    basis: 'stated',
     specRefs: ['objects.chat_completion_request', 'objects.chat_completion'],
     appliesTo: currentModels,
     run(ctx) {

@@ -1,6 +1,6 @@
 import type { Rule, Spec, TypeExpr } from '#harness/spec/model.ts';
 import type { CheckContext, CheckRequest } from '../context.ts';
-import { currentModels, defineCheck, severityOf, type Check } from '../define.ts';
+import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { modelMax } from '../support/build.ts';
 import { chat } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
@@ -86,7 +86,7 @@ export function boundChecks(spec: Spec): Check[] {
         id: `request.${kebab(name)}.accepted-within-bounds`,
         title: `\`${name}\` is accepted at its bounds and allowed values`,
         area: 'request',
-        severity: severityOf(expr.strength ?? 'must'),
+        ...gradeOf(expr),
         specRefs: [`objects.chat_completion_request.fields.${name}`],
         appliesTo: currentModels,
         async run(ctx) {
@@ -105,7 +105,7 @@ export function boundChecks(spec: Spec): Check[] {
         id: `request.${kebab(name)}.refused-beyond-bounds`,
         title: `\`${name}\` just beyond its bounds is refused with the spec's status and an error envelope`,
         area: 'request',
-        severity: severityOf(rule.strength),
+        ...gradeOf(rule),
         specRefs: [`objects.chat_completion_request.fields.${name}`, `rules.${rule.id}`, ...perModelRules(spec, expr)],
         appliesTo: currentModels,
         async run(ctx) {

@@ -3,19 +3,31 @@ import type { Failure } from '#harness/core/outcome.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
+import { ignoresPrefix, PREFIX, prefixPremise, runsPastStop, STOP, stopPremise } from '../support/cooperation.ts';
 import { failure } from '../support/outcome.ts';
 
 /**
  * How to observe each `effect` a rule of rules.yaml names: how to shape the request so the effect
- * can show (`prepare`), and how to judge the answer (`judge`). An effect the harness cannot judge
- * from outside says so (`cannotJudge`), and the check passes on acceptance alone, saying what it
- * could not see.
+ * can show (`prepare`), and how to judge the answer (`judge`). An effect that needs the endpoint to
+ * cooperate sends a `control` request first, and `premise` says why its answer cannot show the
+ * effect (the verdict is then inconclusive, never a pass). An effect the harness cannot judge from
+ * outside says so (`cannotJudge`), and the check passes on acceptance alone, saying what it could
+ * not see.
  */
 export interface Effect {
   prepare?(request: CheckRequest, ctx: CheckContext): void;
-  judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext): Failure[];
+  control?(request: CheckRequest): CheckRequest;
+  premise?(control: Json): string | undefined;
+  judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext, control?: Json): Failure[];
   cannotJudge?: string;
 }
+
+/** The same request with changes to its body, for a control exchange. */
+const variant = (r: CheckRequest, change: (b: Json) => void): CheckRequest => {
+  const b = structuredClone(body(r));
+  change(b);
+  return { ...r, body: b };
+};
 
 const message = (b: Json) => get(b, 'choices', 0, 'message');
 const finish = (b: Json) => get(b, 'choices', 0, 'finish_reason');
@@ -45,6 +57,9 @@ export const EFFECTS: Record<string, Effect> = {
   },
   no_tool_calls: {
     prepare: (r) => say(r, 'What is the weather in Paris? You may use get_weather.'),
+    // The same invitation under `auto` must call a tool, or "none" forbidding one shows nothing.
+    control: (r) => variant(r, (b) => void (b.tool_choice = 'auto')),
+    premise: (c) => (toolCalls(c).length > 0 ? undefined : 'with tool_choice "auto" the endpoint calls no tool for a prompt that invites one, so whether "none" forbids calls cannot be seen'),
     judge: (b, res) => (toolCalls(b).length > 0 ? [failure('tool_choice "none": the reply calls a tool', res)] : []),
   },
   tool_called: {
@@ -120,13 +135,16 @@ export const EFFECTS: Record<string, Effect> = {
   },
   stop_sequence_ends_output: {
     prepare: (r) => {
-      say(r, 'Repeat: alpha beta STOP gamma delta');
-      body(r).stop = ['STOP'];
+      say(r, STOP.prompt);
+      body(r).stop = [STOP.sequence];
     },
-    judge: (b, res) => {
+    control: (r) => variant(r, (b) => void delete b.stop),
+    premise: (c) => stopPremise(content(c)),
+    judge: (b, res, _r, _ctx, control) => {
       const c = content(b);
       const out: Failure[] = [];
-      if (typeof c === 'string' && /gamma|delta/.test(c)) out.push(failure(`the output runs past the stop sequence: ${JSON.stringify(c.slice(0, 120))}`, res));
+      const past = typeof c === 'string' ? runsPastStop(c, content(control ?? {}) as string) : undefined;
+      if (past) out.push(failure(past, res));
       // Whether the stop text itself is left out is not stated: output.stop-sequence.left-out (advisory).
       if (finish(b) !== 'stop' && finish(b) !== 'length') out.push(failure(`finish_reason is ${JSON.stringify(finish(b))}, expected "stop"`, res));
       return out;
@@ -146,7 +164,18 @@ export const EFFECTS: Record<string, Effect> = {
       return out;
     },
   },
-  reply_continues_prefix: { cannotJudge: 'whether the text continues the prefix cannot be told from outside; checked: accepted, with text' },
+  reply_continues_prefix: {
+    prepare: (r) => {
+      body(r).messages = [{ role: 'user', content: PREFIX.prompt }, { role: 'assistant', content: PREFIX.prefix, prefix: true }];
+    },
+    // The same conversation without the prefix turn, on the same base: does the endpoint repeat?
+    control: (r) => variant(r, (b) => void (b.messages = [{ role: 'user', content: PREFIX.prompt }])),
+    premise: (c) => prefixPremise(content(c)),
+    judge: (b, res) => {
+      const why = ignoresPrefix(content(b));
+      return why ? [failure(why, res)] : [];
+    },
+  },
   max_tokens_default_applied: { cannotJudge: 'the default applies inside the service; checked: accepted without max_tokens' },
   sampling_has_no_effect: { cannotJudge: 'a sampling field having no effect cannot be told from one answer; checked: accepted' },
   processed_as_svc_chat: {

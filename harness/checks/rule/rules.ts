@@ -1,7 +1,8 @@
 import type { Model, Rule, Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
-import { defineCheck, severityOf, type Check } from '../define.ts';
-import { isObject } from '../support/body.ts';
+import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { isObject, readJson, type Json } from '../support/body.ts';
+import { inconclusive } from '../support/cooperation.ts';
 import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
@@ -41,7 +42,7 @@ export function ruleChecks(spec: Spec): Check[] {
       id: `rule.${rule.id}`,
       title: rule.statement,
       area: 'rule',
-      severity: severityOf(rule.strength),
+      ...gradeOf(rule),
       specRefs: [`rules.${rule.id}`],
       appliesTo: appliesTo(rule, spec),
       async run(ctx) {
@@ -53,6 +54,15 @@ export function ruleChecks(spec: Spec): Check[] {
         const effect = rule.expect.effect ? EFFECTS[rule.expect.effect] : undefined;
         if (rule.expect.effect && !effect) return skip(`effect \`${rule.expect.effect}\` has no judge in the harness yet`);
         effect?.prepare?.(request, ctx);
+        let control: Json | undefined;
+        if (effect?.control) {
+          const seen = await ctx.send(effect.control(request));
+          const got = await readJson(seen);
+          if (seen.status !== 200 || !got.ok || !isObject(got.body)) return inconclusive(`the control request was answered HTTP ${seen.status}${got.ok ? '' : ` (${got.why})`}, so the effect cannot be seen`);
+          control = got.body;
+          const why = effect.premise?.(control);
+          if (why) return inconclusive(why);
+        }
         const res = await ctx.send(request);
         const refusal = rule.expect.status !== undefined || rule.expect.status_any_of !== undefined || rule.expect.error === true;
         if (refusal) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, rule.statement));
@@ -72,7 +82,7 @@ export function ruleChecks(spec: Spec): Check[] {
         if (isObject(body.usage)) countUsage(ctx, body.usage);
         if (!effect) return pass();
         if (effect.cannotJudge) return pass(effect.cannotJudge);
-        return outcomeOf(effect.judge?.(body, res, request, ctx) ?? []);
+        return outcomeOf(effect.judge?.(body, res, request, ctx, control) ?? []);
       },
     }),
   );

@@ -1,4 +1,4 @@
-import type { Spec, Strength } from '#harness/spec/model.ts';
+import type { Basis, Spec, Strength } from '#harness/spec/model.ts';
 import type { Level, Violation } from '#harness/derive/validators/index.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
@@ -73,11 +73,12 @@ const SOURCES: Source[] = [
 ];
 
 /** Which violations a check of a level counts. */
-const LEVELS: { level: 'must' | 'should' | 'unspecified' | 'strict'; expectation: string; strength: Strength; title: string }[] = [
-  { level: 'must', expectation: 'matches-schema', strength: 'must', title: 'matches what the description states' },
-  { level: 'should', expectation: 'matches-stated-shapes', strength: 'should', title: 'has the shapes the description gives in its notes' },
-  { level: 'unspecified', expectation: 'matches-unstated-shapes', strength: 'unspecified', title: 'matches shapes the description leaves open (advisory)' },
-  { level: 'strict', expectation: 'has-no-unlisted-fields', strength: 'should', title: 'carries only fields the description lists (strict profile)' },
+/** The strict profile reports what the description leaves open (fields it does not list), at should, on request. */
+const LEVELS: { level: 'must' | 'should' | 'unspecified' | 'strict'; expectation: string; strength: Strength; basis: Basis; title: string }[] = [
+  { level: 'must', expectation: 'matches-schema', strength: 'must', basis: 'stated', title: 'matches what the description states' },
+  { level: 'should', expectation: 'matches-stated-shapes', strength: 'should', basis: 'advised', title: 'has the shapes the description gives in its notes' },
+  { level: 'unspecified', expectation: 'matches-unstated-shapes', strength: 'unspecified', basis: 'unspecified', title: 'matches shapes the description leaves open (advisory)' },
+  { level: 'strict', expectation: 'has-no-unlisted-fields', strength: 'should', basis: 'unspecified', title: 'carries only fields the description lists (strict profile)' },
 ];
 
 const CONSTRAINTS = new Set(['type', 'enum', 'const', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'pattern', 'required', 'not', 'contentMediaType']);
@@ -134,6 +135,7 @@ export function schemaChecks(spec: Spec): Check[] {
           title: `${spec.objects[source.object]!.title} ${lvl.title}`,
           area: 'schema',
           severity: severityOf(lvl.strength),
+          basis: lvl.basis,
           specRefs: objectRefs(spec, source.object),
           appliesTo: source.appliesTo,
           async run(ctx) {

@@ -1,7 +1,8 @@
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
-import { currentModels, defineCheck, severityOf, type Check } from '../define.ts';
+import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
+import { inconclusive, runsPastStop, STOP, stopControl } from '../support/cooperation.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { failure, outcomeOf, pass } from '../support/outcome.ts';
@@ -27,8 +28,13 @@ const carriesFinish = (c: Json) => Array.isArray(c.choices) && c.choices.some((c
 /** "Empty" as the spec reads it: no key holds text (keys whose values are "" or null do not count). */
 const hasText = (d: Json) => Object.values(d).some((v) => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0));
 
-function eventStrength(spec: Spec, id: string) {
-  return severityOf(spec.streaming.events.find((e) => e.id === id)?.strength ?? spec.streaming.rules.find((r) => r.id === id)?.strength ?? 'must');
+function eventGrade(spec: Spec, id: string) {
+  return gradeOf(spec.streaming.events.find((e) => e.id === id) ?? spec.streaming.rules.find((r) => r.id === id) ?? {});
+}
+
+/** The grade of a rule of rules.yaml that a stream check enforces on the stream. */
+function ruleGrade(spec: Spec, id: string) {
+  return gradeOf(spec.rules.find((r) => r.id === id) ?? {});
 }
 
 function streamCheck(spec: Spec, id: string, title: string, specRef: string | string[], strengthOf: string, needs: Needs, judge: Judge): Check {
@@ -36,7 +42,7 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
     id,
     title,
     area: 'stream',
-    severity: eventStrength(spec, strengthOf),
+    ...eventGrade(spec, strengthOf),
     specRefs: Array.isArray(specRef) ? specRef : [specRef],
     appliesTo: currentModels,
     async run(ctx) {
@@ -76,7 +82,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.response.content-type-is-event-stream',
       title: `a stream is served as ${ct?.value ?? 'text/event-stream'}`,
       area: 'stream',
-      severity: severityOf(ct?.strength ?? 'unspecified'),
+      ...gradeOf(ct ?? {}, 'unspecified'),
       specRefs: ['endpoints.chat_completions.stream.content_type'],
       appliesTo: currentModels,
       async run(ctx) {
@@ -129,7 +135,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.reasoning.deltas-when-thinking',
       title: 'with thinking enabled, chunks carry reasoning text (under a field the description does not name)',
       area: 'stream',
-      severity: severityOf(spec.streaming.reasoning.strength),
+      ...gradeOf(spec.streaming.reasoning),
       specRefs: ['streaming.reasoning'],
       appliesTo: (m) => m.kind === 'current' && Array.isArray(m.thinking_modes) && m.thinking_modes.length > 1,
       async run(ctx) {
@@ -139,19 +145,36 @@ export function streamChecks(spec: Spec): Check[] {
       },
     }),
     defineCheck({
+      id: 'stream.reasoning.none-when-thinking-disabled',
+      title: 'with thinking disabled, no chunk carries reasoning text',
+      area: 'stream',
+      ...ruleGrade(spec, 'chat.thinking.disabled-no-reasoning'),
+      specRefs: ['rules.chat.thinking.disabled-no-reasoning', 'streaming.reasoning'],
+      appliesTo: currentModels,
+      async run(ctx) {
+        const got = await assembled(ctx, { thinking: { type: 'disabled' } }, 'the stream with thinking disabled');
+        if ('failed' in got) return got.failed;
+        const r = got.message.reasoning;
+        return r.chars === 0 ? pass() : outcomeOf([failure(`thinking disabled, yet chunks carry reasoning text: ${quoted(r)}`, got.res)]);
+      },
+    }),
+    defineCheck({
       id: 'stream.assembled.honours-stop',
       title: 'the message a stream adds up to stops at the stop sequence, finish_reason stop',
       area: 'stream',
-      severity: 'must',
+      ...ruleGrade(spec, 'chat.stop.not-in-output'),
       specRefs: ['rules.chat.stop.not-in-output'],
       appliesTo: currentModels,
       async run(ctx) {
-        const got = await assembled(ctx, { messages: [{ role: 'user', content: 'Repeat: alpha beta STOP gamma delta' }], stop: ['STOP'] });
+        const control = await stopControl(ctx);
+        if (control.why !== undefined) return inconclusive(control.why);
+        const got = await assembled(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] });
         if ('failed' in got) return got.failed;
         const { res, message: m } = got;
         const out: Failure[] = [];
         // The kept text is the first MAX_TEXT_CHARS characters: the words follow the stop sequence closely.
-        if (/gamma|delta/.test(m.content.text)) out.push(failure(`the streamed output runs past the stop sequence: ${quoted(m.content)}`, res));
+        const past = runsPastStop(m.content.text, control.text);
+        if (past) out.push(failure(`streamed: ${past}`, res));
         if (m.finishReason !== 'stop') out.push(failure(`finish_reason ${JSON.stringify(m.finishReason)}, expected "stop"`, res));
         return outcomeOf(out);
       },
@@ -160,7 +183,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.assembled.honours-max-tokens',
       title: 'a stream cut by max_tokens ends with finish_reason length',
       area: 'stream',
-      severity: 'must',
+      ...ruleGrade(spec, 'chat.max-tokens.length'),
       specRefs: ['rules.chat.max-tokens.length'],
       appliesTo: currentModels,
       async run(ctx) {
@@ -178,7 +201,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.assembled.tool-calls-add-up',
       title: 'streamed tool-call deltas add up to calls whose arguments are JSON, finish_reason tool_calls',
       area: 'stream',
-      severity: 'must',
+      ...ruleGrade(spec, 'chat.tools.finish-reason-tool-calls'),
       specRefs: ['rules.chat.tools.finish-reason-tool-calls'],
       appliesTo: (m) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported,
       async run(ctx) {

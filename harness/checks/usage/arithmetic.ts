@@ -1,47 +1,65 @@
-import type { Spec } from '#harness/spec/model.ts';
-import { currentModels, defineCheck, severityOf, type Check } from '../define.ts';
-import { get } from '../support/body.ts';
+import type { Meaning, Spec } from '#harness/spec/model.ts';
+import type { CheckOutcome, CheckResponse } from '../context.ts';
+import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
+import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, skip } from '../support/outcome.ts';
-import { plainCompletion } from '../support/samples.ts';
+import { plainCompletion, streamedCompletion } from '../support/samples.ts';
+import { brokeOff } from '../support/stream.ts';
 
-const n = (v: unknown) => (typeof v === 'number' ? v : NaN);
+/** Check ids are stable names: each sum of meanings.yaml keeps the id its check always had. */
+const SUBJECTS: Record<string, { subject: string; expectation: string }> = {
+  'usage-total-is-sum': { subject: 'total', expectation: 'equals-prompt-plus-completion' },
+  'usage-cache-split-is-prompt': { subject: 'cache', expectation: 'hit-plus-miss-equals-prompt' },
+};
+
+/** The sum a usage object breaks, or why it cannot be judged (a field absent or not a number). */
+function judgeSum(usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckResponse, where: string): CheckOutcome {
+  if (!isObject(usage)) return skip(`${where} carries no usage object to add up (the schema checks report its absence)`);
+  const names = [sum.total, ...sum.parts];
+  const missing = names.filter((n) => typeof usage[n] !== 'number');
+  if (missing.length > 0) return skip(`${where}: usage has no numeric ${missing.map((n) => `\`${n}\``).join(', ')} to add up (the schema checks report it)`);
+  const [total, ...parts] = names.map((n) => usage[n] as number);
+  const added = parts.reduce((a, b) => a + b, 0);
+  if (added === total) return outcomeOf([]);
+  const terms = sum.parts.map((p, i) => `${p} ${parts[i]}`).join(' + ');
+  return outcomeOf([failure(`${where}: ${terms} = ${added}, but ${sum.total} is ${total}`, res, { path: '/usage' })]);
+}
 
 /**
- * Usage arithmetic. The description names the fields but states no sum, so both are advisory:
- * `total_tokens` read as prompt + completion, and the cache split read as adding up to the prompt.
+ * Usage arithmetic, from meanings.yaml: a total is the sum of its parts, in a body and in a stream
+ * (where the stream sends usage; the description does not say it does).
  */
 export function usageChecks(spec: Spec): Check[] {
-  const cacheNote = spec.context_caching.hit_plus_miss_equals_prompt as { strength?: 'must' | 'should' | 'unspecified' } | undefined;
-  return [
-    defineCheck({
-      id: 'usage.total.equals-prompt-plus-completion',
-      title: 'total_tokens = prompt_tokens + completion_tokens',
-      area: 'usage',
-      severity: 'advisory',
-      specRefs: ['objects.usage'],
-      appliesTo: currentModels,
-      async run(ctx) {
-        const { res, body } = await plainCompletion(ctx);
-        const u = get(body, 'usage');
-        if (u === undefined) return skip('no usage to judge (the schema checks report its absence)');
-        const [p, c, t] = [n(get(u, 'prompt_tokens')), n(get(u, 'completion_tokens')), n(get(u, 'total_tokens'))];
-        return outcomeOf(t === p + c ? [] : [failure(`total_tokens ${t} ≠ prompt_tokens ${p} + completion_tokens ${c}`, res, { path: '/usage/total_tokens' })]);
-      },
-    }),
-    defineCheck({
-      id: 'usage.cache.hit-plus-miss-equals-prompt',
-      title: 'prompt_cache_hit_tokens + prompt_cache_miss_tokens = prompt_tokens',
-      area: 'usage',
-      severity: severityOf(cacheNote?.strength ?? 'unspecified'),
-      specRefs: ['context_caching.hit_plus_miss_equals_prompt'],
-      appliesTo: currentModels,
-      async run(ctx) {
-        const { res, body } = await plainCompletion(ctx);
-        const u = get(body, 'usage');
-        if (u === undefined) return skip('no usage to judge');
-        const [p, h, m] = [n(get(u, 'prompt_tokens')), n(get(u, 'prompt_cache_hit_tokens')), n(get(u, 'prompt_cache_miss_tokens'))];
-        return outcomeOf(h + m === p ? [] : [failure(`hit ${h} + miss ${m} ≠ prompt_tokens ${p}`, res, { path: '/usage' })]);
-      },
-    }),
-  ];
+  return Object.entries(spec.meanings).flatMap(([id, meaning]) => {
+    const sum = meaning.sum;
+    const names = SUBJECTS[id];
+    if (!sum || sum.object !== 'usage' || !names) return [];
+    const title = `${sum.parts.join(' + ')} = ${sum.total}`;
+    const common = { area: 'usage', ...gradeOf(meaning), specRefs: [`meanings.${id}`, 'objects.usage'], appliesTo: currentModels };
+    return [
+      defineCheck({
+        ...common,
+        id: `usage.${names.subject}.${names.expectation}`,
+        title,
+        async run(ctx) {
+          const { res, body, unreadable } = await plainCompletion(ctx);
+          if (res.status !== 200 || body === undefined) return skip(`no completion to judge: HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`);
+          return judgeSum(get(body, 'usage'), sum, res, 'the completion');
+        },
+      }),
+      defineCheck({
+        ...common,
+        id: `usage.stream-${names.subject}.${names.expectation}`,
+        title: `${title}, in the usage a stream sends`,
+        specRefs: [...common.specRefs, 'objects.chat_completion_chunk.fields.usage'],
+        async run(ctx) {
+          const { res, stream } = await streamedCompletion(ctx);
+          if (res.status !== 200 || !stream) return skip(`no stream to judge: HTTP ${res.status}`);
+          if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
+          if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage (the description does not say it does)');
+          return judgeSum(stream.message.usage, sum, res, 'the stream');
+        },
+      }),
+    ];
+  });
 }

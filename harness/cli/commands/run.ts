@@ -23,6 +23,7 @@ import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { interruptions } from '../interruptions.ts';
 import { budgetOf, instant, integer, parseModelMap, parseShard } from '../runFlags.ts';
 import { VERSION } from '../version.ts';
+import { basisText } from '#harness/spec/basis.ts';
 
 export const run: Command = {
   name: 'run',
@@ -317,7 +318,7 @@ function missing(plan: readonly Planned[], results: readonly CheckResult[], reas
   const done = new Set(results.map((r) => `${r.checkId}|${r.model}`));
   return plan
     .filter((p) => !done.has(`${p.check.id}|${p.model}`))
-    .map(({ check, model }) => ({ checkId: check.id, title: check.title, area: check.area, severity: check.severity, specRefs: check.specRefs, model, verdict: 'skip', reason, durationMs: 0 }));
+    .map(({ check, model }) => ({ checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model, verdict: 'skip', reason, durationMs: 0 }));
 }
 
 function costOfTokens(spec: Spec, model: string, t: TokenUse, at: Date): bigint {

@@ -31,6 +31,9 @@ export const FAULTS = [
   { id: 'models-bare-array', area: 'schema', summary: 'GET /models answers a bare array of entries, not an object', breaks: 'objects.model_list' },
   { id: 'completion-bare-uuid-id', area: 'schema', summary: 'completion ids are bare UUIDs, without the `chatcmpl-` shape (as production does)', breaks: 'objects.chat_completion.fields.id.pattern' },
   { id: 'content-null', area: 'schema', summary: '`content` is null instead of a string, in replies and in stream deltas', breaks: 'objects.assistant_message.fields.content.nullable' },
+  { id: 'created-in-milliseconds', area: 'schema', summary: '`created` is Unix time in milliseconds, in bodies and chunks', breaks: 'meanings.created-is-unix-seconds' },
+  { id: 'model-unknown-in-answer', area: 'schema', summary: 'answers (bodies and chunks) name a model the service does not have', breaks: 'meanings.model-names-a-model' },
+  { id: 'models-list-missing-current', area: 'schema', summary: 'GET /models leaves out svc-v4-pro, which the emulator serves', breaks: 'meanings.models-lists-served-models' },
   { id: 'error-envelope-flat', area: 'schema', summary: 'errors are `{"message": ...}` with no `error` object', breaks: 'objects.error_envelope' },
   // statuses
   { id: 'empty-messages-accepted', area: 'status', summary: 'an empty `messages` array is answered 200', breaks: 'rules.chat.messages.non-empty' },
@@ -51,8 +54,8 @@ export const FAULTS = [
   { id: 'stream-json-content-type', area: 'stream', summary: 'streams are served as application/json', breaks: 'endpoints.chat_completions.stream.content_type' },
   { id: 'stream-malformed-event', area: 'stream', summary: 'one chunk in the middle is not valid JSON', breaks: 'streaming.framing' },
   // usage arithmetic
-  { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'objects.usage.fields.total_tokens' },
-  { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'context_caching.hit_plus_miss_equals_prompt' },
+  { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'meanings.usage-total-is-sum' },
+  { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'meanings.usage-cache-split-is-prompt' },
   { id: 'max-tokens-ignored', area: 'usage', summary: '`max_tokens` is not honoured: output runs past it', breaks: 'rules.chat.max-tokens.length' },
   // output
   { id: 'stop-sequence-ignored', area: 'output', summary: 'stop sequences do not end the output', breaks: 'rules.chat.stop.not-in-output' },
@@ -73,6 +76,7 @@ export const FAULTS = [
   { id: 'tool-choice-none-ignored', area: 'tools', summary: '`tool_choice` "none" still calls a tool', breaks: 'rules.chat.tool-choice.none-forbids-tools' },
   { id: 'tool-choice-required-ignored', area: 'tools', summary: '`tool_choice` "required" answers with text', breaks: 'rules.chat.tool-choice.required-forces-call' },
   { id: 'tool-choice-named-ignored', area: 'tools', summary: 'the object form of `tool_choice` calls another function', breaks: 'rules.chat.tool-choice.named-forces-function' },
+  { id: 'tool-call-unoffered-function', area: 'tools', summary: 'tool calls (bodies and streams) name a function the request did not offer', breaks: 'meanings.tool-call-names-offered-function' },
   { id: 'tool-choice-auto-refused', area: 'tools', summary: '`tool_choice` "auto" is refused', breaks: 'rules.chat.tool-choice.auto-model-decides' },
   // JSON mode
   { id: 'json-mode-not-json', area: 'json-mode', summary: 'JSON mode answers with text that does not parse', breaks: 'rules.chat.response-format.json-output' },
@@ -80,6 +84,7 @@ export const FAULTS = [
   { id: 'thinking-no-reasoning', area: 'thinking', summary: 'thinking enabled, but no `reasoning_content`', breaks: 'rules.chat.thinking.enabled-carries-reasoning' },
   { id: 'reasoning-when-disabled', area: 'thinking', summary: '`reasoning_content` is filled with thinking disabled', breaks: 'rules.chat.thinking.disabled-no-reasoning' },
   { id: 'reasoning-effort-none-thinks', area: 'thinking', summary: '`reasoning_effort` "none" still thinks', breaks: 'rules.chat.reasoning-effort.none-equals-disabled' },
+  { id: 'stream-reasoning-when-disabled', area: 'thinking', summary: 'streams carry reasoning text with thinking disabled (bodies do not)', breaks: 'rules.chat.thinking.disabled-no-reasoning' },
   { id: 'thinking-with-tools-refused', area: 'thinking', summary: 'thinking enabled together with tools is refused', breaks: 'rules.chat.thinking.with-tools' },
   // fill-in-the-middle
   { id: 'fim-thinking-accepted', area: 'fim', summary: 'fill-in-the-middle with thinking enabled is answered 200', breaks: 'rules.fim.thinking' },
@@ -89,6 +94,7 @@ export const FAULTS = [
   // prefix completion
   { id: 'prefix-without-flag-accepted', area: 'prefix', summary: 'a prefix request without `prefix: true` is answered 200', breaks: 'rules.prefix.without-prefix-flag' },
   { id: 'prefix-outside-beta', area: 'prefix', summary: 'prefix completion is served outside the beta base', breaks: 'rules.prefix.requires-beta-base' },
+  { id: 'prefix-ignored', area: 'prefix', summary: 'a prefix completion is answered as if there were no prefix', breaks: 'rules.prefix.continues-prefix' },
   { id: 'prefix-refused', area: 'prefix', summary: 'prefix completion (`prefix: true` on the beta base) is refused', breaks: 'rules.prefix.continues-prefix' },
   // balance
   { id: 'balance-topped-up-first', area: 'balance', summary: 'topped-up balance is spent before granted balance', breaks: 'billing.spending_order' },
@@ -98,6 +104,7 @@ export const FAULTS = [
   { id: 'cache-hits-under-minimum', area: 'caching', summary: 'prompts under the 64-token minimum report cache hits', breaks: 'context_caching.min_tokens' },
   // bases
   { id: 'v1-missing', area: 'bases', summary: '{base_url}/v1 answers 404', breaks: 'bases.v1' },
+  { id: 'v1-strips-fields', area: 'bases', summary: '{base_url}/v1 answers without `reasoning_content` and the cache split of `usage` (a gateway rewriting one path)', breaks: 'bases.v1' },
   // statelessness
   { id: 'stateful-history', area: 'statelessness', summary: 'answers depend on earlier requests of the same key', breaks: 'statelessness' },
 ] as const satisfies readonly FaultDef[];

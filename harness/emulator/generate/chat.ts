@@ -105,6 +105,9 @@ function answerText(input: ChatInput, rng: Prng): string {
     return JSON.stringify({ answer: repeat ? repeat[1] : sentences(rng, rng.int(4, 10)), confidence: Math.round(rng.next() * 100) / 100 });
   }
   if (repeat && input.prefix === undefined) return repeat[1]!;
+  // A prefix inside the text to repeat: the reply continues the text from where the prefix ends.
+  const at = repeat && input.prefix ? repeat[1]!.indexOf(input.prefix) : -1;
+  if (repeat && at >= 0) return repeat[1]!.slice(at + input.prefix!.length);
   return (input.prefix !== undefined ? ' ' : '') + sentences(rng, rng.int(8, 30));
 }
 

@@ -42,6 +42,9 @@ export function completionBody(ctx: EmulatorContext, plan: ChatPlan): Record<str
     content: ctx.fault('content-null') ? null : g.content,
     reasoning_content: g.reasoning,
   };
+  // A gateway that rewrites one path only: /v1 loses the reasoning text and the cache split.
+  const stripped = ctx.fault('v1-strips-fields') && plan.base === 'v1';
+  if (stripped) delete message.reasoning_content;
   if (g.toolCalls.length > 0) {
     message.tool_calls = g.toolCalls.map((c, index) => ({ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
   }
@@ -61,6 +64,10 @@ export function completionBody(ctx: EmulatorContext, plan: ChatPlan): Record<str
     usage: usageBody(plan),
   };
   if (ctx.fault('completion-missing-usage')) delete body.usage;
+  if (stripped && isRecord(body.usage)) {
+    delete body.usage.prompt_cache_hit_tokens;
+    delete body.usage.prompt_cache_miss_tokens;
+  }
   return body;
 }
 
@@ -103,6 +110,7 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   yield dataEvent(chunk(first, null));
   const pieces: Record<string, unknown>[] = [];
   if (g.reasoning) for (const t of tokenize(g.reasoning)) pieces.push({ reasoning_content: t });
+  else if (ctx.fault('stream-reasoning-when-disabled')) for (const t of tokenize('Thinking about it anyway.')) pieces.push({ reasoning_content: t });
   for (const t of tokenize(g.content)) pieces.push({ content: ctx.fault('content-null') ? null : t });
   g.toolCalls.forEach((c, index) => {
     pieces.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });

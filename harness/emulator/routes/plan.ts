@@ -17,6 +17,8 @@ export interface ChatPlan {
   served: Served;
   /** Model id the answer names: the one that actually answered. */
   modelId: string;
+  /** Key of the base the request came to (the `v1-strips-fields` fault answers /v1 differently). */
+  base: string;
   thinking: boolean;
   generated: Generated;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_cache_hit_tokens: number; prompt_cache_miss_tokens: number };
@@ -67,7 +69,7 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
 
   const last = msgs[msgs.length - 1] as (ChatMessage & { prefix?: unknown }) | undefined;
   const prefixBase = base === 'beta' || ctx.fault('prefix-outside-beta');
-  const prefix = prefixBase && last?.role === 'assistant' && last.prefix === true && typeof last.content === 'string' ? last.content : undefined;
+  const prefix = prefixBase && !ctx.fault('prefix-ignored') && last?.role === 'assistant' && last.prefix === true && typeof last.content === 'string' ? last.content : undefined;
   const toolChoice = faultyToolChoice(ctx, readToolChoice(b.tool_choice));
   const stop = ctx.fault('stop-sequence-ignored') ? [] : typeof b.stop === 'string' ? [b.stop] : Array.isArray(b.stop) ? b.stop.filter((s): s is string => typeof s === 'string') : [];
   const maxTokens = ctx.fault('max-tokens-ignored') ? Number.POSITIVE_INFINITY : effectiveMaxTokens(served.model, b.max_tokens);
@@ -98,9 +100,10 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
 
   return {
     id: `chatcmpl-${randomUUID()}`,
-    created: Math.floor(now.getTime() / 1000),
+    created: ctx.fault('created-in-milliseconds') ? now.getTime() : Math.floor(now.getTime() / 1000),
     served,
-    modelId: servedId,
+    modelId: ctx.fault('model-unknown-in-answer') ? UNKNOWN_MODEL : servedId,
+    base,
     thinking,
     generated,
     usage,
@@ -109,6 +112,11 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
     topLogprobs: typeof b.top_logprobs === 'number' ? b.top_logprobs : 0,
   };
 }
+
+/** What the `model-unknown-in-answer` fault names: no model of the service. */
+export const UNKNOWN_MODEL = 'svc-imaginary-9';
+/** What the `tool-call-unoffered-function` fault calls: a function no request offers. */
+export const UNOFFERED_FUNCTION = 'run_shell_command';
 
 /** Faults that refuse a request the description says is served; each names what it refuses. */
 function acceptSideFault(ctx: EmulatorContext, b: Record<string, unknown>, base: string, endpoint: string, hasTools: boolean): Refusal | undefined {
@@ -171,6 +179,7 @@ function applyOutputFaults(ctx: EmulatorContext, g: Generated, tools: readonly T
       call.name = other ? other.name : `${call.name}_other`;
     }
     if (ctx.fault('tool-finish-reason-stop')) g.finishReason = 'stop';
+    if (ctx.fault('tool-call-unoffered-function')) call.name = UNOFFERED_FUNCTION;
   }
   if (ctx.fault('length-says-stop') && g.finishReason === 'length') g.finishReason = 'stop';
   if (ctx.fault('reasoning-when-disabled') && !thinking) g.reasoning = 'Thinking about it anyway.';

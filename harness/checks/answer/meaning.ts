@@ -1,0 +1,123 @@
+import type { Failure } from '#harness/core/outcome.ts';
+import type { Meaning, Model, Spec } from '#harness/spec/model.ts';
+import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
+import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
+import { get, isObject, type Json } from '../support/body.ts';
+import { SAMPLE_TOOLS } from '../support/build.ts';
+import { inconclusive, quote } from '../support/cooperation.ts';
+import { failure, outcomeOf, skip } from '../support/outcome.ts';
+import { chat } from '../support/requests.ts';
+import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
+import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
+
+/** What one answer shows, from a body or from a stream (its first and last chunk, its assembled calls). */
+interface Seen {
+  res: CheckResponse;
+  where: 'the completion' | 'the stream';
+  /** Objects that carry `created` and `model`: the body, or the stream's first and last chunk. */
+  carriers: Json[];
+  toolNames: string[];
+}
+
+type Source = (ctx: CheckContext) => Promise<Seen | { outcome: CheckOutcome }>;
+
+function fromBody(res: CheckResponse, body: unknown, unreadable?: string): Seen | { outcome: CheckOutcome } {
+  if (res.status !== 200 || !isObject(body)) return { outcome: skip(`no completion to judge: HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`) };
+  const calls = get(body, 'choices', 0, 'message', 'tool_calls');
+  const toolNames = Array.isArray(calls) ? calls.map((c) => get(c, 'function', 'name')).filter((n): n is string => typeof n === 'string') : [];
+  return { res, where: 'the completion', carriers: [body], toolNames };
+}
+
+function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | { outcome: CheckOutcome } {
+  if (res.status !== 200 || !stream) return { outcome: skip(`no stream to judge: HTTP ${res.status}`) };
+  if (stream.error !== undefined) return { outcome: outcomeOf([failure(brokeOff(stream), res)]) };
+  const carriers = [stream.first, stream.last].filter((c): c is Json => c !== undefined);
+  return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text) };
+}
+
+/** A request that makes a tool call: the sample tools, one call required. */
+const toolRequest = (ctx: CheckContext, stream: boolean) => chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: SAMPLE_TOOLS, tool_choice: 'required', ...(stream ? { stream: true } : {}) });
+
+const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> = {
+  body: async (ctx) => {
+    const { res, body, unreadable } = await plainCompletion(ctx);
+    return fromBody(res, body, unreadable);
+  },
+  stream: async (ctx) => {
+    const { res, stream } = await streamedCompletion(ctx);
+    return fromStream(res, stream);
+  },
+  'tool-body': async (ctx) => {
+    const { res, body, unreadable } = await sample(ctx, 'tool-required', () => toolRequest(ctx, false));
+    return fromBody(res, body, unreadable);
+  },
+  'tool-stream': async (ctx) => {
+    const res = await ctx.send(toolRequest(ctx, true));
+    return fromStream(res, res.status === 200 ? await readStream(res) : undefined);
+  },
+};
+
+type Judge = (seen: Seen, ctx: CheckContext, meaning: Meaning) => Promise<CheckOutcome>;
+
+/** `created` near the reference clock (the server's Date header, or --now, or a recording's clock). */
+const createdJudge: Judge = async (seen, ctx, meaning) => {
+  const values = seen.carriers.map((c) => c.created).filter((v) => v !== undefined);
+  if (values.length === 0) return skip(`${seen.where} carries no \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`);
+  const clock = await ctx.referenceTime();
+  const now = clock.value.getTime() / 1000;
+  const tolerance = meaning.tolerance_seconds ?? 86_400;
+  const out: Failure[] = [];
+  for (const v of new Set(values)) {
+    if (typeof v !== 'number') continue; // its type is the schema checks' business
+    const off = v - now;
+    if (Math.abs(off) <= tolerance) continue;
+    const unit = Math.abs(v / 1000 - now) <= tolerance ? ': it is Unix time in milliseconds, not seconds' : '';
+    out.push(failure(`${seen.where}: \`created\` ${v} is ${Math.round(Math.abs(off))} s ${off > 0 ? 'ahead of' : 'behind'} the reference clock ${clock.value.toISOString()} (${clock.source}; tolerance ${tolerance} s)${unit}`, seen.res, { path: '/created' }));
+  }
+  return outcomeOf(out);
+};
+
+/** The answer's `model` is a model id of the service (as the target names it under a model map). */
+const modelJudge: Judge = async (seen, ctx) => {
+  const known = new Set(Object.keys(ctx.spec.models).flatMap((id) => [id, ctx.mapModel(id)]));
+  const values = seen.carriers.map((c) => c.model).filter((v) => v !== undefined);
+  if (values.length === 0) return skip(`${seen.where} carries no \`model\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`);
+  const unknown = [...new Set(values)].filter((v) => typeof v === 'string' && !known.has(v));
+  return outcomeOf(unknown.map((v) => failure(`${seen.where} names model ${quote(v)}, which is no model of the service (${[...new Set(Object.keys(ctx.spec.models).map((id) => ctx.mapModel(id)))].join(', ')})`, seen.res, { path: '/model' })));
+};
+
+/** Every tool call names a function of the request's `tools`. */
+const toolJudge: Judge = async (seen) => {
+  if (seen.toolNames.length === 0) return inconclusive(`${seen.where} makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so no name can be judged`);
+  const offered = new Set(SAMPLE_TOOLS.map((t) => t.function.name));
+  return outcomeOf(seen.toolNames.filter((n) => !offered.has(n)).map((n) => failure(`${seen.where} calls ${quote(n)}, which the request did not offer (${[...offered].join(', ')})`, seen.res)));
+};
+
+const supportsTools = (m: Model) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported;
+
+/** Checks of what the description's words mean for an answer (meanings.yaml), on a body and on a stream. */
+export function answerChecks(spec: Spec): Check[] {
+  const plan: { meaning: string; subject: string; expectation: string; title: string; judge: Judge; sources: [keyof typeof SOURCES, string][]; appliesTo: (m: Model) => boolean }[] = [
+    { meaning: 'created-is-unix-seconds', subject: 'created', expectation: 'unix-seconds-near-clock', title: '`created` is Unix time in seconds, near the reference clock', judge: createdJudge, sources: [['body', ''], ['stream', 'stream-']], appliesTo: currentModels },
+    { meaning: 'model-names-a-model', subject: 'model', expectation: 'names-a-model-of-the-service', title: '`model` names a model of the service', judge: modelJudge, sources: [['body', ''], ['stream', 'stream-']], appliesTo: currentModels },
+    { meaning: 'tool-call-names-offered-function', subject: 'tool-call', expectation: 'names-an-offered-function', title: 'a tool call names a function the request offered', judge: toolJudge, sources: [['tool-body', ''], ['tool-stream', 'stream-']], appliesTo: supportsTools },
+  ];
+  return plan.flatMap((p) => {
+    const meaning = spec.meanings[p.meaning];
+    if (!meaning) return [];
+    return p.sources.map(([source, prefix]) =>
+      defineCheck({
+        id: `answer.${prefix}${p.subject}.${p.expectation}`,
+        title: prefix ? `${p.title}, in a stream` : p.title,
+        area: 'answer',
+        ...gradeOf(meaning),
+        specRefs: [`meanings.${p.meaning}`],
+        appliesTo: p.appliesTo,
+        async run(ctx) {
+          const seen = await SOURCES[source](ctx);
+          return 'outcome' in seen ? seen.outcome : p.judge(seen, ctx, meaning);
+        },
+      }),
+    );
+  });
+}

@@ -1,0 +1,79 @@
+import type { CheckContext, CheckOutcome } from '../context.ts';
+import { get } from './body.ts';
+import { skip } from './outcome.ts';
+import { chat } from './requests.ts';
+import { sample } from './samples.ts';
+
+/**
+ * Checks whose verdict needs the endpoint to cooperate (to repeat a text, to call a tool it is
+ * invited to) first show, on a control exchange, that it does. When it does not, nothing was seen:
+ * the verdict is a skip that says why, never a pass.
+ */
+export const inconclusive = (why: string): CheckOutcome => skip(`inconclusive: ${why}`);
+
+const quote = (text: unknown, at = 80) => (typeof text === 'string' ? JSON.stringify(text.length > at ? `${text.slice(0, at)}…` : text) : String(text));
+
+/** A text with a stop sequence in its middle: a model that repeats it shows where `stop` must cut. */
+export const STOP = { sequence: 'STOP', prompt: 'Repeat: alpha beta STOP gamma delta' } as const;
+
+/** Why the unconstrained answer cannot show a stop sequence ending the output, or undefined when it can. */
+export function stopPremise(control: unknown): string | undefined {
+  if (typeof control !== 'string') return `the control answer (no \`stop\`) has no text content (${quote(control)})`;
+  const at = control.indexOf(STOP.sequence);
+  if (at < 0 || control.slice(at + STOP.sequence.length).trim() === '') {
+    return `the control answer without \`stop\` does not hold ${STOP.sequence} followed by more text (${quote(control)}): the endpoint did not repeat the prompt, so where a stop sequence ends the output cannot be seen`;
+  }
+  return undefined;
+}
+
+/**
+ * The answer to the stop prompt without `stop`: shared by the checks that need to know the endpoint
+ * repeats it (so a stop sequence has something to cut). Undefined `why` means the premise holds.
+ */
+export async function stopControl(ctx: CheckContext): Promise<{ text: string; why?: undefined } | { why: string }> {
+  const { res, body, unreadable } = await sample(ctx, 'stop-control', () => chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }] }));
+  if (res.status !== 200 || body === undefined) return { why: `the control request (no \`stop\`) was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}` };
+  const text = get(body, 'choices', 0, 'message', 'content');
+  const why = stopPremise(text);
+  return why ? { why } : { text: text as string };
+}
+
+/**
+ * How the output runs past the stop sequence, or undefined. Nothing may follow the sequence's first
+ * occurrence; whether the sequence itself is shown is left open. An output that leaves it out must
+ * not hold what followed it in the control answer.
+ */
+export function runsPastStop(output: string, control: string): string | undefined {
+  const at = output.indexOf(STOP.sequence);
+  if (at >= 0) {
+    const after = output.slice(at + STOP.sequence.length);
+    return after === '' ? undefined : `the output goes on after the stop sequence ${STOP.sequence}: ${quote(after)}`;
+  }
+  const next = control.slice(control.indexOf(STOP.sequence) + STOP.sequence.length).trim().split(/\s+/)[0];
+  return next && output.includes(next) ? `the output runs past the stop sequence: it holds ${quote(next)}, which follows ${STOP.sequence} in the unconstrained answer (${quote(output)})` : undefined;
+}
+
+/** A text to repeat and a prefix from its middle: a reply that continues the prefix does not start over. */
+export const PREFIX = { prompt: 'Repeat: alpha beta gamma delta epsilon', text: 'alpha beta gamma delta epsilon', prefix: 'gamma delta', before: 'alpha beta' } as const;
+
+export function prefixPremise(control: unknown): string | undefined {
+  return typeof control === 'string' && control.includes(PREFIX.text)
+    ? undefined
+    : `the control answer (no prefix) does not repeat ${quote(PREFIX.text)} (${quote(control)}): the endpoint did not follow the prompt, so whether a reply continues its prefix cannot be seen`;
+}
+
+/**
+ * A reply forced to start with PREFIX.prefix either shows the prefix or goes on from it; one that
+ * holds the words before the prefix started over, as if there were no prefix.
+ */
+export function ignoresPrefix(reply: unknown): string | undefined {
+  if (typeof reply !== 'string' || reply.startsWith(PREFIX.prefix)) return undefined;
+  return reply.includes(PREFIX.before) ? `the reply starts over instead of continuing the prefix ${quote(PREFIX.prefix)}: ${quote(reply)}` : undefined;
+}
+
+/** Whether a text answer repeated what it was asked to, for checks that build on "Repeat:". */
+export function repeated(answer: unknown, text: string): boolean {
+  return typeof answer === 'string' && answer.includes(text);
+}
+
+export { quote };
