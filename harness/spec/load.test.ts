@@ -196,6 +196,26 @@ describe('loadSpec', () => {
     expect(issue.message).toContain('unknown model `svc-nope`');
   });
 
+  test('a strength without its basis is named at its line (streaming.yaml)', () => {
+    const { dir, text } = breakSpec('streaming.yaml', (t) => replaceAfter(t, '    - id: stream.one-id\n', '      basis: stated\n', ''));
+    const index = (text.slice(0, text.indexOf('stream.one-id')).match(/^ {4}- id: stream\./gm) ?? []).length;
+    const issue = issueAt(loadFails(dir), 'streaming.yaml', `/streaming/rules/${index}/strength`);
+    expect(issue.line).toBe(positionOf(text, 'strength: must', '    - id: stream.one-id\n').line);
+    expect(issue.message).toMatch(/no `basis` \(stated or entailed\)/);
+  });
+
+  test('a basis that does not go with its strength is refused (meanings.yaml)', () => {
+    const { dir, text } = breakSpec('meanings.yaml', (t) => replaceAfter(t, '  created-is-unix-seconds:\n', '    strength: must\n', '    strength: should\n'));
+    const issue = issueAt(loadFails(dir), 'meanings.yaml', '/meanings/created-is-unix-seconds/basis');
+    expect(issue.line).toBe(positionOf(text, 'basis:', '  created-is-unix-seconds:\n').line);
+    expect(issue.message).toMatch(/basis `entailed` does not go with strength `should`/);
+  });
+
+  test('a sum naming a field its object lacks (meanings.yaml)', () => {
+    const { dir } = breakSpec('meanings.yaml', (t) => replaceOnce(t, 'parts: [prompt_tokens, completion_tokens]', 'parts: [prompt_tokens, output_tokens]'));
+    expect(issueAt(loadFails(dir), 'meanings.yaml', '/meanings/usage-total-is-sum/sum/parts/1').message).toMatch(/names field `output_tokens`, which objects.usage does not have/);
+  });
+
   test('the error message shows each issue as file:line:column', () => {
     const { dir, text } = breakSpec('objects.yaml', (t) => replaceAfter(t, '      temperature:\n', 'minimum: 0', 'minimum: "zero"'));
     const err = loadFails(dir);

@@ -17,6 +17,7 @@ export const SPEC_RETRY_POLICY: RetryPolicy = {
   max_attempts: 5,
   min_delay_after_503_seconds: 30,
   strength: 'should',
+  basis: 'advised',
   source: 'Errors > Rules',
 };
 

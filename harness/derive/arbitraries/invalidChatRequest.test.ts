@@ -112,7 +112,7 @@ describe('the rule kind, from rules.yaml', () => {
 
   test('a rule added to the spec is broken without new code', () => {
     const changed: Spec = structuredClone(spec);
-    changed.rules.push({ id: 'chat.test.stop-needs-temperature', endpoint: 'chat_completions', statement: 'stop requires temperature.', when: [{ field: 'stop', present: true }, { field: 'temperature', present: false }], expect: { status: 409 }, strength: 'must', source: 'test' });
+    changed.rules.push({ id: 'chat.test.stop-needs-temperature', endpoint: 'chat_completions', statement: 'stop requires temperature.', when: [{ field: 'stop', present: true }, { field: 'temperature', present: false }], expect: { status: 409 }, strength: 'must', basis: 'stated', source: 'test' });
     assertReaches(invalidChatRequest(changed, { model: 'svc-v4-flash' }), { 'the new rule': (x) => x.broken.ruleId === 'chat.test.stop-needs-temperature' && x.request.stop !== undefined && x.request.temperature === undefined && JSON.stringify(x.broken.statuses) === '[409]' }, { numRuns: 1000 });
   });
 

@@ -567,6 +567,19 @@ const PROBES = {
     clean: { calls: 1, finishReason: 'tool_calls' },
     faulty: { calls: 0, finishReason: 'stop' },
   }),
+  'tool-call-unoffered-function': p({
+    rule: 'a tool call names a function the request offered, in bodies and streams',
+    probe: async (send) => [
+      await postChat(send, chat({ tools: [WEATHER], tool_choice: 'required' }, 'What is the weather in Paris?')),
+      await postChat(send, chat({ tools: [WEATHER], tool_choice: 'required', stream: true }, 'What is the weather in Paris?')),
+    ],
+    observe: ([body, stream]) => [
+      arr(message(body).tool_calls).map((c) => rec(rec(c).function).name),
+      chunks(stream).flatMap((c) => arr(rec(chunkChoice(c).delta).tool_calls).map((t) => rec(rec(t).function).name)).filter((n) => n !== undefined),
+    ],
+    clean: [['get_weather'], ['get_weather']],
+    faulty: [[expect.not.stringMatching(/^get_weather$/)], [expect.not.stringMatching(/^get_weather$/)]],
+  }),
   'tool-choice-named-ignored': p({
     rule: 'the object form of `tool_choice` calls the named function',
     probe: async (send) =>
@@ -692,6 +705,27 @@ const PROBES = {
     clean: { balanceExtra: false, chunkExtra: false },
     faulty: { balanceExtra: true, chunkExtra: true },
   }),
+  'created-in-milliseconds': p({
+    rule: '`created` is Unix time in seconds, in bodies and chunks',
+    probe: async (send) => [await postChat(send, chat()), await postChat(send, chat({ stream: true }))],
+    observe: ([body, stream]) => [json(body).created, chunks(stream)[0]?.created],
+    clean: [Date.parse(BEFORE_RETIREMENT) / 1000, Date.parse(BEFORE_RETIREMENT) / 1000],
+    faulty: [Date.parse(BEFORE_RETIREMENT), Date.parse(BEFORE_RETIREMENT)],
+  }),
+  'model-unknown-in-answer': p({
+    rule: 'answers name the model that answered, in bodies and chunks',
+    probe: async (send) => [await postChat(send, chat()), await postChat(send, chat({ stream: true }))],
+    observe: ([body, stream]) => [json(body).model, chunks(stream)[0]?.model],
+    clean: ['svc-v4-flash', 'svc-v4-flash'],
+    faulty: [expect.not.stringMatching(/^svc-v4-flash$/), expect.not.stringMatching(/^svc-v4-flash$/)],
+  }),
+  'models-list-missing-current': p({
+    rule: 'the model list names every current model',
+    probe: async (send) => [await send('/models')],
+    observe: ([r]) => arr(json(r).data).map((m) => rec(m).id).filter((id) => id === 'svc-v4-flash' || id === 'svc-v4-pro'),
+    clean: ['svc-v4-flash', 'svc-v4-pro'],
+    faulty: ['svc-v4-flash'],
+  }),
   'models-bare-array': p({
     rule: 'the model list is an object holding the entries',
     probe: async (send) => [await send('/models')],
@@ -727,6 +761,13 @@ const PROBES = {
     clean: 200,
     faulty: anError,
   }),
+  'stream-reasoning-when-disabled': p({
+    rule: 'with thinking disabled, no chunk carries reasoning text',
+    probe: async (send) => [await postChat(send, chat({ thinking: { type: 'disabled' }, stream: true })), await postChat(send, chat({ thinking: { type: 'disabled' } }))],
+    observe: ([stream, body]) => ({ streamed: chunks(stream).some((c) => typeof rec(chunkChoice(c).delta).reasoning_content === 'string'), body: message(body).reasoning_content ?? null }),
+    clean: { streamed: false, body: null },
+    faulty: { streamed: true, body: null },
+  }),
   'thinking-with-tools-refused': p({
     rule: 'thinking may be enabled together with tools',
     probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], thinking: { type: 'enabled' } }))],
@@ -740,6 +781,13 @@ const PROBES = {
     observe: status,
     clean: 200,
     faulty: anError,
+  }),
+  'prefix-ignored': p({
+    rule: 'a prefix completion continues its prefix',
+    probe: async (send) => [await postChat(send, chat({ messages: [{ role: 'user', content: 'Repeat: alpha beta gamma delta epsilon' }, { role: 'assistant', content: 'gamma delta', prefix: true }] }), '/beta/chat/completions')],
+    observe: ([r]) => message(r).content,
+    clean: ' epsilon',
+    faulty: 'alpha beta gamma delta epsilon',
   }),
   'prefix-refused': p({
     rule: 'prefix completion on the beta base is served',
@@ -761,6 +809,17 @@ const PROBES = {
     observe: ([r]) => ({ status: r?.status, object: json(r).object }),
     clean: { status: 200, object: 'chat.completion' },
     faulty: { status: 404, object: undefined },
+  }),
+
+  'v1-strips-fields': p({
+    rule: '{base_url}/v1 answers with the fields {base_url} answers with',
+    probe: async (send) => {
+      const ask = chat({ thinking: { type: 'enabled' } });
+      return [await postChat(send, ask), await postChat(send, ask, '/v1/chat/completions')];
+    },
+    observe: (replies) => replies.map((r) => ({ reasoning: typeof message(r).reasoning_content, hit: typeof usage(r).prompt_cache_hit_tokens })),
+    clean: [{ reasoning: 'string', hit: 'number' }, { reasoning: 'string', hit: 'number' }],
+    faulty: [{ reasoning: 'string', hit: 'number' }, { reasoning: 'undefined', hit: 'undefined' }],
   }),
 
   // statelessness ------------------------------------------------------------------------------

@@ -135,7 +135,7 @@ describe('checkRules: which rules take part', () => {
     return { ...spec, rules };
   }
   function rule(id: string, when: Rule['when'], expect: Rule['expect'], extra: Partial<Rule> = {}): Rule {
-    return { id, endpoint: 'chat_completions', statement: `Rule ${id}.`, when, expect, strength: 'must', source: 'test', ...extra };
+    return { id, endpoint: 'chat_completions', statement: `Rule ${id}.`, when, expect, strength: 'must', basis: 'stated', source: 'test', ...extra };
   }
 
   it('never matches the conditions the body cannot decide, so rules holding them are skipped', () => {
