@@ -46,7 +46,7 @@ describe('fixtures/production-captures', () => {
   test('judges real traffic: the V4-era answers keep the contract but for the bare-UUID completion id', async () => {
     const run = await replay('production-captures');
     const judged = run.results.filter((r) => r.verdict !== 'skip');
-    expect(judged).toHaveLength(22); // the README quotes this figure
+    expect(judged).toHaveLength(28); // the README quotes this figure
     const failed = judged.filter((r) => r.verdict !== 'pass');
     // The one true difference the description states: ids are `chatcmpl-` + UUID; production sends a bare UUID.
     expect(failed.map((r) => `${r.checkId} ${r.severity} ${r.verdict}`)).toEqual(['schema.chat-completion.matches-stated-shapes should fail']);
@@ -62,6 +62,16 @@ describe('fixtures/production-captures', () => {
       'svc-v4-flash stream.reasoning.deltas-when-thinking',
       'svc-v4-flash rule.chat.thinking.enabled-carries-reasoning',
       'svc-v4-flash auth.wrong-key.returns-401',
+      // What the description's meaning entails holds on real answers too: sums, seconds, model ids.
+      'svc-v4-flash usage.total.equals-prompt-plus-completion',
+      'svc-v4-flash usage.cache.hit-plus-miss-equals-prompt',
+      'svc-v4-flash usage.stream-total.equals-prompt-plus-completion',
+      'svc-v4-flash usage.stream-cache.hit-plus-miss-equals-prompt',
+      'svc-v4-flash answer.created.unix-seconds-near-clock',
+      'svc-v4-flash answer.stream-created.unix-seconds-near-clock',
+      'svc-v4-flash answer.model.names-a-model-of-the-service',
+      'svc-v4-flash answer.stream-model.names-a-model-of-the-service',
+      'svc-v4-flash stream.response.content-type-is-event-stream',
       'svc-chat lifecycle.svc-chat.state-at-reference-time',
       'svc-reasoner lifecycle.svc-reasoner.state-at-reference-time',
     ]) expect(passed, id).toContain(id);

@@ -89,6 +89,8 @@ function withRetryAfter(spec: Spec, r: Refusal): Refusal {
 
 /** Faults that rewrite whole JSON bodies (`extra-fields`, `error-envelope-flat`); otherwise responses pass as they are. */
 async function finish(ctx: EmulatorContext, response: Response): Promise<Response> {
+  // A server's Date is its own clock: the emulator's, which a test may set (`now`).
+  response.headers.set('date', ctx.now().toUTCString());
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
   if (ctx.fault('extra-fields') && json && response.status < 400) {
     const body = (await response.json()) as unknown;

@@ -33,7 +33,7 @@ const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
 });
 
 const CHECK_RESULT = object(
-  ['checkId', 'title', 'area', 'severity', 'specRefs', 'model', 'verdict', 'reason', 'durationMs', 'tokens', 'failures'],
+  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'reason', 'durationMs', 'tokens', 'failures'],
   {
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
     failures: array(

@@ -35,8 +35,12 @@ function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | 
   return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text) };
 }
 
-/** A request that makes a tool call: the sample tools, one call required. */
-const toolRequest = (ctx: CheckContext, stream: boolean) => chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: SAMPLE_TOOLS, tool_choice: 'required', ...(stream ? { stream: true } : {}) });
+/**
+ * A request that makes a tool call: the sample tools, one call required. Its own prompt, so that an
+ * answer recorded for another request (a capture whose request offered other tools) never stands in.
+ */
+const toolRequest = (ctx: CheckContext, stream: boolean) =>
+  chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris? Call one of the functions.' }], tools: SAMPLE_TOOLS, tool_choice: 'required', ...(stream ? { stream: true } : {}) });
 
 const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> = {
   body: async (ctx) => {
@@ -59,11 +63,21 @@ const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> =
 
 type Judge = (seen: Seen, ctx: CheckContext, meaning: Meaning) => Promise<CheckOutcome>;
 
-/** `created` near the reference clock (the server's Date header, or --now, or a recording's clock). */
+/**
+ * The server's clock when it answered: its Date header, else the run's reference time (--now, a
+ * recording's clock, the local clock). --now alone would misjudge a live server, which stamps
+ * `created` by its own clock whatever the run pretends the date is.
+ */
+async function serverClock(ctx: CheckContext, res: CheckResponse): Promise<{ value: Date; source: string }> {
+  const date = Date.parse(res.headers.date ?? '');
+  return Number.isNaN(date) ? ctx.referenceTime() : { value: new Date(date), source: 'the answer\'s Date header' };
+}
+
+/** `created` near the server's clock. */
 const createdJudge: Judge = async (seen, ctx, meaning) => {
   const values = seen.carriers.map((c) => c.created).filter((v) => v !== undefined);
   if (values.length === 0) return skip(`${seen.where} carries no \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`);
-  const clock = await ctx.referenceTime();
+  const clock = await serverClock(ctx, seen.res);
   const now = clock.value.getTime() / 1000;
   const tolerance = meaning.tolerance_seconds ?? 86_400;
   const out: Failure[] = [];
@@ -72,7 +86,7 @@ const createdJudge: Judge = async (seen, ctx, meaning) => {
     const off = v - now;
     if (Math.abs(off) <= tolerance) continue;
     const unit = Math.abs(v / 1000 - now) <= tolerance ? ': it is Unix time in milliseconds, not seconds' : '';
-    out.push(failure(`${seen.where}: \`created\` ${v} is ${Math.round(Math.abs(off))} s ${off > 0 ? 'ahead of' : 'behind'} the reference clock ${clock.value.toISOString()} (${clock.source}; tolerance ${tolerance} s)${unit}`, seen.res, { path: '/created' }));
+    out.push(failure(`${seen.where}: \`created\` ${v} is ${Math.round(Math.abs(off))} s ${off > 0 ? 'ahead of' : 'behind'} the server's clock ${clock.value.toISOString()} (${clock.source}; tolerance ${tolerance} s)${unit}`, seen.res, { path: '/created' }));
   }
   return outcomeOf(out);
 };

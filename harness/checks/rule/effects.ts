@@ -18,6 +18,8 @@ export interface Effect {
   prepare?(request: CheckRequest, ctx: CheckContext): void;
   control?(request: CheckRequest): CheckRequest;
   premise?(control: Json): string | undefined;
+  /** Why the answer itself cannot show the effect (no tool call to judge a tool call's form by). */
+  needs?(body: Json): string | undefined;
   judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext, control?: Json): Failure[];
   cannotJudge?: string;
 }
@@ -80,6 +82,7 @@ export const EFFECTS: Record<string, Effect> = {
       say(r, 'What is the weather in Paris? Use get_weather.');
       body(r).tool_choice = 'required';
     },
+    needs: (b) => (toolCalls(b).length > 0 || finish(b) === 'tool_calls' ? undefined : 'the reply calls no tool although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so what finish_reason goes with a call cannot be seen'),
     judge: (b, res) => {
       const called = toolCalls(b).length > 0;
       const f = finish(b);
@@ -89,6 +92,7 @@ export const EFFECTS: Record<string, Effect> = {
     },
   },
   arguments_parse_and_match_parameters: {
+    needs: (b) => (toolCalls(b).length > 0 ? undefined : 'the reply calls no tool although tool_choice is "required", so there are no arguments to judge'),
     prepare: (r) => {
       say(r, 'What is the weather in Paris?');
       body(r).tool_choice = 'required';
@@ -117,7 +121,6 @@ export const EFFECTS: Record<string, Effect> = {
           if (!validate(parsed)) out.push(failure(`tool call ${String(name)}: arguments do not match the tool's parameters: ${validate.errors?.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`, res));
         }
       }
-      if (toolCalls(b).length === 0) out.push(failure('tool_choice "required": no tool call to judge', res));
       return out;
     },
   },

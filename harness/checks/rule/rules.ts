@@ -82,6 +82,8 @@ export function ruleChecks(spec: Spec): Check[] {
         if (isObject(body.usage)) countUsage(ctx, body.usage);
         if (!effect) return pass();
         if (effect.cannotJudge) return pass(effect.cannotJudge);
+        const missing = effect.needs?.(body);
+        if (missing) return inconclusive(missing);
         return outcomeOf(effect.judge?.(body, res, request, ctx, control) ?? []);
       },
     }),

@@ -16,7 +16,8 @@ export function statelessChecks(spec: Spec): Check[] {
       specRefs: ['statelessness'],
       appliesTo: defaultModelOnly,
       async run(ctx) {
-        const marker = `zebra-${Math.random().toString(36).slice(2, 8)}`;
+        // From the run's seed, not random: a recording of the run replays the same requests.
+        const marker = `zebra-${(ctx.options.seed >>> 0).toString(36)}`;
         const first = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: `Repeat: remember the code word ${marker}` }] }));
         const said = get(await first.json().catch(() => undefined), 'choices', 0, 'message', 'content');
         // An endpoint that does not repeat the marker could not leak it either: nothing would be seen.
