@@ -101,6 +101,10 @@ async function finish(ctx: EmulatorContext, response: Response): Promise<Respons
     const body = (await response.json()) as Record<string, unknown>;
     return new Response(JSON.stringify({ ...body, ...EXTRA_FIELD }), { status: response.status, headers: response.headers });
   }
+  if (ctx.fault('error-code-number') && json && response.status >= 400) {
+    const body = (await response.json()) as { error?: Record<string, unknown> };
+    return new Response(JSON.stringify({ ...body, error: { ...body.error, code: response.status } }), { status: response.status, headers: response.headers });
+  }
   if (!ctx.fault('error-envelope-flat') || response.status < 400) return response;
   const body = (await response.json()) as { error?: { message?: string } };
   return new Response(JSON.stringify({ message: body.error?.message ?? '' }), { status: response.status, headers: response.headers });

@@ -34,6 +34,7 @@ export const FAULTS = [
   { id: 'created-in-milliseconds', area: 'schema', summary: '`created` is Unix time in milliseconds, in bodies and chunks', breaks: 'meanings.created-is-unix-seconds' },
   { id: 'model-unknown-in-answer', area: 'schema', summary: 'answers (bodies and chunks) name a model the service does not have', breaks: 'meanings.model-names-a-model' },
   { id: 'models-list-missing-current', area: 'schema', summary: 'GET /models leaves out svc-v4-pro, which the emulator serves', breaks: 'meanings.models-lists-served-models' },
+  { id: 'error-code-number', area: 'schema', summary: '`error.code` is the status as a number, where the sample shows a string', breaks: 'objects.error_envelope' },
   { id: 'error-envelope-flat', area: 'schema', summary: 'errors are `{"message": ...}` with no `error` object', breaks: 'objects.error_envelope' },
   // statuses
   { id: 'empty-messages-accepted', area: 'status', summary: 'an empty `messages` array is answered 200', breaks: 'rules.chat.messages.non-empty' },

@@ -301,6 +301,13 @@ const PROBES = {
     clean: { status: 200, firstText: 'hi there' },
     faulty: { status: 200, firstText: undefined },
   }),
+  'error-code-number': p({
+    rule: '`error.code` is a string, as in the sample',
+    probe: async (send) => [await postChat(send, chat({ messages: [] }))],
+    observe: ([r]) => ({ status: r?.status, code: typeof rec(json(r).error).code }),
+    clean: { status: 400, code: 'string' },
+    faulty: { status: 400, code: 'number' },
+  }),
   'error-envelope-flat': p({
     rule: 'an error body is `{"error": {"message", "type", ...}}`',
     probe: async (send) => [await postChat(send, chat({ messages: [] }))],
