@@ -6,6 +6,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
+import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
 import { countUsage } from '../support/samples.ts';
 import { EFFECTS } from './effects.ts';
 
@@ -36,11 +37,34 @@ export function delegatedTo(rule: Rule): string | undefined {
   return undefined;
 }
 
+/**
+ * Rules whose effect a stream shows as well as a body are judged again on the message a stream adds
+ * up to. Left out: rules a stream check of its own judges (stream.assembled.*, stream.reasoning.*),
+ * and effects judged on acceptance alone.
+ */
+const JUDGED_BY_STREAM_CHECKS = new Set(['chat.stop.not-in-output', 'chat.max-tokens.length', 'chat.tools.finish-reason-tool-calls', 'chat.thinking.enabled-carries-reasoning', 'chat.thinking.disabled-no-reasoning']);
+
+function streamsToo(rule: Rule): boolean {
+  const effect = rule.expect.effect ? EFFECTS[rule.expect.effect] : undefined;
+  return rule.endpoint === 'chat_completions' && !!effect?.judge && !effect.cannotJudge && !JUDGED_BY_STREAM_CHECKS.has(rule.id);
+}
+
+/** The message a stream adds up to, as the completion body the effects read. */
+function asCompletion(m: ReadStream['message']): Json {
+  const tool_calls = m.toolCalls.map((c) => ({ ...(c.id === undefined ? {} : { id: c.id }), type: 'function', function: { name: c.name.text, arguments: c.arguments.text } }));
+  const message = { role: 'assistant', content: m.content.text, reasoning_content: m.reasoning.chars > 0 ? m.reasoning.text : null, ...(tool_calls.length > 0 ? { tool_calls } : {}) };
+  return { choices: [{ index: 0, message, finish_reason: m.finishReason }], ...(isObject(m.usage) ? { usage: m.usage } : {}) };
+}
+
 export function ruleChecks(spec: Spec): Check[] {
-  return spec.rules.filter((rule) => delegatedTo(rule) === undefined).map((rule) =>
-    defineCheck({
-      id: `rule.${rule.id}`,
-      title: rule.statement,
+  const rules = spec.rules.filter((rule) => delegatedTo(rule) === undefined);
+  return [...rules.map((rule) => ruleCheck(spec, rule, false)), ...rules.filter(streamsToo).map((rule) => ruleCheck(spec, rule, true))];
+}
+
+function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
+  return defineCheck({
+      id: streamed ? `rule.${rule.id}.streamed` : `rule.${rule.id}`,
+      title: streamed ? `${rule.statement} (streamed: judged on the message the chunks add up to)` : rule.statement,
       area: 'rule',
       ...gradeOf(rule),
       specRefs: [`rules.${rule.id}`],
@@ -63,16 +87,23 @@ export function ruleChecks(spec: Spec): Check[] {
           const why = effect.premise?.(control);
           if (why) return inconclusive(why);
         }
+        if (streamed) request.body = { ...(request.body as Json), stream: true };
         const res = await ctx.send(request);
         const refusal = rule.expect.status !== undefined || rule.expect.status_any_of !== undefined || rule.expect.error === true;
         if (refusal) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, rule.statement));
 
         let body: unknown;
         let unreadable = '';
-        try {
-          body = await res.json();
-        } catch (err) {
-          unreadable = `: ${(err as Error).message}`;
+        if (streamed && res.status === 200) {
+          const stream = await readStream(res);
+          if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
+          body = asCompletion(stream.message);
+        } else {
+          try {
+            body = await res.json();
+          } catch (err) {
+            unreadable = `: ${(err as Error).message}`;
+          }
         }
         if (res.status !== 200) {
           if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');
@@ -86,6 +117,5 @@ export function ruleChecks(spec: Spec): Check[] {
         if (missing) return inconclusive(missing);
         return outcomeOf(effect.judge?.(body, res, request, ctx, control) ?? []);
       },
-    }),
-  );
+    });
 }
