@@ -47,6 +47,10 @@ describe('renderHtml', () => {
     expect(csp).toBe(`default-src 'none'; style-src 'sha256-${sha256(inline(page, 'style'))}'; script-src 'sha256-${sha256(inline(page, 'script'))}'; base-uri 'none'; form-action 'none'`);
   });
 
+  test('each check shows why it has its severity (its basis)', () => {
+    expect(page).toContain('<div class="refs">basis: entailed from “Allowed values / bounds”</div>');
+  });
+
   test('a summary matrix of area x verdict at the top, with totals', () => {
     const matrix = /<table class="matrix">[\s\S]*?<\/table>/.exec(page)![0];
     expect(page.indexOf('<table class="matrix">')).toBeLessThan(page.indexOf('<ol class="checks">'));

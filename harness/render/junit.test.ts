@@ -38,6 +38,7 @@ describe('renderJunit', () => {
     const failure = /<testcase name="request\.temperature[^>]*>\s*<failure message="([^"]*)" type="must">([\s\S]*?)<\/failure>/.exec(xml)!;
     expect(failure[1]).toBe('[must] expected status 400 or 422 for temperature 2.5, got 200 — POST http://127.0.0.1:43817/chat/completions (model svc-v4-flash)');
     expect(failure[2]).toContain('spec: objects.chat_request.fields.temperature, rules.out-of-range-status');
+    expect(failure[2]).toContain('basis: entailed from “Allowed values / bounds”');
     expect(failure[2]).toContain('POST http://127.0.0.1:43817/chat/completions → 200 (41 ms)');
     expect(failure[2]).toContain('Reproduce with:\ncurl -sS -X POST');
     expect(failure[2]).toContain('seed 1337, path 4:1:0');

@@ -83,6 +83,7 @@ export function sampleResults(): CheckResult[] {
       title: 'A temperature above 2 is refused with 400 or 422',
       area: 'request',
       severity: 'must',
+      basis: 'entailed from “Allowed values / bounds”',
       specRefs: ['objects.chat_request.fields.temperature', 'rules.out-of-range-status'],
       model: 'svc-v4-flash',
       verdict: 'fail',
