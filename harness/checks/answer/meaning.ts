@@ -112,7 +112,7 @@ const supportsTools = (m: Model) => m.kind === 'current' && !!m.tools && 'suppor
 /** Checks of what the description's words mean for an answer (meanings.yaml), on a body and on a stream. */
 export function answerChecks(spec: Spec): Check[] {
   const plan: { meaning: string; subject: string; expectation: string; title: string; judge: Judge; sources: [keyof typeof SOURCES, string][]; appliesTo: (m: Model) => boolean }[] = [
-    { meaning: 'created-is-unix-seconds', subject: 'created', expectation: 'unix-seconds-near-clock', title: '`created` is Unix time in seconds, near the reference clock', judge: createdJudge, sources: [['body', ''], ['stream', 'stream-']], appliesTo: currentModels },
+    { meaning: 'created-is-unix-seconds', subject: 'created', expectation: 'unix-seconds-near-clock', title: '`created` is Unix time in seconds, near the server clock', judge: createdJudge, sources: [['body', ''], ['stream', 'stream-']], appliesTo: currentModels },
     { meaning: 'model-names-a-model', subject: 'model', expectation: 'names-a-model-of-the-service', title: '`model` names a model of the service', judge: modelJudge, sources: [['body', ''], ['stream', 'stream-']], appliesTo: currentModels },
     { meaning: 'tool-call-names-offered-function', subject: 'tool-call', expectation: 'names-an-offered-function', title: 'a tool call names a function the request offered', judge: toolJudge, sources: [['tool-body', ''], ['tool-stream', 'stream-']], appliesTo: supportsTools },
   ];
