@@ -18,7 +18,7 @@ export interface CheckRequest {
   /** Bytes that are deliberately not JSON. */
   rawBody?: string;
   auth?: AuthMode;
-  /** false: see a 429/503 as it is, without the retry policy. */
+  /** false: do not retry a 500 (only advised). 429 and 503 are always waited out, per the spec's policy. */
   retry?: boolean;
 }
 

@@ -275,3 +275,73 @@ describe('a server that echoes the key it gets', () => {
     expect({ run: leaksIn(run.outputs, [key, emptyKey]), record: leaksIn(rec.outputs, [key]) }).toEqual({ run: [], record: [] });
   }, 180_000);
 });
+
+describe('a gateway that routes on its own headers (--header, --header-env)', () => {
+  const key = canary('gateway-key');
+  // A label that is no header name: a 12-character piece of the canary must not match `x-route-token` itself.
+  const token = canary('hdr');
+  let emu: RunningEmulator;
+  let proxy: TestServer;
+  /** Requests the proxy let through, and those it refused for missing headers. */
+  const counts = { forwarded: 0, refused: 0 };
+
+  beforeAll(async () => {
+    emu = await startEmulator({ spec, apiKeys: [key], now: () => new Date(NOW) });
+    // Plain node:http in front of the emulator: 400 unless both routing headers arrive, as a
+    // header-routed gateway answers a request it cannot place.
+    proxy = await startServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (req.headers['x-route'] !== 'emulator' || req.headers['x-route-token'] !== token) {
+        counts.refused++;
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'no route: send x-route and x-route-token', type: 'invalid_request_error', code: 'no_route' } }));
+        return;
+      }
+      counts.forwarded++;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([n]) => !['host', 'connection', 'content-length'].includes(n)).map(([n, v]) => [n, String(v)]));
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      const answer = await fetch(`${emu.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
+      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding')));
+      if (answer.body) for await (const c of answer.body) res.write(c);
+      res.end();
+    });
+    process.env.SVC_GATEWAY_KEY = key;
+    process.env.SVC_ROUTE_TOKEN = token;
+  });
+  afterAll(async () => {
+    delete process.env.SVC_GATEWAY_KEY;
+    delete process.env.SVC_ROUTE_TOKEN;
+    await proxy.close();
+    await emu.close();
+  });
+
+  const argv = (reports: string, json: string, extra: string[]) => ['run', '--base-url', proxy.url, '--api-key-env', 'SVC_GATEWAY_KEY', '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', reports, '--json', json, '--quiet', ...extra];
+
+  test('without the headers every request is refused: exit 1', async () => {
+    const reports = tmp();
+    const run = await cli(argv(reports, join(tmp(), 'all.json'), []), [reports]);
+    expect(run.code).toBe(1);
+    expect(counts.refused).toBeGreaterThan(0);
+  }, 60_000);
+
+  test('with --header and --header-env the run passes, and the env-sourced value is in no byte written', async () => {
+    const reports = tmp();
+    const out = tmp();
+    const json = join(tmp(), 'all.json');
+    const before = counts.forwarded;
+    const run = await cli(argv(reports, json, ['--header', 'x-route: emulator', '--header-env', 'x-route-token=SVC_ROUTE_TOKEN']), [reports]);
+    run.outputs.set(json, readFileSync(json));
+    expect(run.code, run.outputs.get('stderr (CommandIO)')?.toString()).toBe(0);
+    expect(counts.forwarded - before).toBeGreaterThan(50);
+    // Recorded requests keep the plain header and redact the secret one.
+    const all = readFileSync(json, 'utf8');
+    const rec = await cli(['record', '--out', out, '--base-url', proxy.url, '--api-key-env', 'SVC_GATEWAY_KEY', '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', tmp(), '--quiet', '--header', 'x-route: emulator', '--header-env', 'x-route-token=SVC_ROUTE_TOKEN'], [out]);
+    expect(rec.code).toBe(0);
+    const fixture = readFileSync(filesUnder(join(out, 'exchanges'))[0]!, 'utf8');
+    expect(fixture).toContain('"x-route": "emulator"');
+    expect(fixture).toContain('"x-route-token": "[REDACTED]"');
+    expect(all).not.toContain(token);
+    expect({ run: leaksIn(run.outputs, [token, key]), record: leaksIn(rec.outputs, [token, key]) }).toEqual({ run: [], record: [] });
+  }, 120_000);
+});

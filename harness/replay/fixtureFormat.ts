@@ -156,7 +156,8 @@ export function fixtureRecorder(dir: string, baseUrl: string): (exchange: Exchan
   let seq = 0;
   mkdirSync(join(dir, 'exchanges'), { recursive: true });
   return (exchange, info) => {
-    const fx = toFixtureExchange(exchange, baseUrl, info.secret);
+    // Secrets past the two keys are header values (--header-env), not which key a request carried.
+    const fx = toFixtureExchange(exchange, baseUrl, info.secret !== undefined && info.secret < 2 ? info.secret : undefined);
     let name = names.get(exchange);
     if (name === undefined) {
       seq += 1;

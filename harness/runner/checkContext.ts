@@ -12,6 +12,7 @@ import { addBound, NO_BOUND, requestBound, type RequestBound } from './requestBo
 import type { RunConfig } from './runConfig.ts';
 import { streamCapOf } from './streamCap.ts';
 import { addTokens, usageOfExchange } from './usageOfExchange.ts';
+import { headersOf } from '#harness/core/extraHeaders.ts';
 
 export interface Sender {
   send(request: SendRequest): Promise<CheckResponse>;
@@ -118,7 +119,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     const res = await tracker.wrap({
       method: req.method,
       url: baseUrlOf(spec, config, req.base) + req.path,
-      headers: { ...authHeaders(req.auth, config.apiKey, config.emptyBalanceKey), ...(req.body !== undefined || req.rawBody !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...headersOf(config.extraHeaders ?? []), ...authHeaders(req.auth, config.apiKey, config.emptyBalanceKey), ...(req.body !== undefined || req.rawBody !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(req.body !== undefined ? { body: req.body } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),

@@ -16,6 +16,7 @@ import { shardOf } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
 import { maxTokens } from './usageOfExchange.ts';
 import { basisText } from '#harness/spec/basis.ts';
+import { secretValues } from '#harness/core/extraHeaders.ts';
 
 let sender: { config: RunConfig; sender: Sender } | undefined;
 let meter: { config: RunConfig; meter: Meter } | undefined;
@@ -33,7 +34,7 @@ export async function runMetered(spec: Spec, config: RunConfig, send: Sender, m:
   const usage: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
   const tracker = new CheckTracker(m, spec);
   const ctx = createCheckContext(spec, config, send, model, usage, tracker);
-  const result = await executeCheck(check, ctx, usage, config.apiKeyEnv);
+  const result = await executeCheck(check, ctx, usage, config.apiKeyEnv, headerVariablesOf(config));
   tracker.closeAll();
   onTracked?.(tracker);
   // The check's own count and the runner's see the same answers: the larger of each is the spend.
@@ -49,9 +50,16 @@ export async function runMetered(spec: Spec, config: RunConfig, send: Sender, m:
   return redactValue(final, secretsOf(config));
 }
 
+/**
+ * The key at 0 and the empty-balance key at 1 (a fixture keeps which of them a request carried, by
+ * index; '' holds the place, and redaction passes over it), then the values of env-sourced headers.
+ */
 function secretsOf(config: RunConfig): string[] {
-  return [config.apiKey, ...(config.emptyBalanceKey ? [config.emptyBalanceKey] : [])];
+  return [config.apiKey, config.emptyBalanceKey ?? '', ...secretValues(config.extraHeaders ?? [])];
 }
+
+/** Reproducers read env-sourced headers back from their variables. */
+const headerVariablesOf = (config: RunConfig): Record<string, string> => Object.fromEntries((config.extraHeaders ?? []).filter((h) => h.env !== undefined).map((h) => [h.name.toLowerCase(), h.env!]));
 
 /** One transport per worker and run: the concurrency cap holds across every check. */
 function senderFor(config: RunConfig): Sender {

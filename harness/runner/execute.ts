@@ -11,7 +11,7 @@ import { basisText } from '#harness/spec/basis.ts';
  * bug of the harness says nothing about the endpoint. A request a capture-built fixture set holds no
  * capture for is a skip: the endpoint was never asked. Nothing escapes: the report is always written.
  */
-export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse, keyVariable = 'SVC_API_KEY'): Promise<CheckResult> {
+export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
   const started = performance.now();
   const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model: ctx.model };
   const done = () => ({ durationMs: Math.round(performance.now() - started), ...(usage.promptTokens + usage.completionTokens > 0 ? { tokens: { ...usage } } : {}) });
@@ -21,7 +21,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, usage: Token
       case 'pass':
         return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...done() };
       case 'fail':
-        return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => withReproducer(f, keyVariable)), ...done() };
+        return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => withReproducer(f, keyVariable, headerVariables)), ...done() };
       default:
         return { ...base, verdict: outcome.verdict, reason: outcome.reason, ...done() };
     }
@@ -33,7 +33,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, usage: Token
 }
 
 /** A curl command replaying the failure's request; it reads the key from the run's variable. */
-function withReproducer(f: Failure, keyVariable: string): Failure {
+function withReproducer(f: Failure, keyVariable: string, headerVariables: Record<string, string>): Failure {
   if (!f.evidence) return f;
-  return { ...f, reproducer: { ...(f.reproducer ?? {}), curl: curlOf(f.evidence.request, keyVariable) } };
+  return { ...f, reproducer: { ...(f.reproducer ?? {}), curl: curlOf(f.evidence.request, keyVariable, headerVariables) } };
 }

@@ -1,3 +1,5 @@
+import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
+
 /**
  * What the CLI hands the suites (through vitest's provide/inject): plain data, so it crosses into
  * the worker. The key travels only in memory, never through a file.
@@ -14,6 +16,8 @@ export interface RunConfig {
   emptyBalanceKey?: string;
   /** Name of the variable the key came from, for reproducers (`$SVC_API_KEY`). */
   apiKeyEnv: string;
+  /** --header / --header-env: sent with every request (env-sourced values are secrets). */
+  extraHeaders?: ExtraHeader[];
   /** Spec model ids to cover. */
   models: string[];
   /** spec id -> the target's own id. */

@@ -14,9 +14,21 @@ describe('svc-conformance.yaml', () => {
   test('reads targets with their key variables and model maps', () => {
     const f = file('targets:\n  - base_url: https://a.example\n    api_key_env: A_KEY\n    model_map: { svc-v4-flash: a-fast }\n  - base_url: https://b.example\n');
     expect(readTargetsConfig(f)).toEqual([
-      { baseUrl: 'https://a.example', apiKeyEnv: 'A_KEY', modelMap: { 'svc-v4-flash': 'a-fast' } },
-      { baseUrl: 'https://b.example', apiKeyEnv: 'SVC_API_KEY', modelMap: {} },
+      { baseUrl: 'https://a.example', apiKeyEnv: 'A_KEY', modelMap: { 'svc-v4-flash': 'a-fast' }, headers: [] },
+      { baseUrl: 'https://b.example', apiKeyEnv: 'SVC_API_KEY', modelMap: {}, headers: [] },
     ]);
+  });
+  test('headers and header_env per target: a gateway that routes on its own headers', () => {
+    process.env.SVC_CONFIG_TEST_TOKEN = 'tok-123456';
+    try {
+      const f = file('targets:\n  - base_url: https://gw.example\n    headers: { x-portkey-provider: openai }\n    header_env: { x-portkey-api-key: SVC_CONFIG_TEST_TOKEN }\n');
+      expect(readTargetsConfig(f)[0]!.headers).toEqual([
+        { name: 'x-portkey-provider', value: 'openai' },
+        { name: 'x-portkey-api-key', value: 'tok-123456', env: 'SVC_CONFIG_TEST_TOKEN' },
+      ]);
+    } finally {
+      delete process.env.SVC_CONFIG_TEST_TOKEN;
+    }
   });
   test.each([
     ['targets: []\n', /:1:\d+ targets: a non-empty list/],
@@ -24,6 +36,8 @@ describe('svc-conformance.yaml', () => {
     ['targets:\n  - base_url: https://a\n    colour: red\n', /:3:5 targets\.0\.colour: unknown key `colour`/],
     ['targets:\n  - base_url: https://a\n    model_map: [1]\n', /:3:\d+ targets\.0\.model_map: a mapping/],
     ['targets: [\n', /YAML syntax/],
+    ['targets:\n  - base_url: https://a\n    header_env: { x-token: SVC_NO_SUCH_VARIABLE }\n', /:3:\d+ targets\.0\.header_env\.x-token: the environment variable SVC_NO_SUCH_VARIABLE holds no value/],
+    ['targets:\n  - base_url: https://a\n    headers: [x]\n', /:3:\d+ targets\.0\.headers: a mapping from header names/],
   ])('a broken file names the file, line and field: %j', (text, message) => {
     const f = file(text);
     expect(() => readTargetsConfig(f)).toThrow(message);

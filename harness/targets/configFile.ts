@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { locate } from '#harness/spec/locate.ts';
+import { parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 
 /** One target of svc-conformance.yaml. */
 export interface TargetEntry {
@@ -10,10 +11,12 @@ export interface TargetEntry {
   messagesBaseUrl?: string;
   emptyBalanceKeyEnv?: string;
   modelMap: Record<string, string>;
+  /** headers (NAME: value) and header_env (NAME: VAR): sent with every request to this target. */
+  headers: ExtraHeader[];
 }
 
 export const CONFIG_FILE = 'svc-conformance.yaml';
-const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_balance_key_env', 'model_map']);
+const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_balance_key_env', 'model_map', 'headers', 'header_env']);
 
 /**
  * Reads the targets of a config file:
@@ -24,6 +27,8 @@ const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_bal
  *       messages_base_url: https://...      # default {base_url}/anthropic
  *       empty_balance_key_env: EMPTY_KEY    # optional: checks the 402 rule
  *       model_map: { svc-v4-flash: their-fast-model }
+ *       headers: { x-portkey-provider: openai }           # sent with every request
+ *       header_env: { x-portkey-api-key: PORTKEY_API_KEY } # value from the environment, kept secret
  *
  * A problem names the file, the line and the field, and exits 2.
  */
@@ -57,6 +62,20 @@ export function readTargetsConfig(file: string): TargetEntry[] {
     if (map !== undefined && (typeof map !== 'object' || map === null || Object.values(map).some((v) => typeof v !== 'string'))) {
       problem(['targets', i, 'model_map'], 'a mapping from spec model ids to the target\'s own ids');
     }
+    const pairs = (k: string): [string, string][] => {
+      const v = entry[k];
+      if (v === undefined) return [];
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) return problem(['targets', i, k], 'a mapping from header names to strings');
+      return Object.entries(v as Record<string, string>);
+    };
+    const where = (k: string, header: string) => {
+      const { line, column } = locate(doc, lineCounter, ['targets', i, k], header);
+      return `run: ${file}:${line}:${column} targets.${i}.${k}.${header}`;
+    };
+    const headers = [
+      ...pairs('headers').map(([n, v]) => parseHeader(where('headers', n), `${n}: ${v}`)),
+      ...pairs('header_env').map(([n, v]) => parseHeaderEnv(where('header_env', n), `${n}=${v}`)),
+    ];
     const messagesBaseUrl = text('messages_base_url', false);
     const emptyBalanceKeyEnv = text('empty_balance_key_env', false);
     return {
@@ -65,6 +84,7 @@ export function readTargetsConfig(file: string): TargetEntry[] {
       ...(messagesBaseUrl ? { messagesBaseUrl } : {}),
       ...(emptyBalanceKeyEnv ? { emptyBalanceKeyEnv } : {}),
       modelMap: (map as Record<string, string> | undefined) ?? {},
+      headers,
     };
   });
 }

@@ -35,7 +35,7 @@ export interface SendRequest {
   /** JSON body (sent with `content-type: application/json` unless a content-type is given); or `rawBody` to send bytes that are deliberately not JSON. */
   body?: unknown;
   rawBody?: string;
-  /** false: do not retry (a check that wants to see a 429 itself). Default true. */
+  /** false: do not retry a 500 (the retry the description only advises). 429 and 503 are always waited out. Default true. */
   retry?: boolean;
   /** This request's cap on its stream, when it knows better than the transport's (what it asked for). */
   maxStreamBytes?: number;

@@ -22,6 +22,7 @@ import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harnes
 import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { interruptions } from '../interruptions.ts';
 import { budgetOf, instant, integer, parseModelMap, parseShard } from '../runFlags.ts';
+import { parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 import { VERSION } from '../version.ts';
 import { basisText } from '#harness/spec/basis.ts';
 
@@ -32,7 +33,7 @@ export const run: Command = {
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
                           [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--runs N] [--seed N]
                           [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
-                          [--spec DIR] [--quiet]
+                          [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--spec DIR] [--quiet]
 
 Sends requests, judges every answer against spec/, and writes, for each base URL
 and model, report.json, report.md, junit.xml and report.html under
@@ -45,7 +46,7 @@ Options:
   --base-url URL         a live endpoint (repeatable)
   --config FILE          targets from a file (svc-conformance.yaml): base_url,
                          api_key_env, messages_base_url, empty_balance_key_env,
-                         model_map per target
+                         model_map, headers, header_env per target
   --api-key-env VAR      environment variable holding the key (default SVC_API_KEY)
   --empty-balance-key-env VAR
                          a second key whose balance is empty (checks the 402 rule)
@@ -53,6 +54,11 @@ Options:
   --model ID             a model of the spec to cover (repeatable; default every
                          current model, plus the legacy aliases for lifecycle)
   --model-map A=B,...    send the spec's model A as the provider's id B
+  --header 'NAME: VALUE' send this header with every request (repeatable), for
+                         gateways that route on their own headers
+  --header-env NAME=VAR  the same, its value read from the environment variable
+                         VAR and kept secret: redacted wherever it could be
+                         written; reproducers read it back as $VAR
   --only PATTERN         checks whose id contains PATTERN (or matches a * glob)
   --strict               also fail on should-checks, and report unlisted fields
   --now ISO              reference time for lifecycle checks (and the embedded
@@ -92,6 +98,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     'messages-base-url': { type: 'string' },
     model: { type: 'string', multiple: true },
     'model-map': { type: 'string' },
+    header: { type: 'string', multiple: true },
+    'header-env': { type: 'string', multiple: true },
     only: { type: 'string' },
     strict: { type: 'boolean' },
     now: { type: 'string' },
@@ -138,14 +146,15 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     runs: integer(name, 'runs', values.runs, 1, 100_000) ?? 10,
     seed: integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1,
     shard: parseShard(name, values.shard),
+    headers: [...(values.header ?? []).map((h) => parseHeader(`${name}: --header`, h)), ...(values['header-env'] ?? []).map((h) => parseHeaderEnv(`${name}: --header-env`, h))],
     reportDir: resolve(values['report-dir'] ?? 'reports'),
   };
 
   const budgetUsd = values['budget-usd'] === undefined ? undefined : budgetOf(name, values['budget-usd']);
   if (values.config !== undefined && values['base-url']) throw new UsageError('run: give targets either with --base-url or in --config, not both.');
   const fromFile = values.config !== undefined ? readTargetsConfig(resolve(values.config)) : undefined;
-  const entries: { make: () => Promise<Target>; modelMap: Record<string, string> }[] = fromFile
-    ? fromFile.map((t) => ({ make: async () => liveTarget(t.baseUrl, t), modelMap: { ...t.modelMap, ...options.modelMap } }))
+  const entries: { make: () => Promise<Target>; modelMap: Record<string, string>; headers?: ExtraHeader[] }[] = fromFile
+    ? fromFile.map((t) => ({ make: async () => liveTarget(t.baseUrl, t), modelMap: { ...t.modelMap, ...options.modelMap }, headers: [...t.headers, ...options.headers] }))
     : values['base-url']
       ? values['base-url'].map((url) => ({
           make: async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }),
@@ -156,8 +165,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
         : [{ make: () => emulatorTarget(spec, { ...(now ? { now } : {}), faults }), modelMap: options.modelMap }];
   if (faults.length > 0 && fromFile) throw new UsageError('run: --fault applies to the embedded emulator only.');
   // Validate every live target (URL, key variable) before spending anything on the first.
-  const resolved: { target: Target; modelMap: Record<string, string> }[] = [];
-  for (const entry of entries) resolved.push({ target: await entry.make(), modelMap: entry.modelMap });
+  const resolved: { target: Target; modelMap: Record<string, string>; headers: ExtraHeader[] }[] = [];
+  for (const entry of entries) resolved.push({ target: await entry.make(), modelMap: entry.modelMap, headers: entry.headers ?? options.headers });
 
   const stop = interruptions(io);
   try {
@@ -174,7 +183,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     let estimate: CostEstimate | undefined;
     let spentPico = 0n;
     let budgetReached = false;
-    for (const { target, modelMap } of resolved) {
+    for (const { target, modelMap, headers } of resolved) {
       try {
         const startedAt = new Date();
         const referenceTime: RunConfig['referenceTime'] =
@@ -204,6 +213,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
           apiKey: target.apiKey,
           ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
           apiKeyEnv: target.apiKeyEnv,
+          ...(headers.length > 0 ? { extraHeaders: headers } : {}),
           models,
           modelMap,
           concurrency: options.concurrency,

@@ -110,12 +110,20 @@ describe('retry: exponential backoff', () => {
     expect(res.exchange.attempts).toBe(2);
   });
 
-  test('retry: false hands back the first 429, with its Retry-After', async () => {
-    const { seen } = await scriptedServer([{ status: 429, headers: { 'retry-after': '3' } }, { status: 200 }]);
+  test('retry: false still waits out a 429 (Retry-After first): a rate limit is never a verdict', async () => {
+    const { seen } = await scriptedServer([{ status: 429, headers: { 'retry-after': '3' } }, { status: 503 }, { status: 200 }]);
     const { transport, waits } = recordingTransport();
     const res = await transport.send({ method: 'GET', url: `${server!.url}/models`, retry: false });
-    expect(res.status).toBe(429);
-    expect(res.headers['retry-after']).toBe('3');
+    expect(res.status).toBe(200);
+    expect(waits).toEqual([3000, 30_000]);
+    expect(seen).toHaveLength(3);
+  });
+
+  test('retry: false hands back the first 500 (retrying it is only advised)', async () => {
+    const { seen } = await scriptedServer([{ status: 500 }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models`, retry: false });
+    expect(res.status).toBe(500);
     expect(waits).toEqual([]);
     expect(seen).toHaveLength(1);
     expect(res.exchange.attempts).toBe(1);

@@ -73,7 +73,8 @@ class RetryHandler extends ForwardingHandler {
 
   override onResponseStart(...[, statusCode, headers, statusMessage]: Parameters<ForwardingHandler['onResponseStart']>): void {
     const retryAfter = headers['retry-after'];
-    const waitMs = this.#context.retry
+    // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
+    const waitMs = this.#context.retry || this.#options.policy.statuses.includes(statusCode)
       ? retryDelayMs(this.#options.policy, this.#context.attempts, statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.#options.random)
       : undefined;
     if (waitMs === undefined) {
