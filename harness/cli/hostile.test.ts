@@ -55,6 +55,7 @@ const CASES: Case[] = [
   { mode: 'redirect-loop', affected: [...PLAIN, ...STREAMED], says: /HTTP 307 location \/chat\/completions/, passing: UNTOUCHED },
   { mode: 'malformed-sse-event', affected: ['stream.events.all-parse'], says: /not JSON: \{"id": "chatcmpl-broken"/, passing: [...UNTOUCHED, ...PLAIN, 'stream.events.done-last'] },
   { mode: 'stream-error-no-done', affected: ['stream.events.done-last', 'stream.events.final-chunk-has-finish-reason'], says: /error event.*no `data: \[DONE\]`.*overloaded/, passing: [...UNTOUCHED, ...PLAIN] },
+  { mode: 'server-error-everywhere', affected: [...PLAIN, ...STREAMED, ...UNTOUCHED], says: /HTTP 500/, passing: [] },
 ];
 
 /** Everything a result says about itself: reason, failure messages, and the evidence's error and status line. */
@@ -125,4 +126,40 @@ describe('run against a hostile endpoint: it finishes, reports, exits 1, and say
     for (const id of passing) expect(byId.get(id)?.verdict, `${mode}: ${id}: ${byId.get(id) ? story(byId.get(id)!) : 'missing'}`).toBe('pass');
     expect(run.code, `${mode}: exit code`).toBe(1);
   }, CASE_TIMEOUT_MS);
+});
+
+/*
+ * The same endpoints with default settings (no --timeout-ms, default concurrency, every check of a
+ * model): a dead endpoint ends the run, reports written, exit 1, within 2 minutes. A stall costs one
+ * default timeout (60 s): once three requests on two paths got no answer, nothing more is sent and
+ * what was already sent is abandoned. The two waits run side by side.
+ */
+describe('with default settings, a dead endpoint ends the run within 2 minutes', () => {
+  const DEFAULT_BOUND_MS = 120_000;
+  test.concurrent.each([
+    { mode: 'refused' as const, everywhere: false },
+    { mode: 'server-error-everywhere' as const, everywhere: false },
+    { mode: 'stall-before-headers' as const, everywhere: true },
+    { mode: 'reset-before-response' as const, everywhere: true },
+  ])('$mode (every path: $everywhere)', async ({ mode, everywhere }) => {
+    const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 150_000, everywhere });
+    servers.push(server);
+    const keyVar = `SVC_HOSTILE_DEFAULT_${mode.toUpperCase().replace(/-/g, '_')}`;
+    process.env[keyVar] = server.apiKey;
+    const dir = tmp();
+    const started = Date.now();
+    try {
+      const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', dir, '--quiet'], captureIO());
+      const elapsed = Date.now() - started;
+      const cell = join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash');
+      const results = (JSON.parse(readFileSync(join(cell, 'report.json'), 'utf8')) as { results: CheckResult[] }).results;
+      expect(code).toBe(1);
+      expect(elapsed, `${mode}: ${elapsed} ms`).toBeLessThan(DEFAULT_BOUND_MS);
+      for (const file of ['report.md', 'junit.xml', 'report.html']) expect(existsSync(join(cell, file))).toBe(true);
+      // The checks that were not sent end in error citing the first cause.
+      expect(results.filter((r) => r.verdict === 'error' && /declared unresponsive: .*(HARNESS_[A-Z]+|HTTP 5\d\d)/.test(r.reason ?? '')).length, results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? ''}`).join('\n')).toBeGreaterThan(0);
+    } finally {
+      delete process.env[keyVar];
+    }
+  }, 180_000);
 });

@@ -36,7 +36,9 @@ export type HostileMode =
   /** The emulator's stream with one event that is not JSON in the middle. */
   | 'malformed-sse-event'
   /** 200, a stream that carries two chunks and then `data: {"error": …}`, and no `[DONE]`. */
-  | 'stream-error-no-done';
+  | 'stream-error-no-done'
+  /** 500 with an error envelope, to every request on every path: a gateway whose upstream is gone. */
+  | 'server-error-everywhere';
 
 /** Which chat completions a mode breaks: the plain ones, the streamed ones, or both. */
 export const AFFECTS: Record<HostileMode, { plain: boolean; streamed: boolean }> = {
@@ -52,7 +54,11 @@ export const AFFECTS: Record<HostileMode, { plain: boolean; streamed: boolean }>
   'redirect-loop': { plain: true, streamed: true },
   'malformed-sse-event': { plain: false, streamed: true },
   'stream-error-no-done': { plain: false, streamed: true },
+  'server-error-everywhere': { plain: true, streamed: true },
 };
+
+/** Modes that break every request, on every path, not only chat completions. */
+const EVERYWHERE = new Set<HostileMode>(['server-error-everywhere']);
 
 export const HOSTILE_MODES = Object.keys(AFFECTS) as HostileMode[];
 
@@ -66,6 +72,8 @@ export interface HostileOptions {
   maxStallMs?: number;
   /** Size of the `huge-error-body` body. Default 10 MB. */
   hugeBytes?: number;
+  /** Break every request, on every path (a dead endpoint), not only chat completions. */
+  everywhere?: boolean;
 }
 
 export interface HostileServer {
@@ -104,7 +112,7 @@ export async function startHostileServer(mode: HostileMode, options: HostileOpti
       const body = await readAll(req);
       const chat = req.method === 'POST' && /\/chat\/completions$/.test(new URL(req.url ?? '/', 'http://x').pathname);
       const streamed = chat && isStreamed(body);
-      const affected = chat && (streamed ? AFFECTS[mode].streamed : AFFECTS[mode].plain);
+      const affected = EVERYWHERE.has(mode) || options.everywhere === true || (chat && (streamed ? AFFECTS[mode].streamed : AFFECTS[mode].plain));
       if (!affected) {
         counts.plain += 1;
         await writeFetchResponse(await app(toFetchRequest(req, body)), res);
@@ -190,6 +198,10 @@ async function misbehave(m: Misbehaviour): Promise<void> {
         const chunk = Buffer.from('and on '.repeat(9000));
         flood(res, () => chunk);
       }
+      return;
+    case 'server-error-everywhere':
+      res.writeHead(500, JSON_HEADERS);
+      res.end(JSON.stringify({ error: { message: 'upstream unavailable', type: 'server_error', code: 'internal_error' } }));
       return;
     case 'not-json':
       res.writeHead(200, JSON_HEADERS);

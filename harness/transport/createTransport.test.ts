@@ -240,3 +240,63 @@ describe('options and lifecycle', () => {
     expect(closed).toBe('closed');
   });
 });
+
+describe('a dead endpoint ends quickly', () => {
+  test('a refused endpoint: nothing more is sent, the rest fail at once citing the first cause', async () => {
+    const port = await deadPort();
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const url = `http://127.0.0.1:${port}`;
+    const errs = [];
+    for (const path of ['/chat/completions', '/models', '/chat/completions', '/user/balance']) errs.push(await failure(transport.send({ method: 'GET', url: `${url}${path}` })));
+    // The first refusal makes the transport probe the server's root, which is refused too: the
+    // endpoint is down at once (or, at the latest, after three failures on two paths).
+    expect((errs[0] as TransportError).code).toBe('HARNESS_CONNECT');
+    expect((errs[3] as TransportError).code).toBe('HARNESS_UNRESPONSIVE');
+    expect((errs[3] as Error).message).toMatch(/^not sent: the endpoint was declared unresponsive: .*HARNESS_CONNECT: connection refused .* — GET http:\/\/127\.0\.0\.1:\d+\/user\/balance$/);
+    expect(transport.stats().requests).toBeLessThanOrEqual(3);
+  });
+
+  test('requests waiting in line for a slot are not sent once the endpoint is declared', async () => {
+    server = await startServer((req) => {
+      req.resume(); // and never answer
+    });
+    transport = createTransport({ secrets: [], concurrency: 3, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 500 } });
+    const paths = ['/a', '/b', '/c', '/d', '/e', '/f', '/g'];
+    const started = performance.now();
+    const errs = await Promise.all(paths.map((p) => failure(transport!.send({ method: 'GET', url: `${server!.url}${p}` }))));
+    // One timeout, not one per wave: those sent after the first failure are abandoned when the endpoint is declared.
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(errs.map((e) => (e as TransportError).code)).toEqual(['HARNESS_TIMEOUT', 'HARNESS_TIMEOUT', 'HARNESS_TIMEOUT', ...Array(4).fill('HARNESS_UNRESPONSIVE')]);
+    expect((errs[6] as Error).message).toMatch(/^(not sent|abandoned): the endpoint was declared unresponsive: .*HARNESS_TIMEOUT: no response headers within 500 ms/);
+  });
+
+  test('a server that hangs on one path but answers its root is not declared down: only that path stops', async () => {
+    server = await startServer((req, res) => {
+      req.resume();
+      if (req.url === '/') res.writeHead(404).end();
+      if (req.url === '/fine') res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    transport = createTransport({ secrets: [], concurrency: 4, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 300 } });
+    const hung = await Promise.all([1, 2, 3].map(() => failure(transport!.send({ method: 'GET', url: `${server!.url}/hang` }))));
+    expect(hung.map((e) => (e as TransportError).code)).toEqual(['HARNESS_TIMEOUT', 'HARNESS_TIMEOUT', 'HARNESS_TIMEOUT']);
+    await pause(400); // the probe of / has answered by now
+    expect((await failure(transport.send({ method: 'GET', url: `${server.url}/hang` })) as TransportError).code).toBe('HARNESS_UNRESPONSIVE');
+    expect((await transport.send({ method: 'GET', url: `${server.url}/fine` })).status).toBe(200);
+  });
+
+  test('5xx retries draw on one budget for the run: a persistent 500 is retried a few times in all, not five times a request', async () => {
+    let seen = 0;
+    server = await startServer((req, res) => {
+      req.resume();
+      seen++;
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down","type":"server_error"}}');
+    });
+    const waits: number[] = [];
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, retryBudget: 3, sleep: async (ms) => void waits.push(ms), random: () => 0 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await transport.send({ method: 'GET', url: `${server.url}/chat/completions` })).status);
+    expect(statuses).toEqual([500, 500, 500, 500]);
+    expect(waits).toEqual([1000, 2000, 4000]);
+    expect(seen).toBe(4 + 3);
+  });
+});

@@ -5,6 +5,7 @@ import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import { BodyPump } from './bodyPump.ts';
+import { EndpointHealth, RetryBudget } from './endpointHealth.ts';
 import { TransportError } from './errors.ts';
 import { kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
 import { limit } from './interceptors/limit.ts';
@@ -18,6 +19,17 @@ const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyM
 const DEFAULT_MAX_RECORDED_BYTES = 1024 * 1024;
 /** A long completion streams a few MB (checks ask for short ones); a stream 16 MiB long is one that does not end. */
 const DEFAULT_MAX_STREAM_BYTES = 16 * 1024 * 1024;
+/** 5xx retries in a whole run: enough to ride out a passing fault, not to multiply a persistent one. */
+const DEFAULT_RETRY_BUDGET = 8;
+/** Failures that mean no answer came: the ones that, in a row, make the endpoint unresponsive. */
+const NO_ANSWER = new Set(['HARNESS_CONNECT', 'HARNESS_TIMEOUT', 'HARNESS_RESET', 'HARNESS_PROTOCOL']);
+
+/** A request refused in line, once the endpoint (or its path) was declared unresponsive. */
+class Unsent extends Error {}
+
+/** A path as endpoint health counts it: method and path, without the query, streamed requests apart (a server may hang on streams only). */
+const whereOf = (method: string, path: string, streamed = false) => `${method} ${path.split('?')[0]}${streamed ? ' (streamed)' : ''}`;
+const isStream = (body: unknown) => typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
 
 /**
  * The HTTP client every check sends through, whatever the target: one keep-alive undici Agent
@@ -37,6 +49,38 @@ export function createTransport(options: TransportOptions): Transport {
   const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: closing.signal }));
   const semaphore = new Semaphore(options.concurrency);
   const counters = { requests: 0, retries: 0 };
+  const health = new EndpointHealth();
+  /** Requests on the wire, so that declaring a path or the endpoint unresponsive also ends those sent to it already. */
+  const inFlight = new Set<{ where: string; abort: AbortController }>();
+  const abandon = () => {
+    for (const f of inFlight) {
+      const why = health.refusal(f.where);
+      if (why !== undefined) f.abort.abort(new Unsent(`abandoned: ${why}`));
+    }
+  };
+  /**
+   * After a request got no answer: does the server answer anything? Any HTTP status to GET / says
+   * it is up (broken on one path, perhaps); no answer within the connect timeout says it is down.
+   */
+  let probing = 0;
+  const probe = (origin: string, cause: string) => {
+    const ms = Math.min(timeouts.connectMs, timeouts.headersMs);
+    probing += 1;
+    agent
+      .request({ origin, path: '/', method: 'GET', headersTimeout: ms, bodyTimeout: ms, signal: AbortSignal.timeout(ms) })
+      // Headers are the answer: the body is not wanted.
+      .then((r) => r.body.destroy(), () => {
+        if (closed) return;
+        health.down(`a request got no answer (${cause}), and a probe of ${origin}/ got none within ${ms} ms either`);
+        abandon();
+      })
+      .finally(() => (probing -= 1));
+  };
+  const failed = (cause: string, where: string, network: boolean, origin?: string) => {
+    health.failed(cause, where, network);
+    if (network && origin !== undefined && health.firstFailure && !closed) probe(origin, cause);
+    abandon();
+  };
   let closed = false;
 
   const agent = new Agent({
@@ -48,6 +92,7 @@ export function createTransport(options: TransportOptions): Transport {
   const dispatcher = agent.compose(
     retry({
       policy: options.retry,
+      budget: new RetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET),
       sleep,
       random: options.random ?? Math.random,
       onAttempt: () => {
@@ -58,7 +103,10 @@ export function createTransport(options: TransportOptions): Transport {
         options.onRetry?.({ ...info, url: redactText(info.url, secrets) });
       },
     }),
-    limit(semaphore),
+    limit(semaphore, (opts) => {
+      const why = health.refusal(whereOf(opts.method, opts.path, typeof opts.body === 'string' && /"stream"\s*:\s*true/.test(opts.body)));
+      return why === undefined ? undefined : new Unsent(`not sent: ${why}`);
+    }),
   );
 
   async function send(req: SendRequest): Promise<SendResult> {
@@ -68,6 +116,14 @@ export function createTransport(options: TransportOptions): Transport {
     const record = options.record ? () => options.record?.(exchange, secret >= 0 ? { secret } : {}) : undefined;
     if (closed) throw new TransportError('HARNESS_CLOSED', 'the transport is closed', exchange);
     const url = new URL(req.url);
+    const where = whereOf(req.method, url.pathname, isStream(req.body));
+    const refused = health.refusal(where);
+    if (refused !== undefined) throw new TransportError('HARNESS_UNRESPONSIVE', `not sent: ${refused}`, exchange);
+    /** No answer at all: counts toward declaring the endpoint unresponsive. */
+    const noAnswer = (code: string | undefined, message: string) => {
+      if (code !== undefined && NO_ANSWER.has(code)) failed(`${code}: ${message}`, where, true, url.origin);
+    };
+    const flight = { where, abort: new AbortController() };
     const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0 };
     const opts: Dispatcher.RequestOptions & ContextualOptions = {
       origin: url.origin,
@@ -75,15 +131,20 @@ export function createTransport(options: TransportOptions): Transport {
       method: req.method,
       headers,
       body: payload ?? null,
+      signal: flight.abort.signal,
       [kRequestContext]: context,
     };
 
     let data: Dispatcher.ResponseData;
+    inFlight.add(flight);
     try {
       data = await dispatcher.request(opts);
     } catch (err) {
+      inFlight.delete(flight);
       exchange.attempts = context.attempts;
-      const error = toTransportError(err, exchange, secrets, timeouts);
+      const reason: unknown = flight.abort.signal.aborted ? flight.abort.signal.reason : err;
+      const error = reason instanceof Unsent ? new TransportError('HARNESS_UNRESPONSIVE', reason.message, exchange) : toTransportError(err, exchange, secrets, timeouts);
+      if (error instanceof TransportError) noAnswer(error.code, error.message);
       record?.();
       throw error;
     }
@@ -94,6 +155,16 @@ export function createTransport(options: TransportOptions): Transport {
     const withResponse = Object.assign(exchange, {
       response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
     });
+    if (data.statusCode >= 500) failed(`HTTP ${data.statusCode}${context.attempts > 1 ? ` after ${context.attempts} attempts` : ''} — ${recorded.method} ${recorded.url}`, where, false);
+    // An answer below 500 shows the endpoint alive once its body has come whole; one that broke off does not.
+    const settled = () => {
+      inFlight.delete(flight);
+      if (data.statusCode < 500) {
+        if (exchange.error !== undefined && NO_ANSWER.has(exchange.error.code)) noAnswer(exchange.error.code, exchange.error.message);
+        else health.alive(where);
+      }
+      record?.();
+    };
     const response = new RecordingResponse({
       status: data.statusCode,
       headers: responseHeaders,
@@ -104,7 +175,7 @@ export function createTransport(options: TransportOptions): Transport {
       maxStreamBytes: req.maxStreamBytes ?? maxStreamBytes,
       timeouts,
       headersMs,
-      ...(record ? { onSettled: record } : {}),
+      onSettled: settled,
     });
     record?.();
     return response;
@@ -117,7 +188,7 @@ export function createTransport(options: TransportOptions): Transport {
       closed = true;
       closing.abort(); // default-sleep retry waits end now, with an AbortError: HARNESS_CLOSED
       // Nothing running: close gracefully. Otherwise (a retry waiting, a body nobody reads) do not hang.
-      if (semaphore.active === 0 && semaphore.waiting === 0) await agent.close();
+      if (semaphore.active === 0 && semaphore.waiting === 0 && probing === 0) await agent.close();
       else await agent.destroy();
     },
     stats() {

@@ -7,9 +7,10 @@ import type { Exchange } from '#harness/core/exchange.ts';
  * - `HARNESS_TIMEOUT`: connecting, the response headers, or the gap between body chunks took too long;
  * - `HARNESS_RESET`: the connection broke before the response was complete;
  * - `HARNESS_PROTOCOL`: what came back is not HTTP/1.1;
- * - `HARNESS_CLOSED`: the transport was closed while the request waited or ran.
+ * - `HARNESS_CLOSED`: the transport was closed while the request waited or ran;
+ * - `HARNESS_UNRESPONSIVE`: not sent: the endpoint was declared unresponsive (endpointHealth.ts).
  */
-export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED';
+export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE';
 
 /**
  * The exchange could not be completed, so a check that meets one ends `errored`: it says nothing

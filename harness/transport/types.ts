@@ -14,6 +14,8 @@ export interface TransportOptions {
   maxRecordedBytes?: number;
   /** The most bytes of one stream `events()` reads (past it: MalformedResponseError BODY_TOO_LARGE). Default 16 MiB. */
   maxStreamBytes?: number;
+  /** 5xx retries allowed in the whole life of the transport (a run). Default 8; 429 is not counted. */
+  retryBudget?: number;
   /** For tests: replace the clock's sleep and the jitter source. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;

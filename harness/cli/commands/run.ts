@@ -22,7 +22,7 @@ import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harnes
 import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { interruptions } from '../interruptions.ts';
 import { budgetOf, instant, integer, parseModelMap, parseShard } from '../runFlags.ts';
-import { parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
+import { headersOf, parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 import { VERSION } from '../version.ts';
 import { basisText } from '#harness/spec/basis.ts';
 
@@ -187,7 +187,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
       try {
         const startedAt = new Date();
         const referenceTime: RunConfig['referenceTime'] =
-          target.clock !== undefined && now === undefined ? { value: target.clock, source: 'fixture' } : await resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey);
+          target.clock !== undefined && now === undefined ? { value: target.clock, source: 'fixture' } : await resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey, headersOf(headers));
         let recordDir: string | undefined;
         if (out !== undefined && !stop.signal.aborted) {
           recordDir = resolve(out);

@@ -12,6 +12,8 @@ export interface RetryOptions {
   random: () => number;
   /** Each attempt, as it is dispatched. */
   onAttempt?: (info: { url: string; attempt: number }) => void;
+  /** The run's allowance of 5xx retries; none: every retry the policy allows. */
+  budget?: { take(status: number): boolean };
   /** Before each wait; `attempt` is the attempt that was answered with `status`. */
   onRetry?: (info: { url: string; status: number; attempt: number; waitMs: number }) => void;
 }
@@ -74,9 +76,9 @@ class RetryHandler extends ForwardingHandler {
   override onResponseStart(...[, statusCode, headers, statusMessage]: Parameters<ForwardingHandler['onResponseStart']>): void {
     const retryAfter = headers['retry-after'];
     // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
-    const waitMs = this.#context.retry || this.#options.policy.statuses.includes(statusCode)
-      ? retryDelayMs(this.#options.policy, this.#context.attempts, statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.#options.random)
-      : undefined;
+    const allowed = this.#context.retry || this.#options.policy.statuses.includes(statusCode);
+    let waitMs = allowed ? retryDelayMs(this.#options.policy, this.#context.attempts, statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.#options.random) : undefined;
+    if (waitMs !== undefined && this.#options.budget && !this.#options.budget.take(statusCode)) waitMs = undefined;
     if (waitMs === undefined) {
       super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
       return;
