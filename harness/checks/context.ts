@@ -48,12 +48,17 @@ export interface CheckContext {
   /** The target's id for any model of the spec (the identity without a model map). */
   mapModel(specId: string): string;
   send(request: CheckRequest): Promise<CheckResponse>;
+  /** Whether the target serves `endpoint` (a key of spec.endpoints) on `base`, asked once per run. */
+  served(endpoint: string, base: string): Promise<ServedVerdict>;
   judge(objectName: string, body: unknown, profile?: Profile): Violation[];
   referenceTime(): Promise<ReferenceTime>;
   /** Counts tokens a response reports, for the run's cost. */
   countUsage(usage: TokenUse): void;
   options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean };
 }
+
+/** Whether the target serves an endpoint on a base (runner/servedGate.ts), or the run left its feature out. */
+export type ServedVerdict = { served: true } | { served: false; why: string; evidence: Exchange[] } | { outOfScope: string } | { unknown: string };
 
 export type CheckOutcome =
   | { verdict: 'pass'; note?: string }

@@ -1,5 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { answerChecks } from './answer/meaning.ts';
+import { servedChecks } from './endpoint/served.ts';
 import { authChecks } from './auth/keys.ts';
 import { balanceChecks } from './balance/spending.ts';
 import { baseChecks } from './bases/v1.ts';
@@ -17,12 +18,13 @@ import { streamChecks } from './stream/events.ts';
 import { usageChecks } from './usage/arithmetic.ts';
 
 export type { Check } from './define.ts';
-export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode } from './context.ts';
+export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode, ServedVerdict } from './context.ts';
 export { CheckRegistry } from './registry.ts';
 
 /** Every check of the catalogue, derived from the spec where the spec can drive it. */
 export function buildRegistry(spec: Spec): CheckRegistry {
   return new CheckRegistry().register(
+    ...servedChecks(spec),
     ...modelChecks(spec),
     ...schemaChecks(spec),
     ...boundChecks(spec),

@@ -39,8 +39,9 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
         ...[s.mustFailures, s.shouldFailures, s.advisoryFailures, s.error, s.pass, s.skip, s.unsupported, s.total].map(String),
         String(c.usage.promptTokens + c.usage.completionTokens),
         mdText(c.usage.costUsd),
-        // a link target in angle brackets may hold spaces; < and > cannot occur in it escaped this way
-        `[report](<${c.report.replace(/[<>\n\r]/g, encodeURIComponent)}>)`,
+        // The cell's report.md beside its report.json, relative to this summary; a link target in
+        // angle brackets may hold spaces, and < and > cannot occur in it escaped this way.
+        `[report](<${c.report.replace(/report\.json$/, 'report.md').replace(/[<>\n\r]/g, encodeURIComponent)}>)`,
       ]),
     );
   }

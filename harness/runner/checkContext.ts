@@ -13,6 +13,9 @@ import type { RunConfig } from './runConfig.ts';
 import { streamCapOf } from './streamCap.ts';
 import { addTokens, usageOfExchange } from './usageOfExchange.ts';
 import { headersOf } from '#harness/core/extraHeaders.ts';
+import { BlockedError } from '#harness/core/blocked.ts';
+import { servedCheckId } from '#harness/checks/endpoint/served.ts';
+import { routeOf, routesOf, ServedGate, type Route } from './servedGate.ts';
 
 export interface Sender {
   send(request: SendRequest): Promise<CheckResponse>;
@@ -112,10 +115,47 @@ function settleOn(res: CheckResponse, end: () => void): CheckResponse {
 /** A stream may carry what it asked for (streamCap.ts); other requests keep the transport's caps. */
 const withStreamCap = (cap: number | undefined) => (cap === undefined ? {} : { maxStreamBytes: cap });
 
+let gate: { config: RunConfig; gate: ServedGate; routes: Route[] } | undefined;
+
+/**
+ * One served-gate per worker and run, like the transport: each route is asked about once. Its probes
+ * go straight through the transport (a few short requests a run, outside any check's meter).
+ */
+function gateFor(spec: Spec, config: RunConfig, sender: Sender) {
+  if (gate?.config !== config) {
+    const mapModel = (id: string) => config.modelMap[id] ?? id;
+    const current = Object.entries(spec.models).filter(([, m]) => m.kind === 'current');
+    const fallback = current.find(([, m]) => m.default)?.[0] ?? current[0]?.[0] ?? Object.keys(spec.models)[0]!;
+    // A model that serves the route's feature, where the spec says which do.
+    const modelFor = (route: Route) => mapModel(current.find(([, m]) => Array.isArray(m.features) && (m.features as string[]).includes(route.feature))?.[0] ?? fallback);
+    gate = {
+      config,
+      routes: routesOf(spec),
+      gate: new ServedGate({
+        spec,
+        without: config.without ?? [],
+        modelFor,
+        urlOf: (route, path) => baseUrlOf(spec, config, route.base) + path,
+        headers: () => ({ ...headersOf(config.extraHeaders ?? []), authorization: `Bearer ${config.apiKey}` }),
+        send: (r) => sender.send(r),
+      }),
+    };
+  }
+  return gate;
+}
+
 /** The CheckContext of one check on one model: requests go through the run's transport. */
 export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, usage: TokenUse, tracker = new CheckTracker()): CheckContext {
   const mapModel = (id: string) => config.modelMap[id] ?? id;
+  const served = gateFor(spec, config, sender);
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
+    // A request to a route that is not served, or left out of the run, is not sent: the check is skipped.
+    const route = routeOf(served.routes, req.base, req.method, req.path);
+    if (route) {
+      const v = await served.gate.verdict(route);
+      if ('outOfScope' in v) throw new BlockedError(v.outOfScope);
+      if ('served' in v && !v.served) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${v.why}`);
+    }
     const res = await tracker.wrap({
       method: req.method,
       url: baseUrlOf(spec, config, req.base) + req.path,
@@ -135,6 +175,10 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     targetModel: mapModel(model),
     mapModel,
     send,
+    served: (endpoint, base) => {
+      const route = served.routes.find((r) => r.endpoint === endpoint && r.base === base);
+      return route ? served.gate.verdict(route) : Promise.resolve({ served: true });
+    },
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
     countUsage: (u) => {

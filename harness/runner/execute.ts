@@ -1,6 +1,7 @@
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import { curlOf } from '#harness/core/curl.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
+import { isBlocked } from '#harness/core/blocked.ts';
 import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
@@ -26,7 +27,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, usage: Token
         return { ...base, verdict: outcome.verdict, reason: outcome.reason, ...done() };
     }
   } catch (err) {
-    if (isNotCaptured(err)) return { ...base, verdict: 'skip', reason: err.message, ...done() };
+    if (isNotCaptured(err) || isBlocked(err)) return { ...base, verdict: 'skip', reason: err.message, ...done() };
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
     return { ...base, verdict: 'error', reason, ...done() };
   }

@@ -16,6 +16,8 @@ export interface RunConfig {
   emptyBalanceKey?: string;
   /** Name of the variable the key came from, for reproducers (`$SVC_API_KEY`). */
   apiKeyEnv: string;
+  /** --without: features of the spec the endpoint does not offer; their checks are skipped, out of scope. */
+  without?: string[];
   /** --header / --header-env: sent with every request (env-sourced values are secrets). */
   extraHeaders?: ExtraHeader[];
   /** Spec model ids to cover. */

@@ -4,6 +4,7 @@ import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
+import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
 import { BodyPump } from './bodyPump.ts';
 import { EndpointHealth, RetryBudget } from './endpointHealth.ts';
 import { TransportError } from './errors.ts';
@@ -69,7 +70,7 @@ export function createTransport(options: TransportOptions): Transport {
     agent
       .request({ origin, path: '/', method: 'GET', headersTimeout: ms, bodyTimeout: ms, signal: AbortSignal.timeout(ms) })
       // Headers are the answer: the body is not wanted.
-      .then((r) => r.body.destroy(), () => {
+      .then((r) => void r.body.on('error', () => undefined).destroy(), () => {
         if (closed) return;
         health.down(`a request got no answer (${cause}), and a probe of ${origin}/ got none within ${ms} ms either`);
         abandon();
@@ -155,7 +156,8 @@ export function createTransport(options: TransportOptions): Transport {
     const withResponse = Object.assign(exchange, {
       response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
     });
-    if (data.statusCode >= 500) failed(`HTTP ${data.statusCode}${context.attempts > 1 ? ` after ${context.attempts} attempts` : ''} — ${recorded.method} ${recorded.url}`, where, false);
+    // A replayed recording's "nothing captured" (599) is no answer of the endpoint's: it says nothing of its health.
+    if (data.statusCode >= 500 && responseHeaders[NOT_CAPTURED_HEADER] === undefined) failed(`HTTP ${data.statusCode}${context.attempts > 1 ? ` after ${context.attempts} attempts` : ''} — ${recorded.method} ${recorded.url}`, where, false);
     // An answer below 500 shows the endpoint alive once its body has come whole; one that broke off does not.
     const settled = () => {
       inFlight.delete(flight);

@@ -4,8 +4,8 @@ import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
-import { inconclusive, quote } from '../support/cooperation.ts';
-import { failure, outcomeOf, skip } from '../support/outcome.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
 import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
@@ -22,14 +22,14 @@ interface Seen {
 type Source = (ctx: CheckContext) => Promise<Seen | { outcome: CheckOutcome }>;
 
 function fromBody(res: CheckResponse, body: unknown, unreadable?: string): Seen | { outcome: CheckOutcome } {
-  if (res.status !== 200 || !isObject(body)) return { outcome: skip(`no completion to judge: HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`) };
+  if (res.status !== 200 || !isObject(body)) return { outcome: skip(`the request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so there is no completion to judge`) };
   const calls = get(body, 'choices', 0, 'message', 'tool_calls');
   const toolNames = Array.isArray(calls) ? calls.map((c) => get(c, 'function', 'name')).filter((n): n is string => typeof n === 'string') : [];
   return { res, where: 'the completion', carriers: [body], toolNames };
 }
 
 function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | { outcome: CheckOutcome } {
-  if (res.status !== 200 || !stream) return { outcome: skip(`no stream to judge: HTTP ${res.status}`) };
+  if (res.status !== 200 || !stream) return { outcome: skip(`the streamed request was answered HTTP ${res.status}, so there is no stream to judge`) };
   if (stream.error !== undefined) return { outcome: outcomeOf([failure(brokeOff(stream), res)]) };
   const carriers = [stream.first, stream.last].filter((c): c is Json => c !== undefined);
   return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text) };
@@ -97,14 +97,14 @@ const modelJudge: Judge = async (seen, ctx) => {
   const values = seen.carriers.map((c) => c.model).filter((v) => v !== undefined);
   if (values.length === 0) return skip(`${seen.where} carries no \`model\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`);
   const unknown = [...new Set(values)].filter((v) => typeof v === 'string' && !known.has(v));
-  return outcomeOf(unknown.map((v) => failure(`${seen.where} names model ${quote(v)}, which is no model of the service (${[...new Set(Object.keys(ctx.spec.models).map((id) => ctx.mapModel(id)))].join(', ')})`, seen.res, { path: '/model' })));
+  return outcomeOf(unknown.map((v) => failure(`${seen.where} names model ${shown(v)}, which is no model of the service (${[...new Set(Object.keys(ctx.spec.models).map((id) => ctx.mapModel(id)))].join(', ')})`, seen.res, { path: '/model' })));
 };
 
 /** Every tool call names a function of the request's `tools`. */
 const toolJudge: Judge = async (seen) => {
   if (seen.toolNames.length === 0) return inconclusive(`${seen.where} makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so no name can be judged`);
   const offered = new Set(SAMPLE_TOOLS.map((t) => t.function.name));
-  return outcomeOf(seen.toolNames.filter((n) => !offered.has(n)).map((n) => failure(`${seen.where} calls ${quote(n)}, which the request did not offer (${[...offered].join(', ')})`, seen.res)));
+  return outcomeOf(seen.toolNames.filter((n) => !offered.has(n)).map((n) => failure(`${seen.where} calls ${shown(n)}, which the request did not offer (${[...offered].join(', ')})`, seen.res)));
 };
 
 const supportsTools = (m: Model) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported;

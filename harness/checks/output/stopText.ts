@@ -1,8 +1,8 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
-import { inconclusive, quote, STOP, stopControl } from '../support/cooperation.ts';
-import { failure, outcomeOf } from '../support/outcome.ts';
+import { inconclusive, STOP, stopControl } from '../support/cooperation.ts';
+import { failure, outcomeOf, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 
 /** The stop sequence itself is left out of the output: not stated by the description, so advisory. */
@@ -23,7 +23,7 @@ export function outputChecks(spec: Spec): Check[] {
         if (control.why !== undefined) return inconclusive(control.why);
         const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] }));
         const content = get(await res.json().catch(() => undefined), 'choices', 0, 'message', 'content');
-        return outcomeOf(typeof content === 'string' && content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${quote(content)}`, res)] : []);
+        return outcomeOf(typeof content === 'string' && content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${shown(content)}`, res)] : []);
       },
     }),
   ];

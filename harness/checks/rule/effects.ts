@@ -4,7 +4,7 @@ import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { ignoresPrefix, PREFIX, prefixPremise, runsPastStop, STOP, stopPremise } from '../support/cooperation.ts';
-import { failure } from '../support/outcome.ts';
+import { failure, shown } from '../support/outcome.ts';
 
 /**
  * How to observe each `effect` a rule of rules.yaml names: how to shape the request so the effect
@@ -86,7 +86,7 @@ export const EFFECTS: Record<string, Effect> = {
     judge: (b, res) => {
       const called = toolCalls(b).length > 0;
       const f = finish(b);
-      if (called && f !== 'tool_calls') return [failure(`the reply calls a tool but finish_reason is ${JSON.stringify(f)}`, res)];
+      if (called && f !== 'tool_calls') return [failure(`the reply calls a tool but finish_reason is ${shown(f)}`, res)];
       if (!called && f === 'tool_calls') return [failure('finish_reason is "tool_calls" but the reply calls no tool', res)];
       return [];
     },
@@ -127,7 +127,7 @@ export const EFFECTS: Record<string, Effect> = {
   reasoning_content_present: {
     judge: (b, res) => {
       const r = get(message(b), 'reasoning_content');
-      return typeof r === 'string' && r.length > 0 ? [] : [failure(`thinking enabled: reasoning_content is ${JSON.stringify(r)}`, res)];
+      return typeof r === 'string' && r.length > 0 ? [] : [failure(`thinking enabled: reasoning_content is ${shown(r)}`, res)];
     },
   },
   reasoning_content_null: {
@@ -149,7 +149,7 @@ export const EFFECTS: Record<string, Effect> = {
       const past = typeof c === 'string' ? runsPastStop(c, content(control ?? {}) as string) : undefined;
       if (past) out.push(failure(past, res));
       // Whether the stop text itself is left out is not stated: output.stop-sequence.left-out (advisory).
-      if (finish(b) !== 'stop' && finish(b) !== 'length') out.push(failure(`finish_reason is ${JSON.stringify(finish(b))}, expected "stop"`, res));
+      if (finish(b) !== 'stop' && finish(b) !== 'length') out.push(failure(`finish_reason is ${shown(finish(b))}, expected "stop"`, res));
       return out;
     },
   },
@@ -163,7 +163,7 @@ export const EFFECTS: Record<string, Effect> = {
       const max = body(r).max_tokens as number;
       const out: Failure[] = [];
       if (typeof used === 'number' && used > max) out.push(failure(`completion_tokens ${used} exceeds max_tokens ${max}`, res));
-      if (finish(b) !== 'length') out.push(failure(`output cut at max_tokens ${max}: finish_reason is ${JSON.stringify(finish(b))}, expected "length"`, res));
+      if (finish(b) !== 'length') out.push(failure(`output cut at max_tokens ${max}: finish_reason is ${shown(finish(b))}, expected "length"`, res));
       return out;
     },
   },

@@ -37,6 +37,7 @@ function brokenTarget(targetModel: string, events: string[]): CheckContext {
     targetModel,
     mapModel: (id) => id,
     send: () => Promise.resolve(res),
+    served: () => Promise.resolve({ served: true }),
     judge: (name, body, profile = 'default') => validatorFor(spec, name, { profile })(body),
     referenceTime: () => Promise.resolve({ value: new Date(0), source: 'fixture' }),
     countUsage: () => undefined,
@@ -67,7 +68,7 @@ describe('a stream that broke off', () => {
     const broke = `the stream broke off after 3 chunk(s): ${RESET}`;
     expect(await byId('stream.chunks.one-id')).toEqual([broke, '3 different ids in one stream ("c1", "c2", "c3")']);
     expect(await byId('stream.events.all-parse')).toEqual([broke, 'an event is not JSON: {not json']);
-    expect(await byId('stream.events.first-chunk-has-role')).toEqual([broke, 'first chunk delta.role is undefined', 'first chunk content is "hi", expected empty']);
+    expect(await byId('stream.events.first-chunk-has-role')).toEqual([broke, 'first chunk delta.role is absent', 'first chunk content is "hi", expected empty']);
     expect(await byId('stream.chunks.finish-reason-only-final')).toEqual([broke, '1 chunk(s) before the last carry finish_reason (chunk 1 of 3)']);
     // Chunks that match the schema: the break is the finding, never a pass.
     expect(await byId('schema.stream-chunk.matches-schema')).toEqual([broke]);

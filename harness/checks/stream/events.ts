@@ -5,7 +5,7 @@ import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { inconclusive, runsPastStop, STOP, stopControl } from '../support/cooperation.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
-import { failure, outcomeOf, pass } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { streamedCompletion } from '../support/samples.ts';
 import { brokeOff, MAX_TEXT_CHARS, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
@@ -101,8 +101,8 @@ export function streamChecks(spec: Spec): Check[] {
       if (!first) return s.error === undefined ? [failure('the stream has no chunk', res)] : [];
       const d = delta(first);
       const out: Failure[] = [];
-      if (d.role !== 'assistant') out.push(failure(`first chunk delta.role is ${JSON.stringify(d.role)}`, res));
-      if (d.content !== '' && d.content !== null && d.content !== undefined) out.push(failure(`first chunk content is ${JSON.stringify(d.content)}, expected empty`, res));
+      if (d.role !== 'assistant') out.push(failure(`first chunk delta.role is ${shown(d.role)}`, res));
+      if (d.content !== '' && d.content !== null && d.content !== undefined) out.push(failure(`first chunk content is ${shown(d.content)}, expected empty`, res));
       return out;
     }),
     streamCheck(spec, 'stream.events.done-last', '`data: [DONE]` ends the stream and nothing follows it', ['streaming.events.terminator', 'streaming.rules.stream.done-last'], 'terminator', 'whole', (s, res) => {
@@ -175,7 +175,7 @@ export function streamChecks(spec: Spec): Check[] {
         // The kept text is the first MAX_TEXT_CHARS characters: the words follow the stop sequence closely.
         const past = runsPastStop(m.content.text, control.text);
         if (past) out.push(failure(`streamed: ${past}`, res));
-        if (m.finishReason !== 'stop') out.push(failure(`finish_reason ${JSON.stringify(m.finishReason)}, expected "stop"`, res));
+        if (m.finishReason !== 'stop') out.push(failure(`finish_reason ${shown(m.finishReason)}, expected "stop"`, res));
         return outcomeOf(out);
       },
     }),
@@ -192,7 +192,7 @@ export function streamChecks(spec: Spec): Check[] {
         const { res, message: m } = got;
         const used = get(m.usage, 'completion_tokens');
         const out: Failure[] = [];
-        if (m.finishReason !== 'length') out.push(failure(`finish_reason ${JSON.stringify(m.finishReason)}, expected "length"`, res));
+        if (m.finishReason !== 'length') out.push(failure(`finish_reason ${shown(m.finishReason)}, expected "length"`, res));
         if (typeof used === 'number' && used > 5) out.push(failure(`completion_tokens ${used} exceeds max_tokens 5`, res));
         return outcomeOf(out);
       },
@@ -223,7 +223,7 @@ export function streamChecks(spec: Spec): Check[] {
           }
         }
         if (m.moreToolCalls) out.push(failure(`more than ${m.toolCalls.length} tool calls in one stream`, res));
-        if (m.finishReason !== 'tool_calls') out.push(failure(`finish_reason ${JSON.stringify(m.finishReason)}, expected "tool_calls"`, res));
+        if (m.finishReason !== 'tool_calls') out.push(failure(`finish_reason ${shown(m.finishReason)}, expected "tool_calls"`, res));
         return outcomeOf(out);
       },
     }),

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ignoresPrefix, PREFIX, prefixPremise, runsPastStop, STOP, stopPremise } from './cooperation.ts';
+import { shown } from './outcome.ts';
 
 const CONTROL = 'alpha beta STOP gamma delta';
 
@@ -41,5 +42,11 @@ describe('a prefix completion continues its prefix', () => {
   test('premise: the control answer repeats the text; fixed text is inconclusive', () => {
     expect(prefixPremise(`Sure: ${PREFIX.text}`)).toBeUndefined();
     expect(prefixPremise('This is a mock response.')).toMatch(/did not follow the prompt/);
+  });
+});
+
+describe('values in messages', () => {
+  test('an absent field reads "absent", never "undefined"; long text is cut', () => {
+    expect([shown(undefined), shown(null), shown('hi'), shown('x'.repeat(100), 10)]).toEqual(['absent', 'null', '"hi"', `"${'x'.repeat(10)}…"`]);
   });
 });

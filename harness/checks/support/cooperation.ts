@@ -1,6 +1,6 @@
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { get } from './body.ts';
-import { skip } from './outcome.ts';
+import { shown, skip } from './outcome.ts';
 import { chat } from './requests.ts';
 import { sample } from './samples.ts';
 
@@ -11,17 +11,16 @@ import { sample } from './samples.ts';
  */
 export const inconclusive = (why: string): CheckOutcome => skip(`inconclusive: ${why}`);
 
-const quote = (text: unknown, at = 80) => (typeof text === 'string' ? JSON.stringify(text.length > at ? `${text.slice(0, at)}…` : text) : String(text));
 
 /** A text with a stop sequence in its middle: a model that repeats it shows where `stop` must cut. */
 export const STOP = { sequence: 'STOP', prompt: 'Repeat: alpha beta STOP gamma delta' } as const;
 
 /** Why the unconstrained answer cannot show a stop sequence ending the output, or undefined when it can. */
 export function stopPremise(control: unknown): string | undefined {
-  if (typeof control !== 'string') return `the control answer (no \`stop\`) has no text content (${quote(control)})`;
+  if (typeof control !== 'string') return `the control answer (no \`stop\`) has no text content (${shown(control)})`;
   const at = control.indexOf(STOP.sequence);
   if (at < 0 || control.slice(at + STOP.sequence.length).trim() === '') {
-    return `the control answer without \`stop\` does not hold ${STOP.sequence} followed by more text (${quote(control)}): the endpoint did not repeat the prompt, so where a stop sequence ends the output cannot be seen`;
+    return `the control answer without \`stop\` does not hold ${STOP.sequence} followed by more text (${shown(control)}): the endpoint did not repeat the prompt, so where a stop sequence ends the output cannot be seen`;
   }
   return undefined;
 }
@@ -47,10 +46,10 @@ export function runsPastStop(output: string, control: string): string | undefine
   const at = output.indexOf(STOP.sequence);
   if (at >= 0) {
     const after = output.slice(at + STOP.sequence.length);
-    return after === '' ? undefined : `the output goes on after the stop sequence ${STOP.sequence}: ${quote(after)}`;
+    return after === '' ? undefined : `the output goes on after the stop sequence ${STOP.sequence}: ${shown(after)}`;
   }
   const next = control.slice(control.indexOf(STOP.sequence) + STOP.sequence.length).trim().split(/\s+/)[0];
-  return next && output.includes(next) ? `the output runs past the stop sequence: it holds ${quote(next)}, which follows ${STOP.sequence} in the unconstrained answer (${quote(output)})` : undefined;
+  return next && output.includes(next) ? `the output runs past the stop sequence: it holds ${shown(next)}, which follows ${STOP.sequence} in the unconstrained answer (${shown(output)})` : undefined;
 }
 
 /** A text to repeat and a prefix from its middle: a reply that continues the prefix does not start over. */
@@ -59,7 +58,7 @@ export const PREFIX = { prompt: 'Repeat: alpha beta gamma delta epsilon', text: 
 export function prefixPremise(control: unknown): string | undefined {
   return typeof control === 'string' && control.includes(PREFIX.text)
     ? undefined
-    : `the control answer (no prefix) does not repeat ${quote(PREFIX.text)} (${quote(control)}): the endpoint did not follow the prompt, so whether a reply continues its prefix cannot be seen`;
+    : `the control answer (no prefix) does not repeat ${shown(PREFIX.text)} (${shown(control)}): the endpoint did not follow the prompt, so whether a reply continues its prefix cannot be seen`;
 }
 
 /**
@@ -68,7 +67,7 @@ export function prefixPremise(control: unknown): string | undefined {
  */
 export function ignoresPrefix(reply: unknown): string | undefined {
   if (typeof reply !== 'string' || reply.startsWith(PREFIX.prefix)) return undefined;
-  return reply.includes(PREFIX.before) ? `the reply starts over instead of continuing the prefix ${quote(PREFIX.prefix)}: ${quote(reply)}` : undefined;
+  return reply.includes(PREFIX.before) ? `the reply starts over instead of continuing the prefix ${shown(PREFIX.prefix)}: ${shown(reply)}` : undefined;
 }
 
 /** Whether a text answer repeated what it was asked to, for checks that build on "Repeat:". */
@@ -76,4 +75,3 @@ export function repeated(answer: unknown, text: string): boolean {
   return typeof answer === 'string' && answer.includes(text);
 }
 
-export { quote };

@@ -18,3 +18,14 @@ export function fail(message: string, res?: CheckResponse, extra: Partial<Failur
 export function outcomeOf(failures: Failure[]): CheckOutcome {
   return failures.length === 0 ? pass() : { verdict: 'fail', failures };
 }
+
+/**
+ * A value as a message shows it: JSON, cut at `at` characters; an absent field says so, never
+ * "undefined".
+ */
+export function shown(value: unknown, at = 80): string {
+  if (value === undefined) return 'absent';
+  if (typeof value === 'string') return JSON.stringify(value.length > at ? `${value.slice(0, at)}…` : value);
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > at ? `${json.slice(0, at)}…` : json;
+}

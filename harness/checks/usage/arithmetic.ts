@@ -43,7 +43,7 @@ export function usageChecks(spec: Spec): Check[] {
         title,
         async run(ctx) {
           const { res, body, unreadable } = await plainCompletion(ctx);
-          if (res.status !== 200 || body === undefined) return skip(`no completion to judge: HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`);
+          if (res.status !== 200 || body === undefined) return skip(`the completion request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so usage cannot be judged`);
           return judgeSum(get(body, 'usage'), sum, res, 'the completion');
         },
       }),
@@ -54,7 +54,7 @@ export function usageChecks(spec: Spec): Check[] {
         specRefs: [...common.specRefs, 'objects.chat_completion_chunk.fields.usage'],
         async run(ctx) {
           const { res, stream } = await streamedCompletion(ctx);
-          if (res.status !== 200 || !stream) return skip(`no stream to judge: HTTP ${res.status}`);
+          if (res.status !== 200 || !stream) return skip(`the streamed request was answered HTTP ${res.status}, so usage cannot be judged`);
           if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
           if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage (the description does not say it does)');
           return judgeSum(stream.message.usage, sum, res, 'the stream');

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, relative } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { renderMarkdownSummary } from '#harness/render/index.ts';
 import { exitCodeOf, mergeRecords, readRunRecord, serializeRunSummary, summaryOf } from '#harness/results/index.ts';
@@ -30,7 +30,7 @@ report, or two shards ran the same check on the same model.`,
     const dir = resolve(values['report-dir'] ?? join('reports', 'merged'));
     const paths = records.map((r) => writeReports(dir, r));
     const strict = values.strict === true;
-    const summary = summaryOf(records, paths, { strict });
+    const summary = summaryOf(records, paths.map((p) => relative(dir, p)), { strict });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'summary.json'), serializeRunSummary(summary));
     writeFileSync(join(dir, 'summary.md'), renderMarkdownSummary(summary, records));

@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import type { CheckResult, TokenUse } from '#harness/core/outcome.ts';
 import { buildRegistry, defaultModels } from '#harness/checks/index.ts';
@@ -301,7 +301,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     const exitCode = exitCodeOf(timed, { strict: values.strict === true, ...(baseline ? { baseline } : {}) });
     mkdirSync(options.reportDir, { recursive: true });
     if (timed.length > 0) {
-      const summary = { ...summaryOf(timed, reportPaths), ...(interrupted ? { interrupted } : {}), ...extras, timings };
+      // Paths relative to the summary, so the report directory can be moved or published whole.
+      const summary = { ...summaryOf(timed, reportPaths.map((p) => relative(options.reportDir, p))), ...(interrupted ? { interrupted } : {}), ...extras, timings };
       writeFileSync(join(options.reportDir, 'summary.json'), serializeRunSummary(summary));
       writeFileSync(join(options.reportDir, 'summary.md'), renderMarkdownSummary(summary, timed));
       if (values.json) writeFileSync(resolve(values.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);

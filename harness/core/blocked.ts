@@ -1,0 +1,17 @@
+import { HarnessError } from './errors/index.ts';
+
+/**
+ * A check whose request goes to an endpoint the target does not serve is not judged again: the
+ * endpoint's own `endpoint.*.served` check reports the one must failure, and the check is skipped,
+ * "blocked by" it. A feature the run leaves out (`--without`) skips its checks "out of scope".
+ */
+export class BlockedError extends HarnessError {
+  constructor(reason: string) {
+    super('HARNESS_BLOCKED', reason);
+    this.name = 'BlockedError';
+  }
+}
+
+export function isBlocked(value: unknown): value is BlockedError {
+  return value instanceof BlockedError;
+}

@@ -1,0 +1,120 @@
+import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
+import type { Exchange } from '#harness/core/exchange.ts';
+import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
+import { MESSAGES_PATH } from '#harness/checks/support/paths.ts';
+import { isUnspecified, type Spec } from '#harness/spec/model.ts';
+import type { SendRequest } from '#harness/transport/index.ts';
+
+/** One endpoint of the spec on one base it is served under, and the feature it belongs to. */
+export interface Route {
+  endpoint: string;
+  base: string;
+  method: 'GET' | 'POST';
+  path: string;
+  feature: string;
+}
+
+/** The feature a route belongs to: the endpoint's own, or, for chat on the beta base, prefix completion. */
+function featureOf(endpoint: string, base: string): string {
+  if (endpoint === 'list_models') return 'models';
+  if (endpoint === 'user_balance') return 'balance';
+  if (endpoint === 'fim_completions') return 'fim';
+  if (endpoint === 'messages') return 'messages';
+  return base === 'beta' ? 'prefix_completion' : 'chat';
+}
+
+/** Every endpoint of the spec on every base it is served under. */
+export function routesOf(spec: Spec): Route[] {
+  return Object.entries(spec.endpoints).flatMap(([endpoint, ep]) => {
+    const path = isUnspecified(ep.path) ? MESSAGES_PATH : ep.path;
+    return ep.bases.map((base) => ({ endpoint, base, method: ep.method, path, feature: featureOf(endpoint, base) }));
+  });
+}
+
+/** Feature names a run may leave out (`--without`): those the spec's bases serve. */
+export function featuresOf(spec: Spec): string[] {
+  return [...new Set(Object.values(spec.bases).flatMap((b) => b.features))];
+}
+
+export function routeOf(routes: readonly Route[], base: string, method: string, path: string): Route | undefined {
+  return routes.find((r) => r.base === base && r.method === method && r.path === path);
+}
+
+/** A valid request to a route: the smallest the spec allows, for the model given. */
+function validRequest(route: Route, model: string): { body?: unknown } {
+  if (route.method === 'GET') return {};
+  if (route.endpoint === 'fim_completions') return { body: { model, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 16 } };
+  return { body: { model, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello in five words.' }] } };
+}
+
+/** What an answer is, for comparing two: status, media type, and the error's type and code when JSON. */
+async function kindOf(res: CheckResponse): Promise<string> {
+  const media = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  let error = '';
+  try {
+    const body = media === 'application/json' ? ((await res.json()) as { error?: { type?: unknown; code?: unknown } }) : (await res.text(), undefined);
+    error = JSON.stringify([body?.error?.type ?? null, body?.error?.code ?? null]);
+  } catch {
+    error = 'unreadable';
+  }
+  return `${res.status} ${media} ${error}`;
+}
+
+export interface GateOptions {
+  spec: Spec;
+  without: readonly string[];
+  /** The target's id of the model a valid request to the route names. */
+  modelFor(route: Route): string;
+  urlOf(route: Route, path: string): string;
+  headers(): Record<string, string>;
+  send(request: SendRequest): Promise<CheckResponse>;
+}
+
+/**
+ * Whether each route is served, asked once per run: a valid request to it is compared with a
+ * request to a path that cannot exist on the same base. When the valid request is refused as the
+ * missing path is (same status, same kind of answer: a 404 page, a router's 400 to every unknown
+ * path), the route is not served, and every check that sends there is blocked by the route's
+ * `endpoint.*.served` check instead of failing (or passing) on a refusal of the route itself. A
+ * feature the run leaves out (`--without`) is out of scope: its checks are skipped.
+ */
+export class ServedGate {
+  readonly #options: GateOptions;
+  readonly #verdicts = new Map<string, Promise<ServedVerdict>>();
+
+  constructor(options: GateOptions) {
+    this.#options = options;
+  }
+
+  verdict(route: Route): Promise<ServedVerdict> {
+    const key = `${route.endpoint}@${route.base}`;
+    let v = this.#verdicts.get(key);
+    if (!v) {
+      v = this.#ask(route);
+      this.#verdicts.set(key, v);
+    }
+    return v;
+  }
+
+  async #ask(route: Route): Promise<ServedVerdict> {
+    if (this.#options.without.includes(route.feature)) return { outOfScope: `out of scope: the run leaves out ${route.feature} (--without)` };
+    const { send, urlOf, headers, modelFor } = this.#options;
+    const valid = validRequest(route, modelFor(route));
+    const jsonHeaders: Record<string, string> = valid.body === undefined ? {} : { 'content-type': 'application/json' };
+    const asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid });
+    // A recording that holds no answer to the probe: nothing is known, so nothing is blocked either.
+    const notCaptured = { unknown: `the fixture set holds no capture answering ${route.method} ${route.path} (the probe of whether it is served)` };
+    if (asked.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;
+    if (asked.status < 400) {
+      await asked.text().catch(() => undefined);
+      return { served: true };
+    }
+    const missing = await send({ method: route.method, url: urlOf(route, '/svc-conformance-no-such-endpoint'), headers: { ...headers(), ...jsonHeaders }, ...valid });
+    if (missing.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;
+    const [a, b] = await Promise.all([kindOf(asked), kindOf(missing)]);
+    if (a !== b) return { served: true };
+    const evidence: Exchange[] = [asked.exchange, missing.exchange];
+    const base = this.#options.spec.bases[route.base]?.placeholder ?? route.base;
+    return { served: false, why: `a valid request to ${route.method} ${base}${route.path} was answered HTTP ${asked.status}, as a path that does not exist is: the endpoint is not served there`, evidence };
+  }
+}
