@@ -36,6 +36,16 @@ export function parseShard(command: string, text: string | undefined): { index: 
   return { index, count };
 }
 
+/** --without F,...: features of the spec, each named whole or by a start that fits one only. */
+export function parseWithout(command: string, text: string | undefined, features: readonly string[]): string[] {
+  if (!text) return [];
+  return text.split(',').map((t) => t.trim()).filter((t) => t !== '').map((t) => {
+    const fits = features.includes(t) ? [t] : features.filter((f) => f.startsWith(t));
+    if (fits.length !== 1) throw new UsageError(`${command}: --without ${JSON.stringify(t)} ${fits.length === 0 ? 'is no feature of the spec' : `fits ${fits.join(' and ')}`}; the features are ${features.join(', ')}.`);
+    return fits[0]!;
+  });
+}
+
 /** --budget-usd: a positive decimal amount of USD, as pico-dollars. */
 export function budgetOf(command: string, text: string): bigint {
   let v: bigint | undefined;

@@ -66,6 +66,7 @@ export function renderMarkdown(record: RunRecord): string {
   ];
   out.push(`${failureCounts.join(' · ')} · ${plural(s.error, 'error')} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`, '');
   if (record.interrupted) out.push('> [!WARNING]', '> The run was interrupted before every check ran: this report is partial.', '');
+  if (opts.without?.length) out.push('> [!NOTE]', `> Out of scope (--without): ${opts.without.map(mdCode).join(', ')}. Their checks are skipped, and the outcome is judged on the rest.`, '');
   if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged (see Errors). An error fails the run as a failure of its severity would.`, '');
 
   out.push('## Verdicts by area', '');

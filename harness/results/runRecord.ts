@@ -27,6 +27,8 @@ export interface RunRecord {
     shard?: string;
     runs: number;
     seed: number;
+    /** --without: features left out of the run; their checks are skipped, out of scope. */
+    without?: string[];
   };
   results: CheckResult[];
   summary: Summary;

@@ -56,7 +56,7 @@ export const RUN_RECORD_LAYOUT: Layout = object(
     spec: object(['revision', 'updated']),
     target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
     referenceTime: object(['value', 'source']),
-    options: object(['strict', 'only', 'shard', 'runs', 'seed']),
+    options: object(['strict', 'only', 'shard', 'runs', 'seed', 'without']),
     summary: SUMMARY,
     usage: USAGE,
     results: array(CHECK_RESULT),

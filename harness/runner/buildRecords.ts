@@ -35,7 +35,7 @@ export function buildRecords(spec: Spec, config: RunConfig, results: readonly Ch
         startedAt: timing.startedAt.toISOString(),
         finishedAt: timing.finishedAt.toISOString(),
         referenceTime: timing.referenceTime,
-        options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, seed: config.seed },
+        options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, seed: config.seed, ...(config.without && config.without.length > 0 ? { without: config.without } : {}) },
         results: mine,
         summary: summarize(mine),
         usage: usageOf(spec, model, mine, timing.startedAt),

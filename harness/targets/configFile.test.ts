@@ -14,8 +14,8 @@ describe('svc-conformance.yaml', () => {
   test('reads targets with their key variables and model maps', () => {
     const f = file('targets:\n  - base_url: https://a.example\n    api_key_env: A_KEY\n    model_map: { svc-v4-flash: a-fast }\n  - base_url: https://b.example\n');
     expect(readTargetsConfig(f)).toEqual([
-      { baseUrl: 'https://a.example', apiKeyEnv: 'A_KEY', modelMap: { 'svc-v4-flash': 'a-fast' }, headers: [] },
-      { baseUrl: 'https://b.example', apiKeyEnv: 'SVC_API_KEY', modelMap: {}, headers: [] },
+      { baseUrl: 'https://a.example', apiKeyEnv: 'A_KEY', modelMap: { 'svc-v4-flash': 'a-fast' }, headers: [], without: [] },
+      { baseUrl: 'https://b.example', apiKeyEnv: 'SVC_API_KEY', modelMap: {}, headers: [], without: [] },
     ]);
   });
   test('headers and header_env per target: a gateway that routes on its own headers', () => {

@@ -13,10 +13,12 @@ export interface TargetEntry {
   modelMap: Record<string, string>;
   /** headers (NAME: value) and header_env (NAME: VAR): sent with every request to this target. */
   headers: ExtraHeader[];
+  /** Features this target does not offer (checked against the spec by the run). */
+  without: string[];
 }
 
 export const CONFIG_FILE = 'svc-conformance.yaml';
-const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_balance_key_env', 'model_map', 'headers', 'header_env']);
+const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_balance_key_env', 'model_map', 'headers', 'header_env', 'without']);
 
 /**
  * Reads the targets of a config file:
@@ -29,6 +31,7 @@ const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_bal
  *       model_map: { svc-v4-flash: their-fast-model }
  *       headers: { x-portkey-provider: openai }           # sent with every request
  *       header_env: { x-portkey-api-key: PORTKEY_API_KEY } # value from the environment, kept secret
+ *       without: [fim, balance]                            # features it does not offer
  *
  * A problem names the file, the line and the field, and exits 2.
  */
@@ -76,6 +79,8 @@ export function readTargetsConfig(file: string): TargetEntry[] {
       ...pairs('headers').map(([n, v]) => parseHeader(where('headers', n), `${n}: ${v}`)),
       ...pairs('header_env').map(([n, v]) => parseHeaderEnv(where('header_env', n), `${n}=${v}`)),
     ];
+    const without = entry.without;
+    if (without !== undefined && (!Array.isArray(without) || without.some((w) => typeof w !== 'string'))) problem(['targets', i, 'without'], 'a list of feature names, e.g. [fim, balance]');
     const messagesBaseUrl = text('messages_base_url', false);
     const emptyBalanceKeyEnv = text('empty_balance_key_env', false);
     return {
@@ -85,6 +90,7 @@ export function readTargetsConfig(file: string): TargetEntry[] {
       ...(emptyBalanceKeyEnv ? { emptyBalanceKeyEnv } : {}),
       modelMap: (map as Record<string, string> | undefined) ?? {},
       headers,
+      without: (without as string[] | undefined) ?? [],
     };
   });
 }

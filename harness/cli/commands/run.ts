@@ -21,10 +21,14 @@ import { relativePath, writeManifest } from '#harness/replay/fixtureFormat.ts';
 import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';
 import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { interruptions } from '../interruptions.ts';
-import { budgetOf, instant, integer, parseModelMap, parseShard } from '../runFlags.ts';
+import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout } from '../runFlags.ts';
+import { featuresOf } from '#harness/runner/servedGate.ts';
 import { headersOf, parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 import { VERSION } from '../version.ts';
 import { basisText } from '#harness/spec/basis.ts';
+
+/** The spec's feature names, for --help; a test keeps this list and the spec in step. */
+export const FEATURE_LIST = 'chat, models, balance, fim, prefix_completion, messages';
 
 export const run: Command = {
   name: 'run',
@@ -33,7 +37,8 @@ export const run: Command = {
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
                           [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--runs N] [--seed N]
                           [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
-                          [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--spec DIR] [--quiet]
+                          [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--without FEATURE,...]
+                          [--spec DIR] [--quiet]
 
 Sends requests, judges every answer against spec/, and writes, for each base URL
 and model, report.json, report.md, junit.xml and report.html under
@@ -46,7 +51,7 @@ Options:
   --base-url URL         a live endpoint (repeatable)
   --config FILE          targets from a file (svc-conformance.yaml): base_url,
                          api_key_env, messages_base_url, empty_balance_key_env,
-                         model_map, headers, header_env per target
+                         model_map, headers, header_env, without per target
   --api-key-env VAR      environment variable holding the key (default SVC_API_KEY)
   --empty-balance-key-env VAR
                          a second key whose balance is empty (checks the 402 rule)
@@ -60,6 +65,10 @@ Options:
                          VAR and kept secret: redacted wherever it could be
                          written; reproducers read it back as $VAR
   --only PATTERN         checks whose id contains PATTERN (or matches a * glob)
+  --without F,...        features the endpoint does not offer, from the spec:
+                         ${FEATURE_LIST}
+                         (a unique start is enough: prefix). Their checks are
+                         skipped, out of scope; the exit code depends on the rest
   --strict               also fail on should-checks, and report unlisted fields
   --now ISO              reference time for lifecycle checks (and the embedded
                          emulator's clock); default: the server's Date header
@@ -99,6 +108,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     model: { type: 'string', multiple: true },
     'model-map': { type: 'string' },
     header: { type: 'string', multiple: true },
+    without: { type: 'string' },
     'header-env': { type: 'string', multiple: true },
     only: { type: 'string' },
     strict: { type: 'boolean' },
@@ -146,6 +156,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     runs: integer(name, 'runs', values.runs, 1, 100_000) ?? 10,
     seed: integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1,
     shard: parseShard(name, values.shard),
+    without: parseWithout(name, values.without, featuresOf(spec)),
     headers: [...(values.header ?? []).map((h) => parseHeader(`${name}: --header`, h)), ...(values['header-env'] ?? []).map((h) => parseHeaderEnv(`${name}: --header-env`, h))],
     reportDir: resolve(values['report-dir'] ?? 'reports'),
   };
@@ -153,8 +164,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const budgetUsd = values['budget-usd'] === undefined ? undefined : budgetOf(name, values['budget-usd']);
   if (values.config !== undefined && values['base-url']) throw new UsageError('run: give targets either with --base-url or in --config, not both.');
   const fromFile = values.config !== undefined ? readTargetsConfig(resolve(values.config)) : undefined;
-  const entries: { make: () => Promise<Target>; modelMap: Record<string, string>; headers?: ExtraHeader[] }[] = fromFile
-    ? fromFile.map((t) => ({ make: async () => liveTarget(t.baseUrl, t), modelMap: { ...t.modelMap, ...options.modelMap }, headers: [...t.headers, ...options.headers] }))
+  const entries: { make: () => Promise<Target>; modelMap: Record<string, string>; headers?: ExtraHeader[]; without?: string[] }[] = fromFile
+    ? fromFile.map((t) => ({ make: async () => liveTarget(t.baseUrl, t), modelMap: { ...t.modelMap, ...options.modelMap }, headers: [...t.headers, ...options.headers], without: [...new Set([...parseWithout(`${name}: ${values.config}`, t.without.join(','), featuresOf(spec)), ...options.without])] }))
     : values['base-url']
       ? values['base-url'].map((url) => ({
           make: async () => liveTarget(url, { apiKeyEnv: options.apiKeyEnv, ...(values['empty-balance-key-env'] ? { emptyBalanceKeyEnv: values['empty-balance-key-env'] } : {}), ...(values['messages-base-url'] ? { messagesBaseUrl: values['messages-base-url'] } : {}) }),
@@ -165,8 +176,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
         : [{ make: () => emulatorTarget(spec, { ...(now ? { now } : {}), faults }), modelMap: options.modelMap }];
   if (faults.length > 0 && fromFile) throw new UsageError('run: --fault applies to the embedded emulator only.');
   // Validate every live target (URL, key variable) before spending anything on the first.
-  const resolved: { target: Target; modelMap: Record<string, string>; headers: ExtraHeader[] }[] = [];
-  for (const entry of entries) resolved.push({ target: await entry.make(), modelMap: entry.modelMap, headers: entry.headers ?? options.headers });
+  const resolved: { target: Target; modelMap: Record<string, string>; headers: ExtraHeader[]; without: string[] }[] = [];
+  for (const entry of entries) resolved.push({ target: await entry.make(), modelMap: entry.modelMap, headers: entry.headers ?? options.headers, without: entry.without ?? options.without });
 
   const stop = interruptions(io);
   try {
@@ -183,7 +194,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     let estimate: CostEstimate | undefined;
     let spentPico = 0n;
     let budgetReached = false;
-    for (const { target, modelMap, headers } of resolved) {
+    for (const { target, modelMap, headers, without } of resolved) {
       try {
         const startedAt = new Date();
         const referenceTime: RunConfig['referenceTime'] =
@@ -214,6 +225,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
           ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
           apiKeyEnv: target.apiKeyEnv,
           ...(headers.length > 0 ? { extraHeaders: headers } : {}),
+          ...(without.length > 0 ? { without } : {}),
           models,
           modelMap,
           concurrency: options.concurrency,
