@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects, as STYLE.md lays out: `unit` holds the tests beside each module; `conformance`
-// holds the check suites that the CLI drives against a target (they need a target, so `npm test`
-// runs them only through the unit tests that start one).
+// One project, `unit`: the tests beside each module. The check suites under suites/ are driven by the
+// CLI against a target (they need one), so `npm test` runs them only through the tests that start it.
+// Concurrent tests (the hostile endpoints, each mostly waiting on a timeout) all start at once.
 export default defineConfig({
   test: {
+    maxConcurrency: 20,
     projects: [
       {
         extends: true,

@@ -5,7 +5,8 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
-import { startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
+import type { TestServer } from '#harness/testing/httpTestServer.ts';
+import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { main } from './main.ts';
 
@@ -27,20 +28,8 @@ const KEY_VAR = 'SVC_MISSING_KEY';
 beforeAll(async () => {
   emu = await startEmulator({ spec, apiKeys: ['sk-missing-endpoints-key'], now: () => new Date(NOW) });
   process.env[KEY_VAR] = 'sk-missing-endpoints-key';
-  server = await startServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const path = (req.url ?? '/').split('?')[0]!;
-    if (!SERVED.has(path)) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Not Found: ${path}`, type: 'not_found_error', code: 'not_found' } }));
-      return;
-    }
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([n]) => !['host', 'connection', 'content-length'].includes(n)).map(([n, v]) => [n, String(v)]));
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const answer = await fetch(`${emu.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
-    res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding')));
-    if (answer.body) for await (const c of answer.body) res.write(c);
-    res.end();
+  server = await startProxy(emu.url, {
+    answer: (_req, path) => (SERVED.has(path) ? undefined : { status: 404, body: { error: { message: `Not Found: ${path}`, type: 'not_found_error', code: 'not_found' } } }),
   });
 });
 afterAll(async () => {

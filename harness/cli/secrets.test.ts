@@ -7,6 +7,7 @@ import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts'
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
+import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { main } from './main.ts';
 
@@ -289,22 +290,15 @@ describe('a gateway that routes on its own headers (--header, --header-env)', ()
     emu = await startEmulator({ spec, apiKeys: [key], now: () => new Date(NOW) });
     // Plain node:http in front of the emulator: 400 unless both routing headers arrive, as a
     // header-routed gateway answers a request it cannot place.
-    proxy = await startServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      if (req.headers['x-route'] !== 'emulator' || req.headers['x-route-token'] !== token) {
+    proxy = await startProxy(emu.url, {
+      answer: (req) => {
+        if (req.headers['x-route'] === 'emulator' && req.headers['x-route-token'] === token) {
+          counts.forwarded++;
+          return undefined;
+        }
         counts.refused++;
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'no route: send x-route and x-route-token', type: 'invalid_request_error', code: 'no_route' } }));
-        return;
-      }
-      counts.forwarded++;
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([n]) => !['host', 'connection', 'content-length'].includes(n)).map(([n, v]) => [n, String(v)]));
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const answer = await fetch(`${emu.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
-      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding')));
-      if (answer.body) for await (const c of answer.body) res.write(c);
-      res.end();
+        return { status: 400, body: { error: { message: 'no route: send x-route and x-route-token', type: 'invalid_request_error', code: 'no_route' } } };
+      },
     });
     process.env.SVC_GATEWAY_KEY = key;
     process.env.SVC_ROUTE_TOKEN = token;

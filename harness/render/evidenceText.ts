@@ -64,3 +64,21 @@ export function failureText(failure: Failure, maxBody = 4000): string {
   }
   return lines.join('\n');
 }
+
+/** Response headers worth showing beside a cause (never a credential: evidence is redacted, and these are not those). */
+const NOTABLE = ['content-type', 'content-length', 'retry-after', 'location', 'www-authenticate', 'x-request-id', 'request-id', 'server'];
+
+/**
+ * What came back, in brief: status, content type, notable headers and the first 500 bytes of the
+ * body (the events' data, for a stream), or why nothing came back.
+ */
+export function responseExcerpt(exchange: Exchange, maxBytes = 500): string[] {
+  const { response, error } = exchange;
+  if (!response) return [`no response: ${error ? `${error.code}: ${error.message}` : 'none recorded'}`];
+  const headers = NOTABLE.filter((h) => response.headers[h] !== undefined).map((h) => `${h}: ${response.headers[h]}`);
+  // One line of JSON, so the excerpt's bytes are the body's first bytes.
+  const body = (response.body !== undefined ? JSON.stringify(response.body) : response.text) ?? response.events?.map((e) => e.data).join('\n') ?? '';
+  const bytes = Buffer.from(body, 'utf8');
+  const head = bytes.length > maxBytes ? `${bytes.subarray(0, maxBytes).toString('utf8')}… (${bytes.length} bytes in all)` : body;
+  return [`HTTP ${response.status}${headers.length > 0 ? ` · ${headers.join(' · ')}` : ''}`, ...(head === '' ? [] : [head]), ...(error ? [`then ${error.code}: ${error.message}`] : [])];
+}

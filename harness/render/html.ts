@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
-import type { RunRecord } from '#harness/results/index.ts';
+import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
-import { exchangeLine, failurePlace, replayLine } from './evidenceText.ts';
+import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { areasOf, bodyText, costNotes, duration, failsRun, orderedResults, outcomeOf, plural, prettyJson, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const CSS = `
@@ -165,6 +165,19 @@ function checkHtml(r: CheckResult, gates: boolean): string {
   return out.join('\n');
 }
 
+/** Distinct causes first, each with the checks it affected and what came back the first time. */
+function causesHtml(record: RunRecord): string[] {
+  const causes = record.causes ?? causesOf(record.results);
+  if (causes.length === 0) return [];
+  const failures = causes.reduce((n, c) => n + c.failures, 0);
+  const items = causes.map((c) => {
+    const evidence = firstFailureOf(c, record.results)?.evidence;
+    const checks = c.affected.map((a) => `<code>${h(a.checkId)}</code> (${h(a.model)})`).join(', ');
+    return `<li><span class="sev ${c.severity}">${c.severity}</span> ${h(c.message)} <span class="meta">${h(plural(c.failures, 'failure'))} in ${h(plural(c.affected.length, 'check'))}</span><div class="refs">${checks}</div>${evidence ? `<pre>${h(responseExcerpt(evidence).join('\n'))}</pre>` : ''}</li>`;
+  });
+  return ['<section id="causes">', `<h2>Causes: ${h(plural(failures, 'failure'))} from ${h(plural(causes.length, 'cause'))}</h2>`, `<ol class="causes">${items.join('')}</ol>`, '</section>'];
+}
+
 function matrixHtml(record: RunRecord): string {
   const link = (area: string, verdict: string, text: string) => `<a href="#checks" data-area="${h(area)}" data-verdict="${verdict}">${text}</a>`;
   const cell = (area: string, verdict: (typeof VERDICTS)[number], n: number) =>
@@ -250,6 +263,7 @@ export function renderHtml(record: RunRecord): string {
     ...notes,
     '</header>',
     '<main>',
+    ...causesHtml(record),
     '<section id="matrix">',
     '<h2>Verdicts by area</h2>',
     matrixHtml(record),

@@ -1,7 +1,7 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import type { RunRecord } from '#harness/results/index.ts';
+import { causesOf, firstFailureOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
-import { exchangeLine, failurePlace, replayLine } from './evidenceText.ts';
+import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { costNotes, duration, failsRun, orderedResults, outcomeOf, plural, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
@@ -35,6 +35,26 @@ function failureSection(r: CheckResult, gates: boolean, strict: boolean): string
  * refs, message and a curl reproducer; errors, then skips with their reasons; tokens and cost.
  * Text from the endpoint is escaped (escape.ts), so a body cannot inject markup.
  */
+/**
+ * The distinct causes first: "30 failures from 6 causes", each with the checks and models it
+ * affected and what came back the first time (status, content type, notable headers, the body's
+ * first 500 bytes). Every failure is still listed below, check by check.
+ */
+export function causesSection(record: { results: readonly CheckResult[]; causes?: readonly Cause[] }, heading = '##'): string[] {
+  const causes = record.causes ?? causesOf(record.results);
+  if (causes.length === 0) return [];
+  const failures = causes.reduce((n, c) => n + c.failures, 0);
+  const out = [`${heading} Causes: ${plural(failures, 'failure')} from ${plural(causes.length, 'cause')}`, ''];
+  causes.forEach((c, i) => {
+    const checks = c.affected.map((a) => `${mdCode(a.checkId)} (${mdText(a.model)})`);
+    out.push(`${i + 1}. **${c.severity}** · ${mdText(c.message)} · ${plural(c.failures, 'failure')} in ${plural(c.affected.length, 'check')}: ${checks.slice(0, 12).join(', ')}${checks.length > 12 ? `, and ${checks.length - 12} more` : ''}`);
+    const evidence = firstFailureOf(c, record.results)?.evidence;
+    if (evidence) out.push(...responseExcerpt(evidence).map((l) => `   - ${mdText(l)}`));
+  });
+  out.push('');
+  return out;
+}
+
 export function renderMarkdown(record: RunRecord): string {
   const outcome = outcomeOf(record);
   const s = record.summary;
@@ -69,6 +89,7 @@ export function renderMarkdown(record: RunRecord): string {
   if (opts.without?.length) out.push('> [!NOTE]', `> Out of scope (--without): ${opts.without.map(mdCode).join(', ')}. Their checks are skipped, and the outcome is judged on the rest.`, '');
   if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged (see Errors). An error fails the run as a failure of its severity would.`, '');
 
+  out.push(...causesSection(record));
   out.push('## Verdicts by area', '');
   out.push(row(['Area', ...VERDICTS, 'total']), `|---|${VERDICTS.map(() => '--:|').join('')}--:|`);
   for (const [area, a] of summaryByArea(record.results)) out.push(row([mdCode(area), ...VERDICTS.map((v) => String(a[v])), String(a.total)]));

@@ -1,6 +1,7 @@
 import { addUsd, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdText } from './escape.ts';
 import { costNotes, plural, timingNote } from './view.ts';
+import { causesSection } from './markdown.ts';
 
 function row(cells: readonly string[]): string {
   return `| ${cells.map(mdCell).join(' | ')} |`;
@@ -27,6 +28,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   const interrupted = records.filter((r) => r.interrupted);
   if (interrupted.length > 0) out.push('> [!WARNING]', `> Interrupted before every check ran: ${interrupted.map((r) => `${mdCode(r.model)} at ${mdCode(r.target.baseUrl)}`).join(', ')}.`, '');
 
+  // Causes across every cell first: one defect seen by many checks and models is one line.
+  out.push(...causesSection({ results: records.flatMap((r) => r.results), ...(summary.causes ? { causes: summary.causes } : {}) }));
   out.push(row(['Base URL', 'Model', 'must', 'should', 'advisory', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
   out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const c of summary.cells) {

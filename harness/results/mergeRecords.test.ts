@@ -4,6 +4,7 @@ import { isMergeConflictError, MergeConflictError } from './MergeConflictError.t
 import { sampleRecord } from './sample.ts';
 import { summarize } from './summarize.ts';
 import type { RunRecord } from './runRecord.ts';
+import { causesOf } from './causes.ts';
 
 /** Shard `n` of 2 of the sample record: the results at even (n=1) or odd (n=2) positions. */
 function shard(n: 1 | 2, over: Partial<RunRecord> = {}): RunRecord {
@@ -55,7 +56,7 @@ describe('mergeRecords', () => {
       ['http://127.0.0.1:43817', 'svc-v4-flash', 9],
       ['http://b.test', 'svc-v4-flash', 9],
     ]);
-    expect(merged[0]).toEqual(other);
+    expect(merged[0]).toEqual({ ...other, causes: causesOf(other.results) });
   });
 
   test('a check id and model appearing twice is an error naming it and both shards', () => {
@@ -85,6 +86,6 @@ describe('mergeRecords', () => {
 
   test('a single record comes back with its summary recounted', () => {
     const r = sampleRecord();
-    expect(mergeRecords([r])).toEqual([r]);
+    expect(mergeRecords([r])).toEqual([{ ...r, causes: causesOf(r.results) }]);
   });
 });

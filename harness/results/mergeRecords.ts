@@ -3,6 +3,7 @@ import type { RunRecord } from './runRecord.ts';
 import { MergeConflictError } from './MergeConflictError.ts';
 import { summarize } from './summarize.ts';
 import { sumUsage } from './usage.ts';
+import { causesOf } from './causes.ts';
 
 /** What every shard of one cell must agree on: they ran the same harness, spec and options. */
 const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
@@ -44,7 +45,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
       results.push(r);
     }
   }
-  if (group.length === 1) return { ...first, summary: summarize(results) };
+  if (group.length === 1) return { ...first, summary: summarize(results), causes: causesOf(results) };
 
   const byStart = [...group].sort((a, b) => Date.parse(a.record.startedAt) - Date.parse(b.record.startedAt));
   const earliest = byStart[0]!.record;
@@ -60,6 +61,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     options: shards.length > 0 ? { ...options, shard: shards.join(',') } : options,
     results,
     summary: summarize(results),
+    causes: causesOf(results),
     // Each shard's usage was totalled and priced by its run (prices can depend on the time).
     usage: sumUsage(group.map(({ record }) => record.usage)),
     interrupted: group.some(({ record }) => record.interrupted),

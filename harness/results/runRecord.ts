@@ -1,4 +1,5 @@
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
+import type { Cause } from './causes.ts';
 
 /**
  * Everything one run learned about one base URL and one model. Reports are rendered from this
@@ -41,6 +42,8 @@ export interface RunRecord {
   estimate?: CostEstimate;
   /** Where the whole run's time went (the same in every cell of one run). */
   timings?: RunTimings;
+  /** The failures and errors of `results` grouped by cause (causes.ts). */
+  causes?: Cause[];
 }
 
 export interface RunBudget {
@@ -104,4 +107,6 @@ export interface RunSummary {
   budget?: RunBudget;
   estimate?: CostEstimate;
   timings?: RunTimings;
+  /** The failures and errors of every cell grouped by cause. */
+  causes?: Cause[];
 }

@@ -22,6 +22,7 @@ const ESTIMATE = object(['method', 'requests', 'expected', 'upperBound'], {
   expected: object(['promptTokens', 'completionTokens', 'costUsd']),
   upperBound: object(['promptTokens', 'completionTokens', 'costUsd', 'uncappedRequests']),
 });
+const CAUSE = object(['message', 'severity', 'failures', 'affected'], { affected: array(object(['checkId', 'model'])) });
 const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
 
 const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
@@ -47,8 +48,9 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'summary', 'usage', 'budget', 'estimate', 'timings', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
   {
+    causes: array(CAUSE),
     budget: BUDGET,
     estimate: ESTIMATE,
     timings: TIMINGS,
@@ -63,7 +65,8 @@ export const RUN_RECORD_LAYOUT: Layout = object(
   },
 );
 
-export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 'finishedAt', 'exitCode', 'interrupted', 'totals', 'budget', 'estimate', 'timings', 'cells'], {
+export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 'finishedAt', 'exitCode', 'interrupted', 'totals', 'causes', 'budget', 'estimate', 'timings', 'cells'], {
+  causes: array(CAUSE),
   budget: BUDGET,
   estimate: ESTIMATE,
   timings: TIMINGS,

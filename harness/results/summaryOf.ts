@@ -2,6 +2,7 @@ import { HarnessError } from '#harness/core/errors/index.ts';
 import type { RunRecord, RunSummary } from './runRecord.ts';
 import { exitCodeOf, type ExitPolicy } from './exitCodeOf.ts';
 import { summarize } from './summarize.ts';
+import { causesOf } from './causes.ts';
 
 /**
  * The cross-cell summary of one run: one cell per record (in the order given), `reportPaths[i]`
@@ -21,6 +22,7 @@ export function summaryOf(records: readonly RunRecord[], reportPaths: readonly s
     finishedAt: time((r) => r.finishedAt, true),
     cells: records.map((r, i) => ({ baseUrl: r.target.baseUrl, model: r.model, report: reportPaths[i]!, summary: r.summary, usage: r.usage })),
     totals: summarize(records.flatMap((r) => r.results)),
+    causes: causesOf(records.flatMap((r) => r.results)),
     exitCode: exitCodeOf(records, policy ?? { strict: records.some((r) => r.options.strict) }),
   };
 }

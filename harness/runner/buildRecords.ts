@@ -1,5 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { summarize, type RunRecord, type UsageTotals } from '#harness/results/index.ts';
+import { causesOf, summarize, type RunRecord, type UsageTotals } from '#harness/results/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOf } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -38,6 +38,7 @@ export function buildRecords(spec: Spec, config: RunConfig, results: readonly Ch
         options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, seed: config.seed, ...(config.without && config.without.length > 0 ? { without: config.without } : {}) },
         results: mine,
         summary: summarize(mine),
+        causes: causesOf(mine),
         usage: usageOf(spec, model, mine, timing.startedAt),
         interrupted: timing.interrupted,
       };

@@ -60,6 +60,9 @@ async function kindOf(res: CheckResponse): Promise<string> {
   return `${res.status} ${media} ${error}`;
 }
 
+/** Statuses a router gives a path it does not serve; 401, 429 or 5xx say nothing of the route. */
+const NOT_SERVED_STATUSES = new Set([400, 404, 405, 410, 422, 501]);
+
 export interface GateOptions {
   spec: Spec;
   without: readonly string[];
@@ -105,7 +108,8 @@ export class ServedGate {
     // A recording that holds no answer to the probe: nothing is known, so nothing is blocked either.
     const notCaptured = { unknown: `the fixture set holds no capture answering ${route.method} ${route.path} (the probe of whether it is served)` };
     if (asked.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;
-    if (asked.status < 400) {
+    // An answer that is not a refusal of the request itself (success, auth, a rate limit, a fault) says the route exists.
+    if (!NOT_SERVED_STATUSES.has(asked.status)) {
       await asked.text().catch(() => undefined);
       return { served: true };
     }

@@ -26,6 +26,6 @@ export async function judgeRefusal(ctx: CheckContext, res: CheckResponse, expect
     return [failure(`${what}: refused with ${res.status}; the description says errors carry a JSON body, but ${read.why}`, res, { specRef: 'errors.envelope' })];
   }
   const broken = ctx.judge('error_envelope', read.body).filter((v) => v.level === 'must');
-  return broken.map((v) => failure(`${what}: refused with ${res.status}, but the envelope is not well-formed: ${v.path || '/'} ${v.message}`, res, { path: v.path, specRef: v.specRef }));
+  return broken.map((v) => failure(`${what}: refused with ${res.status}, but the envelope is not well-formed: ${v.path || '/'}: ${v.message}`, res, { path: v.path, specRef: v.specRef }));
 }
 

@@ -1,0 +1,28 @@
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { causeKey, causesOf } from './causes.ts';
+
+const result = (checkId: string, model: string, messages: string[], severity: CheckResult['severity'] = 'must'): CheckResult => ({
+  checkId, title: checkId, area: checkId.split('.')[0]!, severity, specRefs: [], model, verdict: 'fail', durationMs: 1, failures: messages.map((message) => ({ message })),
+});
+
+describe('causes', () => {
+  test('one defect seen by many checks and models is one cause, listing them', () => {
+    const causes = causesOf([
+      result('rule.chat.messages.non-empty', 'm1', ['`messages` must be non-empty: refused with 400, but the envelope is not well-formed: /error/type: must be string — POST http://x/chat/completions']),
+      result('rule.fim.thinking', 'm1', ['FIM with thinking fails with 422.: refused with 422, but the envelope is not well-formed: /error/type: must be string — POST http://x/beta/completions']),
+      result('schema.error-envelope.matches-schema', 'm2', ['/error/type: must be string']),
+      result('usage.total.equals-prompt-plus-completion', 'm1', ['the completion: prompt_tokens 6 + completion_tokens 9 = 15, but total_tokens is 76']),
+      result('usage.total.equals-prompt-plus-completion', 'm2', ['the completion: prompt_tokens 7 + completion_tokens 3 = 10, but total_tokens is 70']),
+      result('schema.chat-completion.matches-stated-shapes', 'm1', ['/id: must match pattern'], 'should'),
+    ]);
+    expect(causes.map((c) => [c.severity, c.failures, c.affected.length])).toEqual([['must', 3, 3], ['must', 2, 2], ['should', 1, 1]]);
+    expect(causes[0]!.affected).toEqual([{ checkId: 'rule.chat.messages.non-empty', model: 'm1' }, { checkId: 'rule.fim.thinking', model: 'm1' }, { checkId: 'schema.error-envelope.matches-schema', model: 'm2' }]);
+  });
+
+  test('a status mismatch is its statuses, not the rule that saw it; different statuses are different causes', () => {
+    expect(causeKey('A rule.: expected HTTP 400, got 200 — POST http://x/a')).toBe(causeKey('Another rule.: expected HTTP 400, got 200'));
+    expect(causeKey('A rule.: expected HTTP 400, got 200')).not.toBe(causeKey('A rule.: expected HTTP 400, got 500'));
+    expect(causeKey('/3/choices/0/delta: must be object')).toBe(causeKey('/17/choices/0/delta: must be object'));
+  });
+});

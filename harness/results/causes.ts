@@ -1,0 +1,67 @@
+import type { CheckResult, Failure, Severity } from '#harness/core/outcome.ts';
+
+/** One distinct cause of failures: what it says, how it counts, which checks and models it affected. */
+export interface Cause {
+  message: string;
+  severity: Severity;
+  /** Failures (and errors) that share this cause. */
+  failures: number;
+  affected: { checkId: string; model: string }[];
+}
+
+const RANK: Record<Severity, number> = { must: 0, should: 1, advisory: 2 };
+
+/**
+ * What makes two failures one cause: the same violation at the same place, the same status
+ * mismatch, the same transport failure, the same defect of the error envelope whatever the status
+ * it came with, whichever check saw it. The check's own statement before a
+ * status mismatch, the context after a dash (URL, shrinking), chunk indices in a path and counts in a sentence
+ * are not part of it; a status (a 3-digit number from 100 to 599) is.
+ */
+export function causeKey(message: string): string {
+  // What follows a dash is context (the URL, how a counterexample was shrunk), not the defect.
+  let m = message.split(' — ')[0]!;
+  // An envelope defect is one cause whatever the refusal's status, and the same as the schema check's finding.
+  const envelope = /the envelope is not well-formed: (.*)$/.exec(m);
+  if (envelope) m = envelope[1]!;
+  const mismatch = /: ((?:streamed: )?(?:expected HTTP|refused with \d{3}|a valid request to) .*)$/.exec(m);
+  if (mismatch) m = mismatch[1]!;
+  return m
+    .replace(/^(the completion|the stream|streamed): /, '')
+    .replace(/\/\d+(?=\/|:|\s|$)/g, '/*')
+    .replace(/\b(?!(?:[1-5]\d\d)\b)\d+(\.\d+)?\b/g, 'N')
+    .trim();
+}
+
+/** The messages a result counts under: each failure's, or an error's reason. */
+function messagesOf(r: CheckResult): string[] {
+  if (r.verdict === 'fail') return (r.failures ?? []).map((f) => f.message);
+  if (r.verdict === 'error') return [r.reason ?? 'the check could not be judged'];
+  return [];
+}
+
+/**
+ * Failures and errors grouped by cause, most severe first, then the most widespread: a report leads
+ * with "30 failures from 6 causes" instead of the same sentence 22 times.
+ */
+export function causesOf(results: readonly CheckResult[]): Cause[] {
+  const byKey = new Map<string, Cause>();
+  for (const r of results) {
+    for (const message of messagesOf(r)) {
+      const key = causeKey(message);
+      const cause = byKey.get(key) ?? { message, severity: r.severity, failures: 0, affected: [] };
+      cause.failures += 1;
+      if (RANK[r.severity] < RANK[cause.severity]) cause.severity = r.severity;
+      if (!cause.affected.some((a) => a.checkId === r.checkId && a.model === r.model)) cause.affected.push({ checkId: r.checkId, model: r.model });
+      byKey.set(key, cause);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => RANK[a.severity] - RANK[b.severity] || b.affected.length - a.affected.length || a.message.localeCompare(b.message));
+}
+
+/** The first failure of `results` with this cause, for its evidence. */
+export function firstFailureOf(cause: Cause, results: readonly CheckResult[]): Failure | undefined {
+  const key = causeKey(cause.message);
+  for (const r of results) for (const f of r.failures ?? []) if (causeKey(f.message) === key) return f;
+  return undefined;
+}

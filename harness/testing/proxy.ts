@@ -1,0 +1,37 @@
+// Test support: a plain node:http proxy in front of another server (the emulator), standing for a
+// gateway that routes, refuses or rewrites on its own.
+import type { IncomingMessage } from 'node:http';
+import { startServer, type TestServer } from './httpTestServer.ts';
+
+export interface ProxyOptions {
+  /** An answer of the proxy's own instead of forwarding (a refusal, a 404 for a path it does not route). */
+  answer?(req: IncomingMessage, path: string): { status: number; body: unknown } | undefined;
+  /** Rewrites a JSON body the target answered with (what a gateway that rewrites errors does). */
+  rewriteJson?(body: unknown, status: number): unknown;
+}
+
+/** Starts the proxy on 127.0.0.1; requests it forwards go to `target` with their headers and body. */
+export async function startProxy(target: string, options: ProxyOptions = {}): Promise<TestServer> {
+  return startServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const path = (req.url ?? '/').split('?')[0]!;
+    const own = options.answer?.(req, path);
+    if (own) {
+      res.writeHead(own.status, { 'content-type': 'application/json' }).end(JSON.stringify(own.body));
+      return;
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([n]) => !['host', 'connection', 'content-length'].includes(n)).map(([n, v]) => [n, String(v)]));
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
+    const outHeaders = Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding'));
+    if (options.rewriteJson && (answer.headers.get('content-type') ?? '').startsWith('application/json')) {
+      const rewritten = JSON.stringify(options.rewriteJson(await answer.json(), answer.status));
+      res.writeHead(answer.status, outHeaders).end(rewritten);
+      return;
+    }
+    res.writeHead(answer.status, outHeaders);
+    if (answer.body) for await (const c of answer.body) res.write(c);
+    res.end();
+  });
+}
