@@ -141,6 +141,9 @@ describe('with default settings, a dead endpoint ends the run within 2 minutes',
     { mode: 'server-error-everywhere' as const, everywhere: false },
     { mode: 'stall-before-headers' as const, everywhere: true },
     { mode: 'reset-before-response' as const, everywhere: true },
+    // Chat alone hangs, the rest answers: the path is declared, the other paths are still judged.
+    { mode: 'stall-before-headers' as const, everywhere: false },
+    { mode: 'stall-mid-stream' as const, everywhere: false },
   ])('$mode (every path: $everywhere)', async ({ mode, everywhere }) => {
     const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 150_000, everywhere });
     servers.push(server);

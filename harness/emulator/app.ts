@@ -37,6 +37,17 @@ export function basePath(spec: Spec, base: string): string {
 }
 
 /** Every endpoint on every base the spec serves it under. */
+/** Faults that leave a route out: the emulator then answers it as a path that does not exist. */
+function notServed(ctx: EmulatorContext, endpoint: string, base: string): boolean {
+  return (
+    (base === 'beta' && ctx.fault('beta-not-served')) ||
+    (endpoint === 'user_balance' && ctx.fault('balance-not-served')) ||
+    (endpoint === 'list_models' && ctx.fault('models-not-served')) ||
+    (endpoint === 'messages' && ctx.fault('messages-not-served')) ||
+    (endpoint === 'chat_completions' && base === 'base_url' && ctx.fault('chat-not-served'))
+  );
+}
+
 export function routesOf(ctx: EmulatorContext): Route[] {
   const { spec } = ctx;
   const routes: Route[] = [];
@@ -47,6 +58,7 @@ export function routesOf(ctx: EmulatorContext): Route[] {
     const bases = endpoint === 'fim_completions' && ctx.fault('fim-outside-beta') ? [...ep.bases, 'base_url'] : ep.bases;
     for (const base of bases) {
       if (base === 'v1' && ctx.fault('v1-missing')) continue;
+      if (notServed(ctx, endpoint, base)) continue;
       routes.push({ method: ep.method, path: basePath(spec, base) + path, base, endpoint, handler });
     }
   }

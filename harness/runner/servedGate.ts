@@ -89,7 +89,16 @@ export class ServedGate {
     this.#options = options;
   }
 
+  /**
+   * Whether `route` is served. The first question asks about every route at once, and probes a
+   * stream too: a route that hangs costs the run one timeout in all, not one per route in turn.
+   */
   verdict(route: Route): Promise<ServedVerdict> {
+    if (this.#verdicts.size === 0) {
+      this.#verdicts.set('', Promise.resolve({ served: true }));
+      for (const r of routesOf(this.#options.spec)) void this.verdict(r).catch(() => undefined);
+      for (const r of routesOf(this.#options.spec)) if (r.endpoint === 'chat_completions') void this.#probeStream(r).catch(() => undefined);
+    }
     const key = `${route.endpoint}@${route.base}`;
     let v = this.#verdicts.get(key);
     if (!v) {
@@ -99,12 +108,23 @@ export class ServedGate {
     return v;
   }
 
+  /** A valid streamed chat request on a chat route, read to its end: a server that hangs on streams shows it now. */
+  async #probeStream(route: Route): Promise<void> {
+    if (this.#options.without.includes(route.feature)) return;
+    const { body } = validRequest(route, this.#options.modelFor(route));
+    const res = await this.#options.send({ method: 'POST', url: this.#options.urlOf(route, route.path), headers: { ...this.#options.headers(), 'content-type': 'application/json' }, body: { ...(body as object), stream: true }, probe: true });
+    if (res.status !== 200) return void (await res.text().catch(() => undefined));
+    for await (const _ of res.events()) {
+      // read to the end; what the stream says is for the checks
+    }
+  }
+
   async #ask(route: Route): Promise<ServedVerdict> {
     if (this.#options.without.includes(route.feature)) return { outOfScope: `out of scope: the run leaves out ${route.feature} (--without)` };
     const { send, urlOf, headers, modelFor } = this.#options;
     const valid = validRequest(route, modelFor(route));
     const jsonHeaders: Record<string, string> = valid.body === undefined ? {} : { 'content-type': 'application/json' };
-    const asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid });
+    const asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid, probe: true });
     // A recording that holds no answer to the probe: nothing is known, so nothing is blocked either.
     const notCaptured = { unknown: `the fixture set holds no capture answering ${route.method} ${route.path} (the probe of whether it is served)` };
     if (asked.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;

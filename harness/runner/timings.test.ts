@@ -23,7 +23,8 @@ test('a run reports where its time went: phases that add up to the wall time, an
   expect(t.startupMs).toBeGreaterThan(0);
   expect(t.checks).toBe(summary.totals.total);
   expect(t.checksPerSecond).toBeCloseTo(t.checks / (t.wallMs / 1000), 0);
-  const record = JSON.parse(readFileSync(summary.cells[0]!.report, 'utf8')) as RunRecord;
+  // Report paths in the summary are relative to it.
+  const record = JSON.parse(readFileSync(join(dir, summary.cells[0]!.report), 'utf8')) as RunRecord;
   expect(record.timings).toEqual(t);
   // The final line is printed even with --quiet.
   expect(io.err.join('\n')).toMatch(new RegExp(`${t.checks} checks in \\d+\\.\\d s \\(${t.checksPerSecond} checks/s\\): start-up .*requests .*judging .*reporting`));

@@ -77,8 +77,8 @@ export function createTransport(options: TransportOptions): Transport {
       })
       .finally(() => (probing -= 1));
   };
-  const failed = (cause: string, where: string, network: boolean, origin?: string) => {
-    health.failed(cause, where, network);
+  const failed = (cause: string, where: string, network: boolean, origin?: string, isProbe = false) => {
+    health.failed(cause, where, network, isProbe);
     if (network && origin !== undefined && health.firstFailure && !closed) probe(origin, cause);
     abandon();
   };
@@ -122,7 +122,7 @@ export function createTransport(options: TransportOptions): Transport {
     if (refused !== undefined) throw new TransportError('HARNESS_UNRESPONSIVE', `not sent: ${refused}`, exchange);
     /** No answer at all: counts toward declaring the endpoint unresponsive. */
     const noAnswer = (code: string | undefined, message: string) => {
-      if (code !== undefined && NO_ANSWER.has(code)) failed(`${code}: ${message}`, where, true, url.origin);
+      if (code !== undefined && NO_ANSWER.has(code)) failed(`${code}: ${message}`, where, true, url.origin, req.probe === true);
     };
     const flight = { where, abort: new AbortController() };
     const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0 };

@@ -5,6 +5,7 @@
  *   row is declared unresponsive: nothing more is sent there;
  * - the whole endpoint is, once THRESHOLD requests in a row, on more than one path, got no answer
  *   or only a 5xx after their retries.
+ * - a path at once when a minimal valid request to it (a probe of whether it is served) got no answer;
  * - or at once, when a request got no answer and a probe of the server's root got none either
  *   (createTransport): a dead endpoint then costs one timeout, not one per wave of requests.
  * A request not sent fails citing the first cause. An answer below 500 whose body came whole
@@ -42,9 +43,13 @@ export class EndpointHealth {
     return this.#run.length === 1;
   }
 
-  /** `network`: no answer at all (else a 5xx after retries); `where`: method and path. */
-  failed(cause: string, where: string, network: boolean): void {
+  /**
+   * `network`: no answer at all (else a 5xx after retries); `where`: method and path; `probe`: the
+   * request was the smallest valid one (servedGate.ts), so no answer to it says the path is dead.
+   */
+  failed(cause: string, where: string, network: boolean, probe = false): void {
     if (this.#declared !== undefined) return;
+    if (network && probe && !this.#deadPaths.has(where)) this.#deadPaths.set(where, `a minimal valid request got no answer: ${cause}`);
     this.#run.push({ cause, where });
     if (network && !this.#deadPaths.has(where)) {
       const seen = this.#byPath.get(where) ?? { count: 0, first: cause };

@@ -39,6 +39,8 @@ export interface SendRequest {
   rawBody?: string;
   /** false: do not retry a 500 (the retry the description only advises). 429 and 503 are always waited out. Default true. */
   retry?: boolean;
+  /** A minimal valid request that must be answered: no answer to it declares its path unresponsive at once. */
+  probe?: boolean;
   /** This request's cap on its stream, when it knows better than the transport's (what it asked for). */
   maxStreamBytes?: number;
 }

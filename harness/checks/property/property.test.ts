@@ -13,6 +13,7 @@ import { createTransport, type Transport } from '#harness/transport/index.ts';
 import type { Check } from '../define.ts';
 import { propertyChecks } from './index.ts';
 import { runProperty } from './runProperty.ts';
+import { routesOf } from '#harness/runner/servedGate.ts';
 
 const { spec } = loadSpec();
 const NOW = '2026-06-01T00:00:00Z';
@@ -86,17 +87,20 @@ function fieldsAtBounds(s: Spec, body: Record<string, unknown>): string[] {
   return Object.entries(body).filter(([name, v]) => fields[name] && at(name, fields[name]!, v)).map(([name]) => name);
 }
 
+/** Requests a run spends once on asking whether each route is served, plus a streamed probe per chat route. */
+const PROBES = routesOf(loadSpec().spec).length + routesOf(loadSpec().spec).filter((r) => r.endpoint === 'chat_completions').length;
+
 describe('against the clean emulator', () => {
   test.each(CURRENT)('both checks pass on %s with 20 runs, and accepted answers are counted', async (model) => {
     const valid = await run(VALID, [], { model });
     expect(valid.result.verdict, JSON.stringify(valid.result.failures ?? valid.result.reason)).toBe('pass');
-    // 20 runs, and the one probe of whether chat is served on {base_url}, asked once per run (servedGate.ts).
-    expect(valid.requests).toBe(20 + 1);
+    // 20 runs, and the probes of whether each route is served (and a stream), asked once per run (servedGate.ts).
+    expect(valid.requests).toBe(20 + PROBES);
     expect(valid.usage.promptTokens).toBeGreaterThan(0);
     expect(valid.result.tokens?.completionTokens).toBeGreaterThan(0);
     const invalid = await run(INVALID, [], { model });
     expect(invalid.result.verdict, JSON.stringify(invalid.result.failures ?? invalid.result.reason)).toBe('pass');
-    expect(invalid.requests).toBe(20 + 1);
+    expect(invalid.requests).toBe(20 + PROBES);
   });
 });
 

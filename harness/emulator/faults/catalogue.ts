@@ -13,7 +13,7 @@ export interface FaultDef {
 
 export type FaultArea =
   | 'schema' | 'status' | 'stream' | 'usage' | 'lifecycle' | 'auth' | 'tools' | 'json-mode'
-  | 'thinking' | 'fim' | 'prefix' | 'balance' | 'caching' | 'output' | 'bases' | 'statelessness';
+  | 'thinking' | 'fim' | 'prefix' | 'balance' | 'caching' | 'output' | 'bases' | 'statelessness' | 'endpoints';
 
 export const FAULTS = [
   // schema of each object
@@ -105,7 +105,14 @@ export const FAULTS = [
   { id: 'cache-hits-under-minimum', area: 'caching', summary: 'prompts under the 64-token minimum report cache hits', breaks: 'context_caching.min_tokens' },
   // bases
   { id: 'v1-missing', area: 'bases', summary: '{base_url}/v1 answers 404', breaks: 'bases.v1' },
+  { id: 'v1-models-differ', area: 'bases', summary: '{base_url}/v1/models lists one model fewer than {base_url}/models', breaks: 'bases.v1' },
   { id: 'v1-strips-fields', area: 'bases', summary: '{base_url}/v1 answers without `reasoning_content` and the cache split of `usage` (a gateway rewriting one path)', breaks: 'bases.v1' },
+  // endpoints not served: the route answers as a path that does not exist
+  { id: 'chat-not-served', area: 'endpoints', summary: 'POST {base_url}/chat/completions answers 404 as an unknown path', breaks: 'endpoints.chat_completions' },
+  { id: 'beta-not-served', area: 'endpoints', summary: 'nothing under {beta_base_url} is served (chat, fill-in-the-middle)', breaks: 'bases.beta' },
+  { id: 'models-not-served', area: 'endpoints', summary: 'GET /models answers 404 as an unknown path, on every base', breaks: 'endpoints.list_models' },
+  { id: 'balance-not-served', area: 'endpoints', summary: 'GET /user/balance answers 404 as an unknown path, on every base', breaks: 'endpoints.user_balance' },
+  { id: 'messages-not-served', area: 'endpoints', summary: 'the messages format is not served', breaks: 'endpoints.messages' },
   // statelessness
   { id: 'stateful-history', area: 'statelessness', summary: 'answers depend on earlier requests of the same key', breaks: 'statelessness' },
 ] as const satisfies readonly FaultDef[];

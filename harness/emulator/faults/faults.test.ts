@@ -829,6 +829,51 @@ const PROBES = {
     faulty: [{ reasoning: 'string', hit: 'number' }, { reasoning: 'undefined', hit: 'undefined' }],
   }),
 
+  'v1-models-differ': p({
+    rule: '{base_url}/v1/models lists the same models as {base_url}/models',
+    probe: async (send) => [await send('/models'), await send('/v1/models')],
+    observe: ([root, v1]) => arr(json(root).data).length - arr(json(v1).data).length,
+    clean: 0,
+    faulty: 1,
+  }),
+
+  // endpoints not served ------------------------------------------------------------------------
+  'chat-not-served': p({
+    rule: 'POST {base_url}/chat/completions is served',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: status,
+    clean: 200,
+    faulty: 404,
+  }),
+  'beta-not-served': p({
+    rule: 'chat and fill-in-the-middle are served on {beta_base_url}',
+    probe: async (send) => [await postChat(send, chat(), '/beta/chat/completions'), await send('/beta/completions', { body: fim() })],
+    observe: (replies) => replies.map((r) => r.status),
+    clean: [200, 200],
+    faulty: [404, 404],
+  }),
+  'models-not-served': p({
+    rule: 'GET /models is served on {base_url} and {base_url}/v1',
+    probe: async (send) => [await send('/models'), await send('/v1/models')],
+    observe: (replies) => replies.map((r) => r.status),
+    clean: [200, 200],
+    faulty: [404, 404],
+  }),
+  'balance-not-served': p({
+    rule: 'GET /user/balance is served on {base_url} and {base_url}/v1',
+    probe: async (send) => [await send('/user/balance'), await send('/v1/user/balance')],
+    observe: (replies) => replies.map((r) => r.status),
+    clean: [200, 200],
+    faulty: [404, 404],
+  }),
+  'messages-not-served': p({
+    rule: 'the messages format is served under {messages_base_url}',
+    probe: async (send) => [await send('/anthropic/v1/messages', { body: { model: 'svc-v4-flash', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] } })],
+    observe: status,
+    clean: 200,
+    faulty: 404,
+  }),
+
   // statelessness ------------------------------------------------------------------------------
   'stateful-history': p({
     rule: 'the same request twice gets the same answer (no state between calls)',
