@@ -64,6 +64,8 @@ export function createTransport(options: TransportOptions): Transport {
    * it is up (broken on one path, perhaps); no answer within the connect timeout says it is down.
    */
   let probing = 0;
+  /** When each origin's root was last probed. */
+  const probed = new Map<string, number>();
   const probe = (origin: string, cause: string) => {
     const ms = Math.min(timeouts.connectMs, timeouts.headersMs);
     probing += 1;
@@ -79,7 +81,11 @@ export function createTransport(options: TransportOptions): Transport {
   };
   const failed = (cause: string, where: string, network: boolean, origin?: string, isProbe = false) => {
     health.failed(cause, where, network, isProbe);
-    if (network && origin !== undefined && health.firstFailure && !closed) probe(origin, cause);
+    // A probe of the root at most every half minute: a server that answered it once may still die.
+    if (network && origin !== undefined && !closed && performance.now() - (probed.get(origin) ?? -Infinity) > 30_000) {
+      probed.set(origin, performance.now());
+      probe(origin, cause);
+    }
     abandon();
   };
   let closed = false;

@@ -5,13 +5,20 @@ const CHAT = 'POST /chat/completions';
 const MODELS = 'GET /models';
 
 describe('EndpointHealth', () => {
-  test('three requests in a row with no answer, on more than one path: the endpoint is declared, citing the first cause', () => {
+  test('no answer on several paths declares each path, not the endpoint: whether the server is down, the probe of its root tells', () => {
     const h = new EndpointHealth();
-    h.failed('HARNESS_CONNECT: refused (1)', CHAT, true);
-    h.failed('HARNESS_CONNECT: refused (2)', MODELS, true);
+    for (const path of [CHAT, MODELS, CHAT, MODELS, CHAT]) h.failed('HARNESS_RESET: reset', path, true);
+    expect(h.refusal(CHAT)).toMatch(/^POST \/chat\/completions was declared unresponsive: 3 requests in a row got no answer/);
     expect(h.refusal(MODELS)).toBeUndefined();
-    h.failed('HARNESS_CONNECT: refused (3)', CHAT, true);
-    expect(h.refusal('GET /user/balance')).toBe('the endpoint was declared unresponsive: 3 requests in a row, on 2 paths, failed; the first: HARNESS_CONNECT: refused (1)');
+    expect(h.refusal('GET /user/balance')).toBeUndefined();
+    h.down('a probe of / got no answer either');
+    expect(h.refusal('GET /user/balance')).toBe('the endpoint was declared unresponsive: a probe of / got no answer either');
+  });
+
+  test('a minimal valid request with no answer declares its path at once', () => {
+    const h = new EndpointHealth();
+    h.failed('HARNESS_TIMEOUT: no headers', CHAT, true, true);
+    expect(h.refusal(CHAT)).toBe('POST /chat/completions was declared unresponsive: a minimal valid request got no answer: HARNESS_TIMEOUT: no headers');
   });
 
   test('one path with no answer three times is declared alone: the other paths are still sent', () => {

@@ -3,8 +3,8 @@
  * about one timeout instead of one timeout per request:
  * - a path (method and path) that got no answer (refused, reset, timed out) THRESHOLD times in a
  *   row is declared unresponsive: nothing more is sent there;
- * - the whole endpoint is, once THRESHOLD requests in a row, on more than one path, got no answer
- *   or only a 5xx after their retries.
+ * - the whole endpoint is, once THRESHOLD requests in a row, on more than one path, got only a 5xx
+ *   after their retries;
  * - a path at once when a minimal valid request to it (a probe of whether it is served) got no answer;
  * - or at once, when a request got no answer and a probe of the server's root got none either
  *   (createTransport): a dead endpoint then costs one timeout, not one per wave of requests.
@@ -38,25 +38,23 @@ export class EndpointHealth {
     this.#declared ??= cause;
   }
 
-  /** Whether a failure is the first of a run: the moment to probe whether anything answers. */
-  get firstFailure(): boolean {
-    return this.#run.length === 1;
-  }
-
   /**
    * `network`: no answer at all (else a 5xx after retries); `where`: method and path; `probe`: the
    * request was the smallest valid one (servedGate.ts), so no answer to it says the path is dead.
    */
   failed(cause: string, where: string, network: boolean, probe = false): void {
     if (this.#declared !== undefined) return;
-    if (network && probe && !this.#deadPaths.has(where)) this.#deadPaths.set(where, `a minimal valid request got no answer: ${cause}`);
-    this.#run.push({ cause, where });
-    if (network && !this.#deadPaths.has(where)) {
+    if (network) {
+      // No answer says something of this path; whether the whole server is down, the probe of its root tells.
+      if (this.#deadPaths.has(where)) return;
+      if (probe) return void this.#deadPaths.set(where, `a minimal valid request got no answer: ${cause}`);
       const seen = this.#byPath.get(where) ?? { count: 0, first: cause };
       seen.count += 1;
       this.#byPath.set(where, seen);
       if (seen.count >= EndpointHealth.THRESHOLD) this.#deadPaths.set(where, `${seen.count} requests in a row got no answer; the first: ${seen.first}`);
+      return;
     }
+    this.#run.push({ cause, where });
     if (this.#run.length >= EndpointHealth.THRESHOLD && new Set(this.#run.map((f) => f.where)).size > 1) {
       this.#declared = `${this.#run.length} requests in a row, on ${new Set(this.#run.map((f) => f.where)).size} paths, failed; the first: ${this.#run[0]!.cause}`;
     }
