@@ -77,3 +77,17 @@ describe('layering', () => {
     expect(violationsOf(fake, "import { loadSpec } from '#harness/spec/load.ts';")).toEqual([]);
   });
 });
+
+describe('one of each', () => {
+  /** A JSON-object guard written out again: `typeof x === 'object' && x !== null && !Array.isArray(x)`. */
+  const GUARD = /typeof (\w+) === 'object' && \1 !== null && !Array\.isArray\(\1\)/;
+
+  test('one record guard: production code uses core/isRecord.ts instead of writing its own', () => {
+    const copies = sourceFiles(ROOT).filter((f) => !f.endsWith(join('core', 'isRecord.ts')) && !f.includes(`${join(ROOT, 'testing')}/`) && GUARD.test(readFileSync(f, 'utf8')));
+    expect(copies.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('the guard search can fail', () => {
+    expect(GUARD.test("const ok = typeof v === 'object' && v !== null && !Array.isArray(v);")).toBe(true);
+  });
+});

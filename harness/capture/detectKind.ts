@@ -1,5 +1,6 @@
 import type { Kind } from './kinds.ts';
 import { looksLikeSse } from './stream.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 
 /** Words that make a non-JSON body read as an error message (a plain-text error where JSON was due). */
 const ERROR_WORDS = /\b(?:error|errors|failed|failure|invalid|denied|unauthori[sz]ed|forbidden|not found|too many requests|rate limit(?:ed)?|overloaded|unavailable|bad request|exception)\b/i;
@@ -18,10 +19,6 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The kind of one parsed JSON body, from its content; undefined when nothing tells. */

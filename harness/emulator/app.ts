@@ -10,6 +10,7 @@ import { fimCompletions } from './routes/fim.ts';
 import { messages } from './routes/messages.ts';
 import { listModels } from './routes/models.ts';
 import type { RouteInput } from './routes/request.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 
 type Handler = (input: RouteInput, release: () => void) => Response | Promise<Response>;
 
@@ -106,7 +107,7 @@ async function finish(ctx: EmulatorContext, response: Response): Promise<Respons
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
   if (ctx.fault('extra-fields') && json && response.status < 400) {
     const body = (await response.json()) as unknown;
-    const extended = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, ...EXTRA_FIELD } : body;
+    const extended = isRecord(body) ? { ...body, ...EXTRA_FIELD } : body;
     return new Response(JSON.stringify(extended), { status: response.status, headers: response.headers });
   }
   if (ctx.fault('extra-fields') && json && response.status >= 400 && !ctx.fault('error-envelope-flat')) {

@@ -1,6 +1,7 @@
 import type { RunRecord } from './runRecord.ts';
 import { ReportInvalidError } from './ReportInvalidError.ts';
 import { summarize } from './summarize.ts';
+import { isRecord as isObject } from '#harness/core/isRecord.ts';
 
 /**
  * The shape checks readRunRecord makes: enough to say clearly that a file is not a run record, and
@@ -11,10 +12,6 @@ type Problems = string[];
 
 const VERDICTS = ['pass', 'fail', 'skip', 'unsupported', 'error'] as const;
 const SEVERITIES = ['must', 'should', 'advisory'] as const;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function typeName(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;

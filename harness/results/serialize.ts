@@ -1,4 +1,5 @@
 import type { RunRecord, RunSummary } from './runRecord.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 
 /**
  * How a JSON value is laid out on disk. An object lists its keys in a fixed order (unknown keys
@@ -74,13 +75,9 @@ export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 
   cells: array(object(['baseUrl', 'model', 'report', 'summary', 'usage'], { summary: SUMMARY, usage: USAGE })),
 });
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function arrange(value: unknown, layout: Layout): unknown {
   if (layout.kind === 'array' && Array.isArray(value)) return value.map((v) => arrange(v, layout.of));
-  if (layout.kind === 'object' && isPlainObject(value)) {
+  if (layout.kind === 'object' && isRecord(value)) {
     const out: Record<string, unknown> = {};
     const known = new Set(layout.keys);
     const keys = [...layout.keys.filter((k) => k in value), ...Object.keys(value).filter((k) => !known.has(k)).sort()];

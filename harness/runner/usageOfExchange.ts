@@ -1,9 +1,9 @@
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { TokenUse } from '#harness/core/outcome.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
 
 /** Tokens one `usage` object reports, in either format (chat: prompt/completion; messages: input/output). */
@@ -29,7 +29,7 @@ const ZERO: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0
 export function usageOfExchange(exchange: Exchange): TokenUse {
   const res = exchange.response;
   if (!res) return ZERO;
-  if (isObject(res.body) && isObject(res.body['usage'])) return tokensOf(res.body['usage']);
+  if (isRecord(res.body) && isRecord(res.body['usage'])) return tokensOf(res.body['usage']);
   let out = ZERO;
   for (const e of res.events ?? []) {
     if (!e.data.includes('usage')) continue;
@@ -39,8 +39,8 @@ export function usageOfExchange(exchange: Exchange): TokenUse {
     } catch {
       continue;
     }
-    if (!isObject(data)) continue;
-    const u = isObject(data['usage']) ? data['usage'] : isObject(data['message']) && isObject(data['message']['usage']) ? data['message']['usage'] : undefined;
+    if (!isRecord(data)) continue;
+    const u = isRecord(data['usage']) ? data['usage'] : isRecord(data['message']) && isRecord(data['message']['usage']) ? data['message']['usage'] : undefined;
     if (u) out = max(out, tokensOf(u));
   }
   return out;

@@ -1,5 +1,5 @@
-// Test support for the transport's tests (it belongs in harness/testing/, which this folder's
-// authors may not write to yet): a node:http server on 127.0.0.1, port 0.
+// Test support: a node:http server on 127.0.0.1, port 0, for the transport's tests and the CLI tests
+// that put a server of their own in front of the harness.
 import http from 'node:http';
 import net from 'node:net';
 import type { RetryPolicy } from '#harness/spec/model.ts';

@@ -1,3 +1,4 @@
+import { isRecord } from '#harness/core/isRecord.ts';
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import type { CheckResponse } from '../context.ts';
 import { failure } from './outcome.ts';
@@ -5,9 +6,8 @@ import type { Failure } from '#harness/core/outcome.ts';
 
 export type Json = Record<string, unknown>;
 
-export function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** The checks' name for the one record guard (core/isRecord.ts). */
+export const isObject: (value: unknown) => value is Json = isRecord;
 
 /** The body as a JSON object, or the failure that says why it is not one. */
 export async function jsonBody(res: CheckResponse): Promise<{ ok: true; body: Json } | { ok: false; failure: Failure }> {

@@ -1,6 +1,7 @@
 import { isUnspecified, type Base, type Endpoint, type Spec } from '#harness/spec/model.ts';
 import { objectBody, SOURCE, SPEC_REF, STRENGTH, type JsonSchema, type Profile } from '#harness/derive/schemas/index.ts';
 import type { DeriveContext } from '#harness/derive/schemas/typeExprToSchema.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 
 /**
  * The whole service as one OpenAPI 3.1.0 document, generated from the spec and nothing else: one
@@ -480,10 +481,6 @@ function objectNamed(spec: Spec, name: string, where: string) {
   const object = spec.objects[name];
   if (!object) throw new Error(`${where} names object \`${name}\`, which spec.objects does not define`);
   return object;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function oneLine(text: string): string {

@@ -1,5 +1,6 @@
 import type { EmulatorContext } from '../context.ts';
 import type { Refusal } from '../http/refusal.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 
 /** What every route gets: the parsed request, the base it came in on, and the caller's key. */
 export interface RouteInput {
@@ -28,6 +29,4 @@ export async function readJson(input: RouteInput): Promise<JsonBody> {
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord };

@@ -1,10 +1,9 @@
 /** JSON helpers: what a value is, deep equality, and dotted paths. */
+import { isRecord } from '#harness/core/isRecord.ts';
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
 /** The JSON type of a value as a message names it (`integer` for whole numbers). */
 export function jsonTypeOf(value: unknown): JsonType | 'undefined' {

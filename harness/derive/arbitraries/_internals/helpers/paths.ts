@@ -1,6 +1,6 @@
+import { isRecord } from '#harness/core/isRecord.ts';
 import type { JsonObject } from './specReading.ts';
 
-const isRecord = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A path template (`messages.*.content`) made concrete for a body: each `*` becomes an index of the

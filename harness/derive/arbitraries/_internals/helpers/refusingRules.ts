@@ -1,3 +1,4 @@
+import { isRecord } from '#harness/core/isRecord.ts';
 import type { Condition, Rule, Spec } from '#harness/spec/model.ts';
 import { ENDPOINT, isRefusal, type JsonObject } from './specReading.ts';
 
@@ -5,10 +6,6 @@ import { ENDPOINT, isRefusal, type JsonObject } from './specReading.ts';
 export interface Site {
   model: string;
   base: string;
-}
-
-function isRecord(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function getPath(body: unknown, dotted: string): unknown {
