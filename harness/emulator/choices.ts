@@ -1,5 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { Refusal } from './http/refusal.ts';
+import { MESSAGES_BASE_PATH, MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 
 /**
  * Where the description leaves the emulator a choice, the choice is made here, once, and each names
@@ -7,10 +8,9 @@ import type { Refusal } from './http/refusal.ts';
  * The harness reports checks of these points as advisory: they are not the contract.
  */
 export const CHOICES = {
-  /** "Request path under this base: not shown": the messages base is mounted at {base_url}/anthropic. */
-  messagesBasePath: '/anthropic',
-  /** ...and its endpoint at /v1/messages below it, where the widely used messages clients post. */
-  messagesPath: '/v1/messages',
+  /** "Request path under this base: not shown": the messages base and endpoint (core/messagesPaths.ts). */
+  messagesBasePath: MESSAGES_BASE_PATH,
+  messagesPath: MESSAGES_PATH,
   /** "Status code for retired aliases: not shown": 404, the error table's "Model not found". */
   retiredAliasStatus: 404,
   /** Ids only "listed by id in the product overview" have no request details: refused as unknown. */

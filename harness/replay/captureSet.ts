@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import type { RecordedEvent } from '#harness/core/exchange.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { bodyHash, canonicalBody, canonicalJson, exchangeFileName, SCHEMA_VERSION, type FixtureExchange, type FixtureManifest } from './fixtureFormat.ts';
+import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 
 /**
  * Builds a fixture set from real captures (DIR/captures.yaml says which request each answers):
@@ -124,7 +125,7 @@ export function buildCaptureSet(dir: string, realWorldDir: string, specDir?: str
     spec: { revision: spec.revision },
     harness: { version: 'capture-set' },
     baseUrl: CAPTURE_BASE_URL,
-    messagesBasePath: '/anthropic',
+    messagesBasePath: MESSAGES_BASE_PATH,
     emptyBalanceKey: false,
     coverage: 'partial',
     source: map.source.trim(),

@@ -1,7 +1,7 @@
 import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
-import { MESSAGES_PATH } from '#harness/checks/support/paths.ts';
+import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
 import type { SendRequest } from '#harness/transport/index.ts';
 

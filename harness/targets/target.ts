@@ -1,4 +1,5 @@
 import { UsageError } from '#harness/core/errors/index.ts';
+import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 import { generateKey, startEmulator, type FaultId } from '#harness/emulator/index.ts';
 import { REPLAY_KEYS, startReplayServer } from '#harness/replay/replayServer.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -17,9 +18,9 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/** The messages base, when not given: {base_url}/anthropic (a choice of this project). */
+/** The messages base, when not given: {base_url}/anthropic (a choice of this project, core/messagesPaths.ts). */
 export function defaultMessagesBase(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/anthropic`;
+  return `${baseUrl.replace(/\/+$/, '')}${MESSAGES_BASE_PATH}`;
 }
 
 /** The embedded emulator, in this process on an ephemeral loopback port. */

@@ -7,7 +7,7 @@ import { currentModels, defaultModelOnly, defineCheck, severityOf, type Check } 
 import { chatBody } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
-import { MESSAGES_PATH } from '../support/paths.ts';
+import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
 import type { Model } from '#harness/spec/model.ts';
 
