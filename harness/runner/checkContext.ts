@@ -15,7 +15,7 @@ import { addTokens, usageOfExchange } from './usageOfExchange.ts';
 import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
 import { servedCheckId } from '#harness/checks/endpoint/served.ts';
-import { routeOf, routesOf, ServedGate, type Route } from './servedGate.ts';
+import { ServedGate, type Route } from './servedGate.ts';
 
 export interface Sender {
   send(request: SendRequest): Promise<CheckResponse>;
@@ -115,7 +115,7 @@ function settleOn(res: CheckResponse, end: () => void): CheckResponse {
 /** A stream may carry what it asked for (streamCap.ts); other requests keep the transport's caps. */
 const withStreamCap = (cap: number | undefined) => (cap === undefined ? {} : { maxStreamBytes: cap });
 
-let gate: { config: RunConfig; gate: ServedGate; routes: Route[] } | undefined;
+let gate: { config: RunConfig; gate: ServedGate } | undefined;
 
 /**
  * One served-gate per worker and run, like the transport: each route is asked about once. Its probes
@@ -130,7 +130,6 @@ function gateFor(spec: Spec, config: RunConfig, sender: Sender) {
     const modelFor = (route: Route) => mapModel(current.find(([, m]) => Array.isArray(m.features) && (m.features as string[]).includes(route.feature))?.[0] ?? fallback);
     gate = {
       config,
-      routes: routesOf(spec),
       gate: new ServedGate({
         spec,
         without: config.without ?? [],
@@ -141,7 +140,7 @@ function gateFor(spec: Spec, config: RunConfig, sender: Sender) {
       }),
     };
   }
-  return gate;
+  return gate.gate;
 }
 
 /** The CheckContext of one check on one model: requests go through the run's transport. */
@@ -150,9 +149,9 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
   const served = gateFor(spec, config, sender);
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
     // A request to a route that is not served, or left out of the run, is not sent: the check is skipped.
-    const route = routeOf(served.routes, req.base, req.method, req.path);
+    const route = served.routeOf(req.base, req.method, req.path);
     if (route) {
-      const v = await served.gate.verdict(route);
+      const v = await served.verdict(route);
       if ('outOfScope' in v) throw new BlockedError(v.outOfScope);
       if ('served' in v && !v.served) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${v.why}`);
     }
@@ -177,7 +176,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     send,
     served: (endpoint, base) => {
       const route = served.routes.find((r) => r.endpoint === endpoint && r.base === base);
-      return route ? served.gate.verdict(route) : Promise.resolve({ served: true });
+      return route ? served.verdict(route) : Promise.resolve({ served: true });
     },
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),

@@ -36,10 +36,6 @@ export function featuresOf(spec: Spec): string[] {
   return [...new Set(Object.values(spec.bases).flatMap((b) => b.features))];
 }
 
-export function routeOf(routes: readonly Route[], base: string, method: string, path: string): Route | undefined {
-  return routes.find((r) => r.base === base && r.method === method && r.path === path);
-}
-
 /** A valid request to a route: the smallest the spec allows, for the model given. */
 function validRequest(route: Route, model: string): { body?: unknown } {
   if (route.method === 'GET') return {};
@@ -82,11 +78,20 @@ export interface GateOptions {
  * feature the run leaves out (`--without`) is out of scope: its checks are skipped.
  */
 export class ServedGate {
+  /** Every endpoint of the spec on every base it is served under. */
+  readonly routes: readonly Route[];
   readonly #options: GateOptions;
   readonly #verdicts = new Map<string, Promise<ServedVerdict>>();
+  #asked = false;
 
   constructor(options: GateOptions) {
     this.#options = options;
+    this.routes = routesOf(options.spec);
+  }
+
+  /** The route a request goes to, if it goes to one of the spec's endpoints. */
+  routeOf(base: string, method: string, path: string): Route | undefined {
+    return this.routes.find((r) => r.base === base && r.method === method && r.path === path);
   }
 
   /**
@@ -94,10 +99,10 @@ export class ServedGate {
    * stream too: a route that hangs costs the run one timeout in all, not one per route in turn.
    */
   verdict(route: Route): Promise<ServedVerdict> {
-    if (this.#verdicts.size === 0) {
-      this.#verdicts.set('', Promise.resolve({ served: true }));
-      for (const r of routesOf(this.#options.spec)) void this.verdict(r).catch(() => undefined);
-      for (const r of routesOf(this.#options.spec)) if (r.endpoint === 'chat_completions') void this.#probeStream(r).catch(() => undefined);
+    if (!this.#asked) {
+      this.#asked = true;
+      for (const r of this.routes) void this.verdict(r).catch(() => undefined);
+      for (const r of this.routes) if (r.endpoint === 'chat_completions') void this.#probeStream(r).catch(() => undefined);
     }
     const key = `${route.endpoint}@${route.base}`;
     let v = this.#verdicts.get(key);

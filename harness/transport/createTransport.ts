@@ -5,10 +5,11 @@ import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 import { BodyPump } from './bodyPump.ts';
 import { EndpointHealth, RetryBudget } from './endpointHealth.ts';
 import { TransportError } from './errors.ts';
-import { kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
+import { contextOf, kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
 import { limit } from './interceptors/limit.ts';
 import { retry } from './interceptors/retry.ts';
 import { toTransportError, type Timeouts } from './networkError.ts';
@@ -30,7 +31,7 @@ class Unsent extends Error {}
 
 /** A path as endpoint health counts it: method and path, without the query, streamed requests apart (a server may hang on streams only). */
 const whereOf = (method: string, path: string, streamed = false) => `${method} ${path.split('?')[0]}${streamed ? ' (streamed)' : ''}`;
-const isStream = (body: unknown) => typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+const isStream = (body: unknown) => isRecord(body) && body.stream === true;
 
 /**
  * The HTTP client every check sends through, whatever the target: one keep-alive undici Agent
@@ -111,7 +112,8 @@ export function createTransport(options: TransportOptions): Transport {
       },
     }),
     limit(semaphore, (opts) => {
-      const why = health.refusal(whereOf(opts.method, opts.path, typeof opts.body === 'string' && /"stream"\s*:\s*true/.test(opts.body)));
+      const where = contextOf(opts)?.where;
+      const why = where === undefined ? undefined : health.refusal(where);
       return why === undefined ? undefined : new Unsent(`not sent: ${why}`);
     }),
   );
@@ -131,7 +133,7 @@ export function createTransport(options: TransportOptions): Transport {
       if (code !== undefined && NO_ANSWER.has(code)) failed(`${code}: ${message}`, where, true, url.origin, req.probe === true);
     };
     const flight = { where, abort: new AbortController() };
-    const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0 };
+    const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0, where };
     const opts: Dispatcher.RequestOptions & ContextualOptions = {
       origin: url.origin,
       path: `${url.pathname}${url.search}`,

@@ -12,6 +12,8 @@ export interface RequestContext {
   attempts: number;
   /** performance.now() when the current attempt was dispatched. */
   attemptStartedAt: number;
+  /** The path as endpoint health counts it (createTransport.ts), for refusing a request still in line. */
+  where?: string;
 }
 
 export const kRequestContext: unique symbol = Symbol('svc-conformance.transport.request');
