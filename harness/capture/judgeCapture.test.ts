@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, test } from 'vitest';
+import { expect, it, test } from 'vitest';
+import { describeWithShared as describe } from '#harness/testing/sharedDir.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { detectKind, judgeCapture, judgeStream, KINDS } from './index.ts';
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
+import { describeWithShared } from '#harness/testing/sharedDir.ts';
 
 /**
  * Every model id, field name, status code, bound, date and price named in the tables of the service
@@ -223,7 +224,7 @@ function readDescription(): string {
   return fs.readFileSync(DESCRIPTION, 'utf8');
 }
 
-describe('spec/ covers the service description', () => {
+describeWithShared('spec/ covers the service description', () => {
   const md = readDescription();
   const { expected, fromTables } = collectExpected(md);
   const spec = collectSpec(loadSpec().spec);

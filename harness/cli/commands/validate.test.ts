@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { main } from '../main.ts';
+import { describeWithShared, SHARED_PRESENT } from '#harness/testing/sharedDir.ts';
 
 /** /work/shared/real-world/captures: four levels up from harness/cli/commands is the repo's parent. */
 const CAPTURES = fileURLToPath(new URL('../../../../shared/real-world/captures/', import.meta.url));
@@ -12,7 +13,7 @@ const capture = (name: string): string => join(CAPTURES, name);
 const MAP = 'deepseek-chat=svc-chat,deepseek-reasoner=svc-reasoner';
 
 /** Every capture that is a body of the chat-completion service (the Responses API is not in the description). */
-const FILES = readdirSync(CAPTURES)
+const FILES = (SHARED_PRESENT ? readdirSync(CAPTURES) : [])
   .filter((n) => n !== 'SOURCES.md' && !n.endsWith('.headers.json') && !n.startsWith('responses-api-'))
   .sort();
 
@@ -34,7 +35,7 @@ async function validate(...args: string[]): Promise<{ code: number; out: string[
   return { code, out: io.out, err: io.err.join('\n') };
 }
 
-describe('svc-conformance validate: every real capture gets a verdict', () => {
+describeWithShared('svc-conformance validate: every real capture gets a verdict', () => {
   it('lists the captures it judges', () => {
     expect(FILES.length).toBeGreaterThanOrEqual(60);
     expect(FILES.filter((n) => n.includes('.issue-quote.'))).toEqual(Object.keys(ISSUE_QUOTES).sort());
@@ -52,7 +53,7 @@ describe('svc-conformance validate: every real capture gets a verdict', () => {
   });
 });
 
-describe('known verdicts', () => {
+describeWithShared('known verdicts', () => {
   it('a real completion exits 0, with the chatcmpl- id shape at should', async () => {
     const file = capture('chat-nonstream-01-deepseek-chat-2025-03.json');
     const { code, out } = await validate(file, '--model-map', MAP);
@@ -80,7 +81,7 @@ describe('known verdicts', () => {
   });
 });
 
-describe('failures and input errors', () => {
+describeWithShared('failures and input errors', () => {
   it('a broken body (usage deleted) exits 1, naming /usage at must', async () => {
     const body = JSON.parse(readFileSync(capture('chat-nonstream-01-deepseek-chat-2025-03.json'), 'utf8')) as Record<string, unknown>;
     delete body.usage;
@@ -126,7 +127,7 @@ describe('failures and input errors', () => {
   });
 });
 
-describe('--strict', () => {
+describeWithShared('--strict', () => {
   it('makes a real completion exit 1: its should line and its extra fields (strict lines) count', async () => {
     const file = capture('chat-nonstream-01-deepseek-chat-2025-03.json');
     const { code, out } = await validate(file, '--strict');
