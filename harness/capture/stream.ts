@@ -1,4 +1,4 @@
-import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { SseFold } from '#harness/core/sseFold.ts';
 
 /** One `data:` payload (or one line of a line-per-chunk capture): parsed JSON, or the raw text when it did not parse. */
 export type Payload = { ok: true; value: unknown } | { ok: false; text: string; error: string };
@@ -48,9 +48,6 @@ export interface SplitterHandlers {
   onNamedEvent?(name: string): void;
 }
 
-/** A stream of many distinct keep-alive texts or event names is odd enough; more are only counted. */
-const MAX_DISTINCT = 20;
-
 /** Whether a text is framed as SSE: some line is a `data:` field (comments alone do not make a stream). */
 export function looksLikeSse(text: string): boolean {
   return /^data:/m.test(text);
@@ -64,111 +61,66 @@ export function parsePayload(text: string): Payload {
   }
 }
 
-/** Two line ends in a row: an SSE event boundary. */
-const BOUNDARY = /(?:\r\n|\n|\r(?!\n))(?:\r\n|\n|\r(?!\n))/g;
-
 /**
  * Splits a stream fed piece by piece (pieces may cut a line or an event anywhere) and hands each
  * payload out as it completes, keeping nothing of it: what it holds is one unfinished line or
- * event and the counts of StreamSummary, however long the stream. SSE is split with
- * eventsource-parser (the framing a conforming client reads); `lines` takes one chunk JSON per
- * non-empty line (a fixture format whose `data: ` prefixes and `[DONE]` were stripped).
+ * event and the counts of StreamSummary, however long the stream. SSE is read by the one SSE reader
+ * (core/sseFold.ts); `lines` takes one chunk JSON per non-empty line (a fixture format whose
+ * `data: ` prefixes and `[DONE]` were stripped).
  */
 export class StreamSplitter {
   readonly #handlers: SplitterHandlers;
-  readonly #summary: StreamSummary;
-  readonly #parser: EventSourceParser | undefined;
-  /** SSE: the text since the last event boundary, in pieces. */
-  #tail: string[] = [];
-  /** SSE: the line ends that close the tail (a boundary may start there). */
-  #run = '';
+  readonly #framing: 'sse' | 'lines';
+  readonly #fold: SseFold | undefined;
+  #payloads = 0;
+  /** Lines: whether a `[DONE]` line came. */
+  #done = false;
   /** Lines: the unfinished last line. */
   #partial = '';
-  #ended = false;
+  #summary: StreamSummary | undefined;
 
   constructor(framing: 'sse' | 'lines', handlers: SplitterHandlers) {
     this.#handlers = handlers;
-    this.#summary = { framing, payloads: 0, comments: 0, commentKinds: [], done: framing === 'sse' ? false : undefined, eventsAfterDone: 0, namedEvents: 0, eventNames: [] };
+    this.#framing = framing;
     if (framing === 'sse') {
-      this.#parser = createParser({
-        onEvent: (event) => {
-          const s = this.#summary;
-          if (s.done === true) s.eventsAfterDone += 1;
-          if (event.event !== undefined) {
-            s.namedEvents += 1;
-            remember(s.eventNames, event.event);
-            this.#handlers.onNamedEvent?.(event.event);
-          }
-          if (event.data === '[DONE]') {
-            s.done = true;
-            return;
-          }
-          this.#payload(event.data);
-        },
-        onComment: (comment) => {
-          const trimmed = comment.trim();
-          this.#summary.comments += 1;
-          remember(this.#summary.commentKinds, trimmed);
-          this.#handlers.onComment?.(trimmed);
-        },
+      this.#fold = new SseFold((event) => {
+        if (event.event !== undefined) this.#handlers.onNamedEvent?.(event.event);
+        if (event.kind === 'comment') this.#handlers.onComment?.(event.data.slice(1).trim());
+        // What follows `[DONE]` is still judged (and counted as after it); a second `[DONE]` is not a payload.
+        else if (event.data !== '[DONE]') this.#payload(event.data);
       });
     }
   }
 
   feed(text: string): void {
-    if (this.#ended) throw new Error('StreamSplitter: fed after end()');
-    if (text === '') return;
-    if (this.#parser === undefined) return this.#feedLines(text);
-    this.#parser.feed(text);
-    this.#track(text);
+    if (this.#summary !== undefined) throw new Error('StreamSplitter: fed after end()');
+    if (this.#fold !== undefined) this.#fold.feed(text);
+    else this.#feedLines(text);
   }
 
-  /** Ends the stream and returns its summary. */
+  /** Ends the stream and returns its summary. An event the body never closed is not a payload, as a client discards it; it is noted. */
   end(): StreamSummary {
-    if (this.#ended) return this.#summary;
-    this.#ended = true;
-    if (this.#parser === undefined) {
+    if (this.#summary !== undefined) return this.#summary;
+    if (this.#fold === undefined) {
       this.#line(this.#partial);
       this.#partial = '';
+      this.#summary = { framing: 'lines', payloads: this.#payloads, comments: 0, commentKinds: [], done: this.#done || undefined, eventsAfterDone: 0, namedEvents: 0, eventNames: [] };
       return this.#summary;
     }
-    // An event the body never closed is discarded at end of input, as a client would; it is noted instead.
-    this.#parser.reset({ consume: true });
-    const tail = this.#tail.join('');
-    if (tail.trim() !== '') this.#summary.unterminatedTail = tail;
-    this.#tail = [];
+    const f = this.#fold.end();
+    this.#summary = { framing: 'sse', payloads: this.#payloads, comments: f.comments, commentKinds: f.commentKinds, done: f.done, eventsAfterDone: f.eventsAfterDone, namedEvents: f.namedEvents, eventNames: f.eventNames };
+    if (f.unterminatedTail !== undefined) this.#summary.unterminatedTail = f.unterminatedTail;
     return this.#summary;
   }
 
   #payload(text: string): void {
-    const index = this.#summary.payloads;
-    this.#summary.payloads += 1;
+    const index = this.#payloads;
+    this.#payloads += 1;
     this.#handlers.onPayload(parsePayload(text), index);
   }
 
-  /**
-   * Keeps the text after the last event boundary, in pieces (a long event is never copied whole).
-   * A boundary that ends in the new piece can begin only in the line ends that close the tail (`#run`),
-   * so only they and the new piece are scanned; a scan from there pairs line ends as a scan of the
-   * whole body does. A final CR is held back: it may be half of a CRLF that the next piece completes.
-   */
-  #track(text: string): void {
-    const probe = this.#run + text;
-    const scanned = probe.endsWith('\r') ? probe.slice(0, -1) : probe;
-    let end = 0;
-    BOUNDARY.lastIndex = 0;
-    for (let m = BOUNDARY.exec(scanned); m !== null; m = BOUNDARY.exec(scanned)) end = m.index + m[0].length;
-    if (end > 0) {
-      const after = probe.slice(end);
-      this.#tail = [after];
-      this.#run = trailingLineEnds(after);
-    } else {
-      this.#tail.push(text);
-      this.#run = trailingLineEnds(probe);
-    }
-  }
-
   #feedLines(text: string): void {
+    if (text === '') return;
     const lines = (this.#partial + text).split(/\r\n|\n|\r/);
     // The last piece is unfinished until a line end or the end of input (a CR may be half a CRLF: a
     // CRLF cut in two gives a line end and an empty line, which is skipped as blank).
@@ -179,22 +131,11 @@ export class StreamSplitter {
   #line(line: string): void {
     if (line.trim() === '') return;
     if (line.trim() === '[DONE]') {
-      this.#summary.done = true;
+      this.#done = true;
       return;
     }
     this.#payload(line);
   }
-}
-
-/** The line-end characters at the end of a text (at most a few: two line ends make a boundary). */
-function trailingLineEnds(text: string): string {
-  let i = text.length;
-  while (i > 0 && (text.charCodeAt(i - 1) === 10 || text.charCodeAt(i - 1) === 13)) i -= 1;
-  return text.slice(i);
-}
-
-function remember(list: string[], value: string): void {
-  if (list.length < MAX_DISTINCT && !list.includes(value)) list.push(value);
 }
 
 /** Splits a whole body, keeping every payload (for tests and small captures; judging uses StreamSplitter). */
@@ -214,7 +155,7 @@ function split(text: string, framing: 'sse' | 'lines'): SplitStream {
   return out;
 }
 
-/** Splits an SSE body into events with eventsource-parser (the framing a conforming client reads). */
+/** Splits an SSE body into events with the one SSE reader (core/sseFold.ts). */
 export function splitSse(text: string): SplitStream {
   return split(text, 'sse');
 }

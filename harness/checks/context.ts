@@ -1,4 +1,5 @@
 import type { Exchange } from '#harness/core/exchange.ts';
+import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
@@ -29,8 +30,8 @@ export interface CheckResponse {
   exchange: Exchange;
   text(): Promise<string>;
   json(): Promise<unknown>;
-  /** `invalidUtf8`: bytes of the event were not UTF-8 (its data holds U+FFFD in their place). */
-  events(): AsyncIterable<{ data: string; event?: string; at: number; invalidUtf8?: true }>;
+  /** Events as the one SSE reader (core/sseFold.ts) hands them out: classified, comments included. */
+  events(): AsyncIterable<SseEvent>;
 }
 
 export interface ReferenceTime {

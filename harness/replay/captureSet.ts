@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createParser } from 'eventsource-parser';
 import { parse as parseYaml } from 'yaml';
 import type { RecordedEvent } from '#harness/core/exchange.ts';
+import { foldSse } from '#harness/core/sseFold.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { bodyHash, canonicalBody, canonicalJson, exchangeFileName, SCHEMA_VERSION, type FixtureExchange, type FixtureManifest } from './fixtureFormat.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
@@ -60,15 +60,12 @@ function provenanceOf(realWorldDir: string, capture: string): string {
   return `${cls}: ${repo} ${path} @ ${commit!.slice(0, 12)}${interaction ? `, interaction ${interaction}` : ''}, recorded ${recorded} (fixtures/real-world/PROVENANCE.md)`;
 }
 
+/** A captured stream's events in recorded form; a last event the capture never closed is kept (pasted captures lose the final blank line). */
 function sseEvents(text: string): RecordedEvent[] {
-  const events: RecordedEvent[] = [];
-  const parser = createParser({
-    onEvent: (e) => events.push({ at: 0, data: e.data, ...(e.event !== undefined ? { event: e.event } : {}) }),
-    onComment: (comment) => events.push({ at: 0, data: `:${comment}` }),
-  });
-  parser.feed(text);
-  parser.feed('\n\n');
-  return events;
+  const { events, facts } = foldSse(text);
+  const recorded = events.map(({ data, event }): RecordedEvent => (event === undefined ? { at: 0, data } : { at: 0, data, event }));
+  if (facts.unfinished !== undefined) recorded.push({ at: 0, ...facts.unfinished });
+  return recorded;
 }
 
 function capturedHeaders(realWorldDir: string, capture: string): { status: number; headers: Record<string, string> } | undefined {

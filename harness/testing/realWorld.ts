@@ -178,7 +178,7 @@ function fromSplit(s: SplitStream, doneStripped: boolean): ParsedStream {
   return out;
 }
 
-/** An SSE body split with eventsource-parser: chunks, comments, whether `[DONE]` came, what followed. */
+/** An SSE body split by the one SSE reader: chunks, comments, whether `[DONE]` came, what followed. */
 export function parseSse(text: string): ParsedStream {
   return fromSplit(splitSse(text), false);
 }

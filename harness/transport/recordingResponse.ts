@@ -1,8 +1,8 @@
-import { isUtf8 } from 'node:buffer';
-import { createParser } from 'eventsource-parser';
 import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange, RecordedEvent, RecordedResponse } from '#harness/core/exchange.ts';
 import { redactText, redactValue } from '#harness/core/redact.ts';
+import { SseFold } from '#harness/core/sseFold.ts';
+import { firstBadUtf8 } from '#harness/core/utf8.ts';
 import type { BodyPump } from './bodyPump.ts';
 import { CappedBytes } from './cappedBytes.ts';
 import { MalformedResponseError } from './errors.ts';
@@ -152,68 +152,39 @@ export class RecordingResponse implements SendResult {
     response.events = recorded;
     const raw = new CappedBytes(maxRecordedBytes);
     let recordedChars = 0;
-    let at = 0;
-    const ready: SseEvent[] = [];
-    /** Set while the end of the stream is flushed: an event completed then was never terminated. */
-    let flushing = false;
-    let unterminated = false;
-    let overflow: string | undefined;
     let readBytes = 0;
-    /** Set once a byte that is not UTF-8 has arrived: events holding U+FFFD from then on are flagged. */
-    const utf8 = new Utf8Checker();
-
-    const record = (event: SseEvent): void => {
-      if (response.truncated || recordedChars + event.data.length > maxRecordedBytes) {
-        response.truncated = true;
-        return;
-      }
-      recordedChars += event.data.length;
-      recorded.push({ ...event, data: this.#redact(event.data) });
-    };
-    const parser = createParser({
-      maxBufferSize: MAX_EVENT_CHARS,
-      onEvent: (message) => {
-        if (flushing) {
-          unterminated = true;
+    const ready: SseEvent[] = [];
+    const fold = new SseFold(
+      (event) => {
+        ready.push(event);
+        if (response.truncated || recordedChars + event.data.length > maxRecordedBytes) {
+          response.truncated = true;
           return;
         }
-        const event: SseEvent = message.event === undefined ? { data: message.data, at } : { data: message.data, event: message.event, at };
-        if (utf8.bad !== undefined && message.data.includes('\uFFFD')) event.invalidUtf8 = true;
-        record(event);
-        ready.push(event);
+        recordedChars += event.data.length;
+        const data = this.#redact(event.data);
+        recorded.push(event.event === undefined ? { at: event.at, data } : { at: event.at, data, event: event.event });
       },
-      // A comment is yielded and recorded as `:` + its text (the parser drops one space after the colon).
-      onComment: (comment) => {
-        const event: SseEvent = { data: `:${comment}`, at };
-        record(event);
-        ready.push(event);
-      },
-      onError: (error) => {
-        if (error.type === 'max-buffer-size-exceeded') overflow = error.message;
-      },
-    });
-    const decoder = new TextDecoder('utf-8');
+      { maxEventChars: MAX_EVENT_CHARS },
+    );
 
     try {
       try {
         for await (const chunk of pump.read()) {
-          at = chunk.at;
           raw.push(chunk.bytes);
           readBytes += chunk.bytes.length;
-          utf8.push(chunk.bytes);
-          parser.feed(decoder.decode(chunk.bytes, { stream: true }));
+          fold.feedBytes(chunk.bytes, chunk.at);
           while (ready.length > 0) yield ready.shift()!;
-          if (overflow !== undefined) throw this.#malformedStream(`one event or line is longer than ${MAX_EVENT_CHARS} characters`);
+          if (fold.facts.overflow !== undefined) throw this.#malformedStream(fold.facts.overflow);
           if (readBytes > maxStreamBytes) throw this.#malformedStream(`the stream is longer than ${maxStreamBytes} bytes, the most the harness reads of one stream (it may never end)`, 'BODY_TOO_LARGE');
         }
       } catch (err) {
         throw err instanceof MalformedResponseError ? err : this.#transportError(err);
       }
       if (pump.dropped) throw this.#malformedStream(`the stream was not read until more than ${readBytes} bytes had arrived; the harness dropped the connection`, 'BODY_TOO_LARGE');
-      // The end of the stream: a blank line completes a last event that was never terminated.
-      flushing = true;
-      parser.feed(`${decoder.decode()}\n\n`);
-      if (unterminated) throw this.#malformedStream('the stream ended inside an event: its last field is not followed by a blank line');
+      const facts = fold.end();
+      while (ready.length > 0) yield ready.shift()!;
+      if (facts.unfinished !== undefined) throw this.#malformedStream('the stream ended inside an event: its last field is not followed by a blank line');
     } finally {
       // A reader that stops early (break, return, throw) cancels the body and frees the connection.
       if (!pump.done) pump.cancel();
@@ -241,71 +212,4 @@ export class RecordingResponse implements SendResult {
   #redact(text: string): string {
     return redactText(text, this.#init.secrets);
   }
-}
-
-/** `byte 0xC3 at offset 17` for the first byte sequence that is not UTF-8, or undefined. */
-export function firstBadUtf8(bytes: Buffer): string | undefined {
-  if (isUtf8(bytes)) return undefined;
-  const checker = new Utf8Checker();
-  checker.push(bytes);
-  checker.end();
-  return checker.bad;
-}
-
-/**
- * Validates UTF-8 across chunk boundaries (a character may be split between two chunks) and
- * remembers where it first broke: `byte 0xC3 at offset 17`.
- */
-export class Utf8Checker {
-  bad: string | undefined;
-  #offset = 0;
-  /** Bytes of a character the last chunk ended inside. */
-  #carry: Buffer = Buffer.alloc(0);
-
-  push(chunk: Buffer): void {
-    if (this.bad !== undefined) return;
-    const bytes = this.#carry.length > 0 ? Buffer.concat([this.#carry, chunk]) : chunk;
-    const start = this.#offset - this.#carry.length;
-    const cut = bytes.length - incompleteTail(bytes);
-    const whole = bytes.subarray(0, cut);
-    if (!isUtf8(whole)) {
-      const at = firstInvalid(whole);
-      this.bad = `byte 0x${whole[at]!.toString(16).toUpperCase().padStart(2, '0')} at offset ${start + at}`;
-    }
-    this.#carry = Buffer.from(bytes.subarray(cut));
-    this.#offset += chunk.length;
-  }
-
-  /** The body ended: a character left incomplete is invalid too. */
-  end(): void {
-    if (this.bad === undefined && this.#carry.length > 0) {
-      this.bad = `byte 0x${this.#carry[0]!.toString(16).toUpperCase().padStart(2, '0')} at offset ${this.#offset - this.#carry.length} (a character cut off by the end of the body)`;
-    }
-  }
-}
-
-/** Bytes at the end that start a multi-byte character not yet complete (0 to 3). */
-function incompleteTail(bytes: Buffer): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back += 1) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
-    const need = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xc2 && b <= 0xdf ? 2 : 1;
-    return need > back ? back : 0;
-  }
-  return 0;
-}
-
-/** Offset of the first byte where `bytes` stops being UTF-8 (bytes is known not to be). */
-function firstInvalid(bytes: Buffer): number {
-  // Binary search on the longest valid prefix; a prefix cut inside a character is not valid either,
-  // so step back over an incomplete tail before testing.
-  let lo = 0;
-  let hi = bytes.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    const prefix = bytes.subarray(0, mid);
-    if (isUtf8(prefix.subarray(0, mid - incompleteTail(prefix)))) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo - incompleteTail(bytes.subarray(0, lo));
 }

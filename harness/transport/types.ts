@@ -1,5 +1,8 @@
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
+import type { SseEvent } from '#harness/core/sseFold.ts';
+
+export type { SseEvent };
 
 export interface TransportOptions {
   /** Secrets to scrub from every recorded byte (the API key). */
@@ -45,16 +48,6 @@ export interface SendRequest {
   maxStreamBytes?: number;
 }
 
-/** One server-sent event as it arrived. */
-export interface SseEvent {
-  data: string;
-  event?: string;
-  /** Milliseconds since the response headers arrived. */
-  at: number;
-  /** Set when bytes of this event were not UTF-8 (its data holds U+FFFD in their place). */
-  invalidUtf8?: true;
-}
-
 export interface SendResult {
   status: number;
   /** The response headers as received (names lowercase, repeated headers joined with `, `); not redacted. */
@@ -70,7 +63,7 @@ export interface SendResult {
    */
   json(): Promise<unknown>;
   /**
-   * An SSE body read incrementally: events are yielded as they arrive, never buffered whole. Comments (`: keep-alive`) are recorded in exchange.response.events with data ':...'
+   * An SSE body read incrementally (core/sseFold.ts): events are yielded as they arrive, classified by `kind`, never buffered whole. Comments (`: keep-alive`) are recorded in exchange.response.events with data ':...'
    * (and yielded so, in their place: an event's data never starts with ':' in a chat stream). A malformed stream ends the iteration with a typed error, keeping what arrived:
    * TransportError (HARNESS_RESET, HARNESS_TIMEOUT) when the connection breaks, MalformedResponseError (MALFORMED_STREAM) when the stream ends inside an event,
    * (BODY_TOO_LARGE) past `maxStreamBytes`. An event whose bytes were not UTF-8 is yielded flagged `invalidUtf8`.

@@ -4,6 +4,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { schemaChecks } from '../schema/responses.ts';
 import { streamChecks } from './events.ts';
+import { sseEventsOf } from '#harness/testing/sseEvents.ts';
 
 /*
  * The stream checks on a stream that broke off: checks that need the whole stream (its end, its
@@ -27,7 +28,7 @@ function brokenTarget(targetModel: string, events: string[]): CheckContext {
     text: () => Promise.reject(new Error('a stream')),
     json: () => Promise.reject(new Error('a stream')),
     async *events() {
-      for (const data of events) yield { data, at: 0 };
+      yield* sseEventsOf(events);
       throw new Error(RESET);
     },
   };
@@ -40,7 +41,6 @@ function brokenTarget(targetModel: string, events: string[]): CheckContext {
     served: () => Promise.resolve({ served: true }),
     judge: (name, body, profile = 'default') => validatorFor(spec, name, { profile })(body),
     referenceTime: () => Promise.resolve({ value: new Date(0), source: 'fixture' }),
-    countUsage: () => undefined,
     options: { strict: false, runs: 1, seed: 1, lifecycleToleranceSeconds: 0, hasEmptyBalanceKey: false },
   };
 }

@@ -3,6 +3,7 @@ import { HarnessError } from '#harness/core/errors/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckContext, CheckResponse } from '../context.ts';
 import { judgeRefusal } from './refusal.ts';
+import { sseEventsOf } from '#harness/testing/sseEvents.ts';
 import { chunkJudge, MAX_SAMPLES, MAX_TEXT_CHARS, readStream } from './stream.ts';
 
 const { spec } = loadSpec();
@@ -19,7 +20,7 @@ function streamed(events: Event[], breaks?: Error): CheckResponse {
     text: () => Promise.reject(new Error('read as events')),
     json: () => Promise.reject(new Error('read as events')),
     async *events() {
-      for (const e of events) yield { ...e, at: 0 };
+      yield* sseEventsOf(events);
       if (breaks) throw breaks;
     },
   };

@@ -11,7 +11,6 @@ const SAMPLE_CHARS = 1000;
 export const MAX_TEXT_CHARS = 64 * 1024;
 /** Tool calls (distinct indices) assembled; the rest are only counted. */
 const MAX_TOOL_CALLS = 64;
-const COLON = 0x3a;
 /** No chunk's id: the first chunk's id, whatever it is (undefined too), is new. */
 const NO_CHUNK = Symbol('no chunk');
 /** Pieces of text gathered before they are joined into one string (many small strings cost more than one). */
@@ -130,15 +129,15 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
   try {
     for await (const event of res.events()) {
       const data = event.data;
-      if (data.charCodeAt(0) === COLON) {
+      if (event.kind === 'comment') {
         out.comments++;
         continue;
       }
-      if (out.done) {
+      if (event.kind === 'after-done') {
         note(out.afterDone, data);
         continue;
       }
-      if (data === '[DONE]') {
+      if (event.kind === 'done') {
         out.done = true;
         continue;
       }
