@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest';
 /**
  * The import rule of STYLE.md, enforced: data flows spec -> derive -> checks -> results -> render,
  * and the emulator implements the spec on its own, so a bug in derive cannot hide in both the
- * generator and the oracle. Test files and harness/testing may reach across layers.
+ * generator and the oracle. Test files, harness/testing and harness/bench may reach across layers;
+ * no production module imports them, nor vitest (the runner alone drives it).
  */
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
@@ -26,7 +27,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'replay', 'results'],
   cli: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner'],
   testing: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'cli'],
+  // The load generator and benchmarks measure everything; nothing imports them.
+  bench: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'cli', 'testing'],
 };
+
+/** Rooms whose modules serve tests and benchmarks only: production code never imports them. */
+const TEST_ROOMS = ['testing', 'bench'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -78,6 +84,31 @@ describe('layering', () => {
   });
 });
 
+/** Production modules (not in a test room): what they import from the test rooms, and vitest outside the runner. */
+function testImportsOf(file: string, text: string): string[] {
+  const own = layerOf(file);
+  const rooms = importedLayers(file, text)
+    .filter(({ layer }) => TEST_ROOMS.includes(layer))
+    .map(({ spec }) => `${relative(ROOT, file)} imports ${spec} (a test helper)`);
+  const vitest = own !== 'runner' && /^\s*import\b[^'"]*?from\s+['"]vitest(?:\/[^'"]*)?['"]/m.test(text) ? [`${relative(ROOT, file)} imports vitest (only the runner drives it)`] : [];
+  return [...rooms, ...vitest];
+}
+
+describe('rooms', () => {
+  const production = sourceFiles(ROOT).filter((f) => relative(ROOT, f).includes('/') && !TEST_ROOMS.includes(layerOf(f)));
+
+  test('no production module imports a test helper, a benchmark, or vitest outside the runner', () => {
+    expect(production.flatMap((f) => testImportsOf(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  test('the rule can fail: a render module importing a test helper or vitest is caught; the runner may import vitest', () => {
+    const render = join(ROOT, 'render', 'fake.ts');
+    expect(testImportsOf(render, "import { sampleRecord } from '#harness/testing/sampleRecord.ts';")).toHaveLength(1);
+    expect(testImportsOf(render, "import { expect } from 'vitest';")).toHaveLength(1);
+    expect(testImportsOf(join(ROOT, 'runner', 'fake.ts'), "import { describe } from 'vitest';")).toEqual([]);
+  });
+});
+
 describe('one of each', () => {
   /** A JSON-object guard written out again: `typeof x === 'object' && x !== null && !Array.isArray(x)`. */
   const GUARD = /typeof (\w+) === 'object' && \1 !== null && !Array\.isArray\(\1\)/;
@@ -89,5 +120,15 @@ describe('one of each', () => {
 
   test('the guard search can fail', () => {
     expect(GUARD.test("const ok = typeof v === 'object' && v !== null && !Array.isArray(v);")).toBe(true);
+  });
+
+  /** Production modules that import a package by name: one module per concept reads with it. */
+  const importersOf = (pkg: string) =>
+    sourceFiles(ROOT)
+      .filter((f) => !TEST_ROOMS.includes(layerOf(f)) && new RegExp(`from\\s+['"]${pkg}['"]`).test(readFileSync(f, 'utf8')))
+      .map((f) => relative(ROOT, f));
+
+  test('one SSE reader: only core/sseFold.ts imports eventsource-parser', () => {
+    expect(importersOf('eventsource-parser')).toEqual(['core/sseFold.ts']);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { HOSTILE_TEXT, sampleRecord } from '#harness/results/sample.ts';
+import { HOSTILE_TEXT, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from '#harness/results/index.ts';
 import { renderHtml } from './html.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseRunRecord, serializeRunRecord } from '#harness/results/index.ts';
-import { sampleRecord } from '#harness/results/sample.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { renderJson } from './json.ts';
 
 describe('renderJson', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { HOSTILE_TEXT, sampleRecord } from '#harness/results/sample.ts';
+import { HOSTILE_TEXT, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from '#harness/results/index.ts';
 import { renderJunit } from './junit.ts';
-import { wellFormedXml } from './wellFormedXml.ts';
+import { wellFormedXml } from '#harness/testing/wellFormedXml.ts';
 
 /** Elements by name with their attributes (the document is checked well-formed first). */
 function elements(xml: string, name: string): Record<string, string>[] {
@@ -14,7 +14,7 @@ function elements(xml: string, name: string): Record<string, string>[] {
 describe('renderJunit', () => {
   const xml = renderJunit(sampleRecord());
 
-  test('is well-formed XML (checked by wellFormedXml: a tokenizer with tag balance, attribute and reference rules)', () => {
+  test('is well-formed XML (checked by wellFormedXml: saxes, a conforming XML parser)', () => {
     expect(wellFormedXml(xml)).toEqual([]);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { sampleRecord } from '#harness/results/sample.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summaryOf } from '#harness/results/index.ts';
 import { renderMarkdownSummary } from './markdownSummary.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { exitCodeOf, gatingFailures } from './exitCodeOf.ts';
-import { SAMPLE_BASE_URL, sampleRecord } from './sample.ts';
+import { SAMPLE_BASE_URL, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from './summarize.ts';
 import type { RunRecord } from './runRecord.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { mergeRecords } from './mergeRecords.ts';
 import { isMergeConflictError, MergeConflictError } from './MergeConflictError.ts';
-import { sampleRecord } from './sample.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from './summarize.ts';
 import type { RunRecord } from './runRecord.ts';
 import { causesOf } from './causes.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readRunRecord } from './readRunRecord.ts';
 import { writeRunRecord } from './writeRunRecord.ts';
 import { serializeRunRecord } from './serialize.ts';
-import { sampleRecord } from './sample.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { isReportInvalidError, type ReportInvalidError } from './ReportInvalidError.ts';
 import { summaryOf } from './summaryOf.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { createAjv } from '#harness/derive/validators/createAjv.ts';
-import { sampleRecord } from './sample.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { runRecordProblems } from './parseRunRecord.ts';
 import { summaryOf } from './summaryOf.ts';
 import { RUN_RECORD_LAYOUT, RUN_SUMMARY_LAYOUT, type Layout } from './serialize.ts';

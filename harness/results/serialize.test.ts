@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { serializeRunRecord, serializeRunSummary } from './serialize.ts';
-import { sampleRecord } from './sample.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summaryOf } from './summaryOf.ts';
 import type { RunRecord } from './runRecord.ts';
 

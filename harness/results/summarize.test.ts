@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { summarize } from './summarize.ts';
-import { sampleResults } from './sample.ts';
+import { sampleResults } from '#harness/testing/sampleRecord.ts';
 
 describe('summarize', () => {
   test('counts every verdict, and failures by severity', () => {

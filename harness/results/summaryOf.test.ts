@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { summaryOf } from './summaryOf.ts';
-import { sampleRecord } from './sample.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from './summarize.ts';
 import type { RunRecord } from './runRecord.ts';
 

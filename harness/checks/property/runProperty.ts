@@ -19,8 +19,8 @@ export interface PropertyCheck<T> {
 
 /**
  * Requests fast-check may spend shrinking a counterexample, beyond the run's own. A live target
- * costs money per request; past this, candidates count as passing and shrinking stops at the
- * smallest failure found so far (still replayable by its seed and path).
+ * costs money per request; past this, shrinking stops at the smallest failure found so far (still
+ * replayable by its seed and path).
  */
 export const SHRINK_BUDGET = 100;
 
@@ -35,11 +35,9 @@ export const SHRINK_BUDGET = 100;
  */
 export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, describe: (value: T) => string): Promise<CheckOutcome> {
   let thrown: { error: unknown } | undefined;
-  let sends = 0;
-  const budget = ctx.options.runs + SHRINK_BUDGET;
-  const property = fc.asyncProperty(prop.arbitrary, async (value) => {
-    if (thrown || sends >= budget) return true;
-    sends += 1;
+  // fast-check counts the candidates it shrinks through; past the budget it stops at the smallest failure so far.
+  const property = fc.asyncProperty(fc.limitShrink(prop.arbitrary, SHRINK_BUDGET), async (value) => {
+    if (thrown) return true;
     try {
       return (await prop.judge(value)) === undefined;
     } catch (error) {

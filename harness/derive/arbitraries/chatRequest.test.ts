@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { validateRequest } from '#harness/emulator/validate/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec, TypeExpr } from '#harness/spec/model.ts';
-import { assertProduceCorrectValues, assertProduceSameValueGivenSameSeed, assertReaches, requestViolations } from './assertions.ts';
+import { assertProduceCorrectValues, assertProduceSameValueGivenSameSeed, assertReaches, requestViolations } from '#harness/testing/arbitraryAssertions.ts';
 import { chatRequest, type ChatRequestBody } from './chatRequest.ts';
 
 const { spec } = loadSpec();

@@ -3,7 +3,7 @@ import { conditionHolds } from '#harness/emulator/validate/conditions.ts';
 import { validateRequest } from '#harness/emulator/validate/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { assertProduceCorrectValues, assertProduceSameValueGivenSameSeed, assertReaches, pointerOf, requestViolations } from './assertions.ts';
+import { assertProduceCorrectValues, assertProduceSameValueGivenSameSeed, assertReaches, pointerOf, requestViolations } from '#harness/testing/arbitraryAssertions.ts';
 import { invalidChatRequest, type InvalidChatRequest } from './invalidChatRequest.ts';
 
 const { spec } = loadSpec();

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '#harness/emulator/index.ts';
-import { SDK_WRONG_KEY, startForSdk } from './startForSdk.ts';
+import { SDK_WRONG_KEY, startForSdk } from '#harness/testing/startForSdk.ts';
 
 // The official `@anthropic-ai/sdk` client, used as its users use it, against the emulator's
 // messages base ({messages_base_url}, mounted at {base_url}/anthropic).

@@ -9,7 +9,7 @@ import type {
 import type { CompletionCreateParamsNonStreaming } from 'openai/resources/completions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '#harness/emulator/index.ts';
-import { SDK_WRONG_KEY, startForSdk } from './startForSdk.ts';
+import { SDK_WRONG_KEY, startForSdk } from '#harness/testing/startForSdk.ts';
 
 // The official `openai` client, used as its users use it, against the emulator's chat-completions
 // bases: {base_url}, {base_url}/v1 and {beta_base_url}.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Spec } from '#harness/spec/model.ts';
 import { validateObject } from './object.ts';
 import { validateRequest } from './request.ts';
-import { chat, chatSite, messagesSite, spec, specStatus } from './testkit.ts';
+import { chat, chatSite, messagesSite, spec, specStatus } from '#harness/testing/validateTestkit.ts';
 
 describe('validateObject reads every bound from the spec', () => {
   it('refuses temperature 1.8 once the spec says the maximum is 1.5', () => {

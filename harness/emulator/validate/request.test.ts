@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSite } from './site.ts';
 import { validateRequest } from './request.ts';
-import { chat, chatSite, spec, specStatus, TOOL, type Body } from './testkit.ts';
+import { chat, chatSite, spec, specStatus, TOOL, type Body } from '#harness/testing/validateTestkit.ts';
 
 const MISSING = 'chat.required-field.missing';
 const WRONG_TYPE = 'chat.wrong-type';

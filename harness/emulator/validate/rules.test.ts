@@ -3,7 +3,7 @@ import type { Rule, Spec } from '#harness/spec/model.ts';
 import { checkRules } from './rules.ts';
 import { validateRequest } from './request.ts';
 import type { RequestSite } from './site.ts';
-import { badRequestRow, chat, chatSite, fim, fimSite, spec, specStatus, type Body } from './testkit.ts';
+import { badRequestRow, chat, chatSite, fim, fimSite, spec, specStatus, type Body } from '#harness/testing/validateTestkit.ts';
 
 function conversation(last: Record<string, unknown>): Record<string, unknown>[] {
   return [{ role: 'user', content: 'Write a poem' }, { role: 'assistant', ...last }];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Spec } from '#harness/spec/model.ts';
 import { validateRequest } from './request.ts';
 import { ruleStatus, unspecifiedStatus, RULE_FOR_PROBLEM, requestErrorType } from './statuses.ts';
-import { badRequestRow, chat, chatSite, spec, specStatus } from './testkit.ts';
+import { badRequestRow, chat, chatSite, spec, specStatus } from '#harness/testing/validateTestkit.ts';
 
 describe('ruleStatus', () => {
   it.each(Object.values(RULE_FOR_PROBLEM))('reads the status of %s from the spec', (id) => {

@@ -7,7 +7,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadSpec } from '#harness/spec/load.ts';
-import { startEmulator } from '../server.ts';
+import { startEmulator } from '#harness/emulator/index.ts';
 
 export interface LoadServerOptions {
   keys: string[];

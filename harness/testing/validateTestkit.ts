@@ -1,7 +1,7 @@
 /** Shared by the tests of this folder: the shipped spec, request sites, and bodies to start from. */
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { RequestSite } from './site.ts';
+import type { RequestSite } from '#harness/emulator/validate/site.ts';
 
 export const spec: Spec = loadSpec().spec;
 

@@ -7,8 +7,8 @@
 import { curlOf } from '#harness/core/curl.ts';
 import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
-import type { RunRecord } from './runRecord.ts';
-import { summarize } from './summarize.ts';
+import type { RunRecord } from '#harness/results/runRecord.ts';
+import { summarize } from '#harness/results/summarize.ts';
 
 /** What a hostile or broken endpoint might send back; it must come out inert in every report. */
 export const HOSTILE_TEXT = 'Sure! <script>alert(1)</script> ]]> & "quoted" \'single\' \u0001bell\u0007 done';

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { runLoad } from './load/runLoad.ts';
 
 /**
- * The short version of the load benchmark (`node --import tsx harness/emulator/load/main.ts`, 30 s):
+ * The short version of the load benchmark (`node --import tsx harness/bench/load/main.ts`, 30 s):
  * 500 concurrent clients for 3 s against the emulator in a child process of its own, on loopback.
  */
 describe('the emulator under load', () => {

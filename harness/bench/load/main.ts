@@ -1,5 +1,5 @@
 /**
- * The load benchmark as a script: `node --import tsx harness/emulator/load/main.ts`.
+ * The load benchmark as a script: `node --import tsx harness/bench/load/main.ts`.
  * LOAD_CLIENTS (default 500), LOAD_DURATION_S (default 30), LOAD_CONCURRENCY (the emulator's
  * per-key limit, default 8), LOAD_STREAM_INTERVAL_MS (default 0), LOAD_JSON (also write the report
  * there). Prints the figures; exits 1 when a property broke (crash, unanswered request, RSS growth,
