@@ -1,6 +1,6 @@
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
-import type { Failure, TokenUse } from '#harness/core/outcome.ts';
+import type { Failure } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
@@ -53,8 +53,6 @@ export interface CheckContext {
   served(endpoint: string, base: string): Promise<ServedVerdict>;
   judge(objectName: string, body: unknown, profile?: Profile): Violation[];
   referenceTime(): Promise<ReferenceTime>;
-  /** Counts tokens a response reports, for the run's cost. */
-  countUsage(usage: TokenUse): void;
   options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean };
 }
 

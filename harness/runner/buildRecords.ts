@@ -1,23 +1,15 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, summarize, type RunRecord, type UsageTotals } from '#harness/results/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
-import { costOf } from '#harness/spec/pricing.ts';
+import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { RunConfig } from './runConfig.ts';
+import { tokensOf } from './spend/tokens.ts';
 
 /** Tokens a model's checks reported, and their cost at the spec's prices on the day of the run. */
 function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at: Date): UsageTotals {
-  const t = results.reduce(
-    (sum, r) => ({ p: sum.p + (r.tokens?.promptTokens ?? 0), c: sum.c + (r.tokens?.completionTokens ?? 0), h: sum.h + (r.tokens?.cacheHitTokens ?? 0) }),
-    { p: 0, c: 0, h: 0 },
-  );
-  let cost = '0.000000';
-  try {
-    cost = formatUsd(costOf(spec, model, { promptCacheHitTokens: t.h, promptCacheMissTokens: Math.max(0, t.p - t.h), completionTokens: t.c }, at), 6);
-  } catch {
-    // A model without a price in the spec: the tokens are still reported.
-  }
-  return { promptTokens: t.p, completionTokens: t.c, cacheHitTokens: t.h, costUsd: cost };
+  const t = tokensOf(results);
+  return { ...t, costUsd: formatUsd(costOfUse(spec, model, t, at), 6) };
 }
 
 /** One RunRecord per model covered, in the order of config.models. */

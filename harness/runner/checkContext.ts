@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured.ts';
-import type { TokenUse } from '#harness/core/outcome.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '#harness/checks/index.ts';
 import { validatorFor } from '#harness/derive/validators/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { SendRequest } from '#harness/transport/index.ts';
 import { baseUrlOf } from './baseUrls.ts';
-import { isBudgetReached } from './BudgetReachedError.ts';
-import type { Meter } from './meter.ts';
-import { addBound, NO_BOUND, requestBound, type RequestBound } from './requestBound.ts';
+import { CheckTracker } from './checkTracker.ts';
 import type { RunConfig } from './runConfig.ts';
-import { streamCapOf } from './streamCap.ts';
-import { addTokens, usageOfExchange } from './usageOfExchange.ts';
+import { streamCapOf } from './spend/streamCap.ts';
 import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
 import { servedCheckId } from '#harness/checks/endpoint/served.ts';
@@ -37,79 +33,6 @@ function authHeaders(mode: CheckRequest['auth'], key: string, emptyBalanceKey: s
     default:
       return { authorization: `Bearer ${key}` };
   }
-}
-
-/**
- * What the runner sees of one check's requests: the tokens every answer reported, requests still
- * open, and whether the budget stopped one. With a Meter, the worker's spend and network time too.
- */
-export class CheckTracker {
-  observed: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
-  budgetStop: string | undefined;
-  /** Requests sent, and the most they could have cost (for the estimate). */
-  requests = 0;
-  bound: RequestBound = NO_BOUND;
-  readonly #open = new Set<() => void>();
-  constructor(readonly meter?: Meter, private readonly spec?: Spec) {}
-
-  /** Ends every request the check left unread (a body it never consumed). */
-  closeAll(): void {
-    for (const end of [...this.#open]) end();
-  }
-
-  wrap(req: SendRequest, send: (req: SendRequest) => Promise<CheckResponse>, model: string): Promise<CheckResponse> {
-    try {
-      this.meter?.guard();
-    } catch (err) {
-      if (isBudgetReached(err)) this.budgetStop ??= err.message;
-      return Promise.reject(err);
-    }
-    this.requests++;
-    if (this.spec) this.bound = addBound(this.bound, requestBound(this.spec, model, req.body, req.rawBody));
-    const finish = this.meter?.begin() ?? (() => undefined);
-    let exchangeOf: (() => CheckResponse['exchange']) | undefined;
-    const end = () => {
-      if (!this.#open.delete(end)) return;
-      finish();
-      if (!exchangeOf) return;
-      const tokens = usageOfExchange(exchangeOf());
-      this.observed = addTokens(this.observed, tokens);
-      this.meter?.spend(model, tokens);
-    };
-    this.#open.add(end);
-    return send(req).then(
-      (res) => {
-        exchangeOf = () => res.exchange;
-        return settleOn(res, end);
-      },
-      (err: unknown) => {
-        end();
-        throw err;
-      },
-    );
-  }
-}
-
-/** The response, with `end` called once its body has been read (or broke off). */
-function settleOn(res: CheckResponse, end: () => void): CheckResponse {
-  return {
-    status: res.status,
-    headers: res.headers,
-    get exchange() {
-      return res.exchange;
-    },
-    text: () => res.text().finally(end),
-    json: () => res.json().finally(end),
-    events: () => ({
-      async *[Symbol.asyncIterator]() {
-        try {
-          yield* res.events();
-        } finally {
-          end();
-        }
-      },
-    }),
-  };
 }
 
 /** A stream may carry what it asked for (streamCap.ts); other requests keep the transport's caps. */
@@ -144,7 +67,7 @@ function gateFor(spec: Spec, config: RunConfig, sender: Sender) {
 }
 
 /** The CheckContext of one check on one model: requests go through the run's transport. */
-export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, usage: TokenUse, tracker = new CheckTracker()): CheckContext {
+export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker()): CheckContext {
   const mapModel = (id: string) => config.modelMap[id] ?? id;
   const served = gateFor(spec, config, sender);
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
@@ -180,11 +103,6 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     },
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
-    countUsage: (u) => {
-      usage.promptTokens += u.promptTokens;
-      usage.completionTokens += u.completionTokens;
-      usage.cacheHitTokens += u.cacheHitTokens;
-    },
     options: { strict: config.strict, runs: config.runs, seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined },
   };
 }

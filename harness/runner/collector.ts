@@ -1,7 +1,7 @@
 import type { Reporter, TestCase } from 'vitest/node';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import './meta.ts';
-import type { RequestBound } from './requestBound.ts';
+import type { RequestBound } from './spend/requestBound.ts';
 
 export interface WorkerTiming {
   requestMs: number;

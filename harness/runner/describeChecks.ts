@@ -1,20 +1,18 @@
 import { describe, inject, test } from 'vitest';
-import type { TokenUse } from '#harness/core/outcome.ts';
 import { redactValue } from '#harness/core/redact.ts';
-import { buildRegistry } from '#harness/checks/index.ts';
 import { fixtureRecorder } from '#harness/replay/fixtureFormat.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { createTransport } from '#harness/transport/index.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { Check } from '#harness/checks/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { CheckTracker, createCheckContext, type Sender } from './checkContext.ts';
+import { createCheckContext, type Sender } from './checkContext.ts';
+import { CheckTracker } from './checkTracker.ts';
 import { executeCheck } from './execute.ts';
 import './meta.ts';
-import { Meter } from './meter.ts';
-import { shardOf } from './plan.ts';
+import { planRun } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
-import { maxTokens } from './usageOfExchange.ts';
+import { Meter } from './spend/meter.ts';
 import { basisText } from '#harness/spec/basis.ts';
 import { secretValues } from '#harness/core/extraHeaders.ts';
 
@@ -31,19 +29,14 @@ function meterFor(spec: Spec, config: RunConfig): Meter {
 export async function runMetered(spec: Spec, config: RunConfig, send: Sender, m: Meter, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
   const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model };
   if (m.reached()) return { ...base, verdict: 'skip', reason: `budget: not run, the run's spend reached its --budget-usd of ${config.budget?.limitUsd ?? '?'} USD`, durationMs: 0 };
-  const usage: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
   const tracker = new CheckTracker(m, spec);
-  const ctx = createCheckContext(spec, config, send, model, usage, tracker);
-  const result = await executeCheck(check, ctx, usage, config.apiKeyEnv, headerVariablesOf(config));
-  tracker.closeAll();
+  const ctx = createCheckContext(spec, config, send, model, tracker);
+  const result = await executeCheck(check, ctx, () => tracker.settle(), config.apiKeyEnv, headerVariablesOf(config));
   onTracked?.(tracker);
-  // The check's own count and the runner's see the same answers: the larger of each is the spend.
-  const tokens = maxTokens(tracker.observed, usage);
-  const withTokens: CheckResult = { ...result, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens } : {}) };
   // A check cut short by the budget judged nothing, whatever it made of the refused request.
-  let final = withTokens;
+  let final = result;
   if (tracker.budgetStop !== undefined) {
-    const { failures: _dropped, ...rest } = withTokens;
+    const { failures: _dropped, ...rest } = result;
     final = { ...rest, verdict: 'skip', reason: tracker.budgetStop };
   }
   // Checks read raw answers: an endpoint that echoes the key would put it in a failure message.
@@ -82,7 +75,7 @@ function senderFor(config: RunConfig): Sender {
 export function describeChecks(area: string): void {
   const config = inject('svcConformance');
   const { spec } = loadSpec(config.specDir);
-  const plan = shardOf(buildRegistry(spec).plan(spec, config.models, area, config.only), config.shard);
+  const plan = planRun(spec, config, area);
   const models = [...new Set(plan.map((p) => p.model))];
   for (const model of models) {
     describe.concurrent(`${area} [${model}]`, () => {

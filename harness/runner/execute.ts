@@ -11,11 +11,16 @@ import { basisText } from '#harness/spec/basis.ts';
  * judge: unreachable target, timeout) is `error`; so is an exception of the check itself, since a
  * bug of the harness says nothing about the endpoint. A request a capture-built fixture set holds no
  * capture for is a skip: the endpoint was never asked. Nothing escapes: the report is always written.
+ * `spent` is asked once the check has ended: the tokens its answers reported (runner/checkTracker.ts).
  */
-export async function executeCheck(check: Check, ctx: CheckContext, usage: TokenUse, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
+export async function executeCheck(check: Check, ctx: CheckContext, spent: () => TokenUse, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
   const started = performance.now();
   const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model: ctx.model };
-  const done = () => ({ durationMs: Math.round(performance.now() - started), ...(usage.promptTokens + usage.completionTokens > 0 ? { tokens: { ...usage } } : {}) });
+  const done = () => {
+    const durationMs = Math.round(performance.now() - started);
+    const tokens = spent();
+    return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}) };
+  };
   try {
     const outcome = await check.run(ctx);
     switch (outcome.verdict) {

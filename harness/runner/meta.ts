@@ -1,5 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import type { RequestBound } from './requestBound.ts';
+import type { RequestBound } from './spend/requestBound.ts';
 
 /** The result travels from the worker to the reporter as vitest task meta. */
 declare module 'vitest' {

@@ -1,4 +1,6 @@
-import type { Check } from '#harness/checks/index.ts';
+import { buildRegistry, type Check } from '#harness/checks/index.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { RunConfig } from './runConfig.ts';
 
 export interface Planned {
   check: Check;
@@ -10,4 +12,15 @@ export function shardOf(plan: readonly Planned[], shard: { index: number; count:
   if (!shard) return [...plan];
   const sorted = [...plan].sort((a, b) => `${a.check.id}|${a.model}`.localeCompare(`${b.check.id}|${b.model}`));
   return sorted.filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+/**
+ * The (check, model) pairs a run runs: of one area (a suite file's share), or of every area in the
+ * registry's order (what the CLI counts and reports as not run). Each area is sharded on its own, so
+ * a suite file can plan its share without knowing the others.
+ */
+export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'shard'>, area?: string): Planned[] {
+  const registry = buildRegistry(spec);
+  const areas = area === undefined ? registry.areas() : [area];
+  return areas.flatMap((a) => shardOf(registry.plan(spec, run.models, a, run.only), run.shard));
 }

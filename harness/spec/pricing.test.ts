@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { parseUsd, PICO_PER_USD } from './money.ts';
-import { costOf, priceFor } from './pricing.ts';
+import { costOf, costOfUse, priceFor } from './pricing.ts';
 
 const { spec } = loadSpec();
 
@@ -73,6 +73,24 @@ describe('costOf', () => {
     const at = new Date('2026-05-01T00:00:00Z');
     expect(() => costOf(spec, 'svc-v4-flash', { promptCacheHitTokens: -1, promptCacheMissTokens: 0, completionTokens: 0 }, at)).toThrow(/promptCacheHitTokens/);
     expect(() => costOf(spec, 'svc-v4-flash', { promptCacheHitTokens: 0, promptCacheMissTokens: 0, completionTokens: 1.5 }, at)).toThrow(/completionTokens/);
+  });
+});
+
+describe('costOfUse', () => {
+  const at = new Date('2026-05-01T00:00:00Z');
+
+  it('prices the prompt tokens the cache did not serve as misses', () => {
+    const use = { promptTokens: 1_640, completionTokens: 500, cacheHitTokens: 640 };
+    expect(costOfUse(spec, 'svc-v4-flash', use, at)).toBe(costOf(spec, 'svc-v4-flash', { promptCacheHitTokens: 640, promptCacheMissTokens: 1_000, completionTokens: 500 }, at));
+  });
+
+  it('never counts negative misses: more hits than prompt tokens are hits only', () => {
+    expect(costOfUse(spec, 'svc-v4-flash', { promptTokens: 10, completionTokens: 0, cacheHitTokens: 30 }, at)).toBe(30n * 14_000n);
+  });
+
+  it('a model the spec gives no price, or a count past what can be priced, costs nothing', () => {
+    expect(costOfUse(spec, 'svc-nope', { promptTokens: 100, completionTokens: 100, cacheHitTokens: 0 }, at)).toBe(0n);
+    expect(costOfUse(spec, 'svc-v4-flash', { promptTokens: 1e300, completionTokens: 0, cacheHitTokens: 0 }, at)).toBe(0n);
   });
 });
 

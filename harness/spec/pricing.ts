@@ -1,3 +1,4 @@
+import type { TokenUse } from '#harness/core/outcome.ts';
 import type { Price, Spec } from '#harness/spec/model.ts';
 import { parseUsd } from './money.ts';
 
@@ -89,4 +90,19 @@ export function costOf(spec: Spec, modelId: string, usage: TokenUsage, at: Date)
     count(usage.promptCacheMissTokens, 'promptCacheMissTokens') * p.inputCacheMiss +
     count(usage.completionTokens, 'completionTokens') * p.output
   );
+}
+
+/**
+ * What a use of tokens costs, in pico-dollars, the prompt tokens the cache did not serve being
+ * misses. The one place a run prices tokens (its cost, its budget, its estimate). A use the spec
+ * cannot price (no price for the model at `at`, a count past what can be priced) costs 0n: its
+ * tokens are still reported, they are not priced.
+ */
+export function costOfUse(spec: Spec, modelId: string, use: TokenUse, at: Date): bigint {
+  const usage = { promptCacheHitTokens: use.cacheHitTokens, promptCacheMissTokens: Math.max(0, use.promptTokens - use.cacheHitTokens), completionTokens: use.completionTokens };
+  try {
+    return costOf(spec, modelId, usage, at);
+  } catch {
+    return 0n;
+  }
 }

@@ -4,7 +4,6 @@ import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { failure, outcomeOf, pass } from '../support/outcome.ts';
 import { chat, longPrompt } from '../support/requests.ts';
-import { countUsage } from '../support/samples.ts';
 
 interface CacheEntry {
   value?: unknown;
@@ -17,7 +16,6 @@ async function twice(ctx: CheckContext, prompt: string) {
   await first.text();
   const second = await ctx.send(request);
   const body = (await second.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-  if (body && typeof body.usage === 'object' && body.usage !== null) countUsage(ctx, body.usage as Record<string, unknown>);
   return { res: second, hit: get(body, 'usage', 'prompt_cache_hit_tokens'), prompt: get(body, 'usage', 'prompt_tokens') };
 }
 

@@ -2,9 +2,7 @@ import { breakableRules, invalidChatRequest, type InvalidChatRequest } from '#ha
 import type { Expectation, Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
-import { isObject } from '../support/body.ts';
 import { judgeRefusal } from '../support/refusal.ts';
-import { countUsage } from '../support/samples.ts';
 import { requestText } from './describe.ts';
 import { runProperty, type Problem } from './runProperty.ts';
 
@@ -13,11 +11,6 @@ async function judgeRefused(ctx: CheckContext, { request, broken }: InvalidChatR
   const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body: request });
   const expect: Expectation = broken.statuses ? { status_any_of: broken.statuses } : { error: true };
   const failures = await judgeRefusal(ctx, res, expect, `${broken.what}, which breaks ${broken.ruleId}`);
-  if (res.status === 200) {
-    // Accepted after all: the answer was generated and paid for.
-    const body: unknown = await res.json().catch(() => undefined);
-    if (isObject(body) && isObject(body.usage)) countUsage(ctx, body.usage);
-  }
   const first = failures[0];
   if (!first) return undefined;
   const pointer = `/${broken.field.split('.').join('/')}`;

@@ -5,6 +5,7 @@ import { HarnessError } from '#harness/core/errors/index.ts';
 import { startEmulator, type FaultId, type RunningEmulator } from '#harness/emulator/index.ts';
 import { chatRequest } from '#harness/derive/arbitraries/index.ts';
 import { createCheckContext, type Sender } from '#harness/runner/checkContext.ts';
+import { CheckTracker } from '#harness/runner/checkTracker.ts';
 import { executeCheck } from '#harness/runner/execute.ts';
 import type { RunConfig } from '#harness/runner/runConfig.ts';
 import { loadSpec } from '#harness/spec/load.ts';
@@ -61,11 +62,11 @@ function config(emu: RunningEmulator, runs: number, seed: number): RunConfig {
 /** One check on one model of the emulator with these faults, through the runner's own executeCheck. */
 async function run(check: Check, faults: FaultId[], { model = 'svc-v4-flash', runs = 20, seed = 1 } = {}): Promise<{ result: CheckResult; usage: TokenUse; requests: number }> {
   const target = targets.get(key(faults))!;
-  const usage: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
+  const tracker = new CheckTracker();
   const before = target.transport.stats().requests;
-  const ctx = createCheckContext(spec, config(target.emu, runs, seed), target.transport, model, usage);
-  const result = await executeCheck(check, ctx, usage);
-  return { result, usage, requests: target.transport.stats().requests - before };
+  const ctx = createCheckContext(spec, config(target.emu, runs, seed), target.transport, model, tracker);
+  const result = await executeCheck(check, ctx, () => tracker.settle());
+  return { result, usage: tracker.observed, requests: target.transport.stats().requests - before };
 }
 
 /** Sends a body as it is to an emulator, and returns the status. */
@@ -177,7 +178,7 @@ describe('runProperty', () => {
   const unusedSender: Sender = {
     send: () => Promise.reject(new Error('no request is sent in these tests')),
   };
-  const ctxFor = (runs: number, seed: number) => createCheckContext(spec, config(targets.get('clean')!.emu, runs, seed), unusedSender, 'svc-v4-flash', { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 });
+  const ctxFor = (runs: number, seed: number) => createCheckContext(spec, config(targets.get('clean')!.emu, runs, seed), unusedSender, 'svc-v4-flash');
   const fakeResponse = () => ({ status: 400, headers: {}, exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 }, text: async () => '', json: async () => ({}), events: async function* () {} });
 
   test('reports a failure only when the shrunk counterexample fails again: a flaky one is a pass with a note', async () => {

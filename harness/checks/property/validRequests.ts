@@ -1,9 +1,7 @@
 import { chatRequest, type ChatRequestBody } from '#harness/derive/arbitraries/index.ts';
 import type { CheckContext } from '../context.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
-import { isObject } from '../support/body.ts';
 import { readJson } from '../support/body.ts';
-import { countUsage } from '../support/samples.ts';
 import { errorText, requestText } from './describe.ts';
 import { runProperty, type Problem } from './runProperty.ts';
 
@@ -14,7 +12,6 @@ async function judgeAccepted(ctx: CheckContext, body: ChatRequestBody): Promise<
   if (res.status !== 200) return { message: `a valid request was refused with HTTP ${res.status}${read.ok ? errorText(read.body) : ''}`, res, extra: { specRef: 'objects.chat_completion_request' } };
   if (!read.ok) return { message: `a valid request was answered 200, but ${read.why}`, res, extra: { specRef: 'objects.chat_completion' } };
   const parsed = read.body;
-  if (isObject(parsed) && isObject(parsed.usage)) countUsage(ctx, parsed.usage);
   const broken = ctx.judge('chat_completion', parsed).filter((v) => v.level === 'must');
   if (broken.length === 0) return undefined;
   const first = broken[0]!;

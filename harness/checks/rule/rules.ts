@@ -7,7 +7,6 @@ import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
-import { countUsage } from '../support/samples.ts';
 import { EFFECTS } from './effects.ts';
 
 /** Models a rule is about: the one it names, a kind, the models serving its endpoint's feature. */
@@ -110,7 +109,6 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
           return outcomeOf([failure(`expected the request to be accepted, got HTTP ${res.status}`, res)]);
         }
         if (!isObject(body)) return outcomeOf([failure(`accepted, but the body is not a JSON object${unreadable}`, res)]);
-        if (isObject(body.usage)) countUsage(ctx, body.usage);
         if (!effect) return pass();
         if (effect.cannotJudge) return pass(effect.cannotJudge);
         const missing = effect.needs?.(body);

@@ -1,5 +1,4 @@
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
-import { isObject, type Json } from './body.ts';
 import { chat } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
@@ -26,17 +25,11 @@ export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest
         // Why there is no body (not JSON, not UTF-8, cut at the size cap, a reset), for the message.
         return { res, unreadable: (err as Error).message };
       }
-      if (isObject(body) && isObject(body.usage)) countUsage(ctx, body.usage);
       return { res, body };
     })();
     cache.set(key, hit);
   }
   return hit;
-}
-
-export function countUsage(ctx: CheckContext, usage: Json): void {
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  ctx.countUsage({ promptTokens: n(usage.prompt_tokens), completionTokens: n(usage.completion_tokens), cacheHitTokens: n(usage.prompt_cache_hit_tokens) });
 }
 
 /** The plain completion every shape check of chat_completion judges. */

@@ -1,10 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve, relative } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
-import { renderMarkdownSummary } from '#harness/render/index.ts';
-import { exitCodeOf, mergeRecords, readRunRecord, serializeRunSummary, summaryOf } from '#harness/results/index.ts';
+import { exitCodeOf, mergeRecords, readRunRecord, summaryOf } from '#harness/results/index.ts';
 import { EXIT, parseFlags, type Command } from '../command.ts';
-import { writeReports } from './run.ts';
+import { writeCellReports, writeSummary } from '../reportFiles.ts';
 
 export const merge: Command = {
   name: 'merge',
@@ -28,12 +26,10 @@ report, or two shards ran the same check on the same model.`,
     if (positionals.length === 0) throw new UsageError('merge: name the report.json files of the shards. Run `svc-conformance merge --help`.');
     const records = mergeRecords(await Promise.all(positionals.map((f) => readRunRecord(resolve(f)))));
     const dir = resolve(values['report-dir'] ?? join('reports', 'merged'));
-    const paths = records.map((r) => writeReports(dir, r));
+    const paths = records.map((r) => writeCellReports(dir, r));
     const strict = values.strict === true;
     const summary = summaryOf(records, paths.map((p) => relative(dir, p)), { strict });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'summary.json'), serializeRunSummary(summary));
-    writeFileSync(join(dir, 'summary.md'), renderMarkdownSummary(summary, records));
+    writeSummary(dir, summary, records);
     for (const r of records) io.stdout(`${r.model} @ ${r.target.baseUrl}: ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skip} skipped (${r.options.shard ?? 'one shard'})`);
     io.stdout(`merged ${positionals.length} report(s) into ${records.length} cell(s): ${dir}`);
     return exitCodeOf(records, { strict }) === 0 ? EXIT.ok : EXIT.conformanceFailure;

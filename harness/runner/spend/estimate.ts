@@ -1,11 +1,12 @@
 import type { CostEstimate } from '#harness/results/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
-import { costOf, priceFor } from '#harness/spec/pricing.ts';
+import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
+import type { RunConfig } from '../runConfig.ts';
+import { runSuites } from '../runVitest.ts';
 import { NO_BOUND, addBound } from './requestBound.ts';
-import type { RunConfig } from './runConfig.ts';
-import { runSuites } from './runVitest.ts';
+import { tokensOf } from './tokens.ts';
 
 /**
  * What a run will cost, before it starts: the same plan (models, --only, --shard, --runs) run once
@@ -40,19 +41,14 @@ export function estimateOf(spec: Spec, run: Pick<Awaited<ReturnType<typeof runSu
   const expected = { promptTokens: 0, completionTokens: 0 };
   let bound = NO_BOUND;
   for (const model of models) {
-    const t = run.results.filter((r) => r.model === model).reduce((s, r) => ({ p: s.p + (r.tokens?.promptTokens ?? 0), c: s.c + (r.tokens?.completionTokens ?? 0), h: s.h + (r.tokens?.cacheHitTokens ?? 0) }), { p: 0, c: 0, h: 0 });
+    const t = tokensOf(run.results.filter((r) => r.model === model));
     const b = run.sent.filter((s) => s.model === model).reduce((sum, s) => addBound(sum, s.bound), NO_BOUND);
-    expected.promptTokens += t.p;
-    expected.completionTokens += t.c;
+    expected.promptTokens += t.promptTokens;
+    expected.completionTokens += t.completionTokens;
     bound = addBound(bound, b);
-    let price;
-    try {
-      price = priceFor(spec, model, pricedAt);
-    } catch {
-      continue; // a model the spec gives no price: its tokens are counted, not priced
-    }
-    expectedPico += costOf(spec, model, { promptCacheHitTokens: t.h, promptCacheMissTokens: Math.max(0, t.p - t.h), completionTokens: t.c }, pricedAt);
-    boundPico += BigInt(b.promptTokens) * price.inputCacheMiss + BigInt(b.completionTokens) * price.output;
+    // Every prompt token of the bound a cache miss: the dearer input price.
+    expectedPico += costOfUse(spec, model, t, pricedAt);
+    boundPico += costOfUse(spec, model, { promptTokens: b.promptTokens, completionTokens: b.completionTokens, cacheHitTokens: 0 }, pricedAt);
   }
   return {
     method: 'emulator-dry-run',

@@ -1,7 +1,7 @@
 import { threadId } from 'node:worker_threads';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import { formatUsd, parseUsd } from '#harness/spec/money.ts';
-import { costOf } from '#harness/spec/pricing.ts';
+import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { BudgetReachedError } from './BudgetReachedError.ts';
 
@@ -52,11 +52,6 @@ export class Meter {
 
   spend(model: string, tokens: TokenUse): void {
     if (tokens.promptTokens + tokens.completionTokens === 0) return;
-    try {
-      const at = new Date(this.budget?.pricedAt ?? Date.now());
-      this.#spentPico += costOf(this.spec, model, { promptCacheHitTokens: tokens.cacheHitTokens, promptCacheMissTokens: Math.max(0, tokens.promptTokens - tokens.cacheHitTokens), completionTokens: tokens.completionTokens }, at);
-    } catch {
-      // A model without a price in the spec: its tokens cost nothing the budget can count.
-    }
+    this.#spentPico += costOfUse(this.spec, model, tokens, new Date(this.budget?.pricedAt ?? Date.now()));
   }
 }

@@ -1,0 +1,66 @@
+/** The spec's feature names, for --help; a test keeps this list and the spec in step. */
+export const FEATURE_LIST = 'chat, models, balance, fim, prefix_completion, messages';
+
+/** `run --help`. */
+export const RUN_HELP = `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
+                          [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
+                          [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--runs N] [--seed N]
+                          [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
+                          [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--without FEATURE,...]
+                          [--spec DIR] [--quiet]
+
+Sends requests, judges every answer against spec/, and writes, for each base URL
+and model, report.json, report.md, junit.xml and report.html under
+DIR/<host>/<model>/, plus DIR/summary.md and DIR/summary.json across them.
+
+Without --base-url the embedded emulator is started in-process on a loopback
+port: the main job (npm start), needing no key and no network.
+
+Options:
+  --base-url URL         a live endpoint (repeatable)
+  --config FILE          targets from a file (svc-conformance.yaml): base_url,
+                         api_key_env, messages_base_url, empty_balance_key_env,
+                         model_map, headers, header_env, without per target
+  --api-key-env VAR      environment variable holding the key (default SVC_API_KEY)
+  --empty-balance-key-env VAR
+                         a second key whose balance is empty (checks the 402 rule)
+  --messages-base-url U  the messages-format base (default {base_url}/anthropic)
+  --model ID             a model of the spec to cover (repeatable; default every
+                         current model, plus the legacy aliases for lifecycle)
+  --model-map A=B,...    send the spec's model A as the provider's id B
+  --header 'NAME: VALUE' send this header with every request (repeatable), for
+                         gateways that route on their own headers
+  --header-env NAME=VAR  the same, its value read from the environment variable
+                         VAR and kept secret: redacted wherever it could be
+                         written; reproducers read it back as $VAR
+  --only PATTERN         checks whose id contains PATTERN (or matches a * glob)
+  --without F,...        features the endpoint does not offer, from the spec:
+                         ${FEATURE_LIST}
+                         (a unique start is enough: prefix). Their checks are
+                         skipped, out of scope; the exit code depends on the rest
+  --strict               also fail on should-checks, and report unlisted fields
+  --now ISO              reference time for lifecycle checks (and the embedded
+                         emulator's clock); default: the server's Date header
+  --concurrency N        requests in flight at most (default 4)
+  --timeout-ms N         how long to wait for response headers, and between two
+                         pieces of a body, before the check ends in error
+                         (default 60000; connecting: at most 10000)
+  --runs N, --seed N     property-test runs and seed (default 10, 1)
+  --shard I/N            run share I of N of the checks (merge with \`merge\`)
+  --report-dir DIR       where reports go (default reports/)
+  --json FILE            also write the whole machine report (every cell) to FILE
+  --baseline FILE        exit 1 only on regressions: checks that passed in FILE
+                         (a report.json or a --json bundle) and fail now
+  --fault NAME           embedded emulator only: break this rule (see
+                         \`svc-conformance emulate --list-faults\`)
+  --fixtures DIR         replay a recording (\`record --out DIR\`) instead of a
+                         live target: loopback only, clock from the recording
+  --fast                 with --fixtures: stream events without their spacing
+  --spec DIR             spec directory (default: the spec/ shipped with the harness)
+  --quiet                no progress lines
+  -h, --help             show this help
+
+Exit codes: 0 every applicable must-check passed (and should-checks, with
+--strict); 1 a check failed, or could not be judged (error: refused, reset,
+timed out, unreadable answer); 2 a usage or configuration error; 130 SIGINT,
+143 SIGTERM (the partial report is written, marked interrupted).`;

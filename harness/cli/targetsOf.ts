@@ -1,0 +1,70 @@
+import { resolve } from 'node:path';
+import { UsageError } from '#harness/core/errors/index.ts';
+import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
+import type { FaultId } from '#harness/emulator/index.ts';
+import type { RunTarget } from '#harness/runner/runTargets.ts';
+import { featuresOf } from '#harness/runner/servedGate.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import { readTargetsConfig } from '#harness/targets/configFile.ts';
+import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';
+import { parseWithout } from './runFlags.ts';
+
+/** The flags of `run` and `record` that say where requests go, each already checked. */
+export interface TargetFlags {
+  command: 'run' | 'record';
+  config?: string;
+  baseUrls?: string[];
+  fixtures?: string;
+  fast: boolean;
+  apiKeyEnv: string;
+  emptyBalanceKeyEnv?: string;
+  messagesBaseUrl?: string;
+  now?: Date;
+  faults: FaultId[];
+  /** What every target gets; a targets file adds its own per target. */
+  modelMap: Record<string, string>;
+  headers: ExtraHeader[];
+  without: string[];
+}
+
+type Source = 'config' | 'base-url' | 'fixtures' | 'emulator';
+
+type Entry = Omit<RunTarget, 'target'> & { make(): Promise<Target> };
+
+const shared = (f: TargetFlags) => ({ modelMap: f.modelMap, headers: f.headers, without: f.without });
+
+/** The targets each source gives, not yet started. */
+const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
+  config: (f, spec) =>
+    readTargetsConfig(resolve(f.config!)).map((t) => ({
+      make: async () => liveTarget(t.baseUrl, t),
+      modelMap: { ...t.modelMap, ...f.modelMap },
+      headers: [...t.headers, ...f.headers],
+      without: [...new Set([...parseWithout(`${f.command}: ${f.config}`, t.without.join(','), featuresOf(spec)), ...f.without])],
+    })),
+  'base-url': (f) =>
+    f.baseUrls!.map((url) => ({
+      make: async () => liveTarget(url, { apiKeyEnv: f.apiKeyEnv, ...(f.emptyBalanceKeyEnv ? { emptyBalanceKeyEnv: f.emptyBalanceKeyEnv } : {}), ...(f.messagesBaseUrl ? { messagesBaseUrl: f.messagesBaseUrl } : {}) }),
+      ...shared(f),
+    })),
+  fixtures: (f) => [{ make: () => fixturesTarget(resolve(f.fixtures!), { fast: f.fast }), ...shared(f) }],
+  emulator: (f, spec) => [{ make: () => emulatorTarget(spec, { ...(f.now ? { now: f.now } : {}), faults: f.faults }), ...shared(f) }],
+};
+
+/** The source the flags name: a targets file, base URLs, a recording, else the embedded emulator. */
+function sourceOf(f: TargetFlags): Source {
+  if (f.config !== undefined) return 'config';
+  if (f.baseUrls) return 'base-url';
+  return f.fixtures !== undefined ? 'fixtures' : 'emulator';
+}
+
+/** The run's targets, every one started (and checked: URL, key variable) before anything is spent on the first. */
+export async function targetsOf(f: TargetFlags, spec: Spec): Promise<RunTarget[]> {
+  if (f.config !== undefined && f.baseUrls) throw new UsageError('run: give targets either with --base-url or in --config, not both.');
+  const source = sourceOf(f);
+  const entries = SOURCES[source](f, spec);
+  if (f.faults.length > 0 && source === 'config') throw new UsageError('run: --fault applies to the embedded emulator only.');
+  const targets: RunTarget[] = [];
+  for (const { make, ...rest } of entries) targets.push({ target: await make(), ...rest });
+  return targets;
+}

@@ -1,0 +1,96 @@
+import type { TokenUse } from '#harness/core/outcome.ts';
+import type { CheckResponse } from '#harness/checks/index.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { SendRequest } from '#harness/transport/index.ts';
+import { isBudgetReached } from './spend/BudgetReachedError.ts';
+import type { Meter } from './spend/meter.ts';
+import { addBound, NO_BOUND, requestBound, type RequestBound } from './spend/requestBound.ts';
+import { addTokens, NO_TOKENS } from './spend/tokens.ts';
+import { UsageReader } from './spend/usageReader.ts';
+
+/**
+ * What the runner sees of one check's requests: the tokens every answer reported (read once, here,
+ * as the check reads the body), requests still open, and whether the budget stopped one. With a
+ * Meter, the worker's spend and network time too.
+ */
+export class CheckTracker {
+  observed: TokenUse = NO_TOKENS;
+  budgetStop: string | undefined;
+  /** Requests sent, and the most they could have cost (for the estimate). */
+  requests = 0;
+  bound: RequestBound = NO_BOUND;
+  readonly #open = new Set<() => void>();
+  constructor(readonly meter?: Meter, private readonly spec?: Spec) {}
+
+  /** Ends every request the check left unread (a body it never consumed); returns the check's tokens. */
+  settle(): TokenUse {
+    for (const end of [...this.#open]) end();
+    return this.observed;
+  }
+
+  wrap(req: SendRequest, send: (req: SendRequest) => Promise<CheckResponse>, model: string): Promise<CheckResponse> {
+    try {
+      this.meter?.guard();
+    } catch (err) {
+      if (isBudgetReached(err)) this.budgetStop ??= err.message;
+      return Promise.reject(err);
+    }
+    this.requests++;
+    if (this.spec) this.bound = addBound(this.bound, requestBound(this.spec, model, req.body, req.rawBody));
+    const finish = this.meter?.begin() ?? (() => undefined);
+    const usage = new UsageReader();
+    const end = () => {
+      if (!this.#open.delete(end)) return;
+      finish();
+      this.observed = addTokens(this.observed, usage.tokens);
+      this.meter?.spend(model, usage.tokens);
+    };
+    this.#open.add(end);
+    return send(req).then(
+      (res) => readingResponse(res, usage, end),
+      (err: unknown) => {
+        end();
+        throw err;
+      },
+    );
+  }
+}
+
+/** The response, its usage picked out as the check reads the body, and `end` called once that is read (or broke off). */
+function readingResponse(res: CheckResponse, usage: UsageReader, end: () => void): CheckResponse {
+  return {
+    status: res.status,
+    headers: res.headers,
+    get exchange() {
+      return res.exchange;
+    },
+    text: () =>
+      res
+        .text()
+        .then((text) => {
+          usage.text(text);
+          return text;
+        })
+        .finally(end),
+    json: () =>
+      res
+        .json()
+        .then((body) => {
+          usage.body(body);
+          return body;
+        })
+        .finally(end),
+    events: () => ({
+      async *[Symbol.asyncIterator]() {
+        try {
+          for await (const event of res.events()) {
+            usage.event(event.data);
+            yield event;
+          }
+        } finally {
+          end();
+        }
+      },
+    }),
+  };
+}

@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { emulatorTarget } from '#harness/targets/target.ts';
+import { planRun, type Planned } from './plan.ts';
+import type { RunConfig } from './runConfig.ts';
+import { runSuites } from './runVitest.ts';
+
+const { spec } = loadSpec();
+const SUITES = new URL('../../suites/', import.meta.url);
+const idsOf = (plan: readonly Planned[]) => plan.map((p) => `${p.check.id} ${p.model}`).sort();
+const resultIds = (results: readonly CheckResult[]) => results.map((r) => `${r.checkId} ${r.model}`).sort();
+
+describe('planRun', () => {
+  test('each area of the registry has its suite file, which plans that area', () => {
+    const files = readdirSync(SUITES).filter((f) => f.endsWith('.suite.ts'));
+    for (const f of files) expect(readFileSync(new URL(f, SUITES), 'utf8'), f).toContain(`describeChecks('${f.replace('.suite.ts', '')}')`);
+    expect(files.map((f) => f.replace('.suite.ts', '')).sort()).toEqual(buildRegistry(spec).areas().sort());
+  });
+
+  test('the shards of a run, each area sharded on its own, add up to the whole plan once', () => {
+    const selection = { models: ['svc-v4-flash', 'svc-v4-pro'], only: '*list*' };
+    const whole = planRun(spec, selection);
+    expect(new Set(whole.map((p) => p.check.area)).size).toBeGreaterThan(1);
+    const shards = [1, 2, 3].flatMap((index) => planRun(spec, { ...selection, shard: { index, count: 3 } }));
+    expect(idsOf(shards)).toEqual(idsOf(whole));
+    expect(idsOf(planRun(spec, selection, 'models'))).toEqual(idsOf(whole.filter((p) => p.check.area === 'models')));
+  });
+
+  test('what the suites run is planRun: a shard of a run over several areas', async () => {
+    const target = await emulatorTarget(spec);
+    try {
+      const config: RunConfig = {
+        target: { kind: 'emulator', baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
+        apiKey: target.apiKey,
+        apiKeyEnv: 'SVC_API_KEY',
+        models: ['svc-v4-flash', 'svc-v4-pro'],
+        modelMap: {},
+        concurrency: 2,
+        strict: false,
+        only: '*list*',
+        shard: { index: 2, count: 3 },
+        runs: 1,
+        seed: 1,
+        referenceTime: { value: new Date().toISOString(), source: 'local-clock' },
+        lifecycleToleranceSeconds: 120,
+      };
+      const run = await runSuites(config);
+      expect(run.results.length).toBeGreaterThan(0);
+      expect(resultIds(run.results)).toEqual(idsOf(planRun(spec, config)));
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+});

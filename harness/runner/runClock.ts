@@ -1,0 +1,43 @@
+import type { RunRecord, RunTimings } from '#harness/results/index.ts';
+import type { SuitesRun } from './runVitest.ts';
+
+/** A check that did not run (interrupted, or stopped by the budget) takes no time and is not counted. */
+const NOT_RUN = /^(interrupted|budget):/;
+
+/**
+ * Where a run's time goes, added up over its targets: start-up (process start to the first check),
+ * checks (first to last check of each target), the share of that with a request in flight, and
+ * reporting. Times are performance.now() of the CLI process, so start-up includes module loading.
+ */
+export class RunClock {
+  #startupMs: number | undefined;
+  #checksMs = 0;
+  #requestsMs = 0;
+
+  /** One target's suites, once run. */
+  add(suites: Pick<SuitesRun, 'firstCheckAt' | 'lastCheckAt' | 'requestMs'>): void {
+    if (suites.firstCheckAt === undefined || suites.lastCheckAt === undefined) return;
+    this.#startupMs ??= suites.firstCheckAt;
+    const checksMs = suites.lastCheckAt - suites.firstCheckAt;
+    this.#checksMs += checksMs;
+    // Busy time summed over workers can exceed the wall time of the checks.
+    this.#requestsMs += Math.min(checksMs, suites.requestMs);
+  }
+
+  /** The run's timings, now that its reports took `reportingMs` to write. */
+  timings(records: readonly RunRecord[], reportingMs: number): RunTimings {
+    const wallMs = performance.now();
+    const startupMs = this.#startupMs ?? wallMs - reportingMs;
+    const checks = records.reduce((n, r) => n + r.results.filter((x) => x.verdict !== 'skip' || !NOT_RUN.test(x.reason ?? '')).length, 0);
+    return {
+      wallMs: Math.round(wallMs),
+      startupMs: Math.round(startupMs),
+      requestsMs: Math.round(this.#requestsMs),
+      judgingMs: Math.round(this.#checksMs - this.#requestsMs),
+      reportingMs: Math.round(reportingMs),
+      otherMs: Math.max(0, Math.round(wallMs - startupMs - this.#checksMs - reportingMs)),
+      checks,
+      checksPerSecond: wallMs > 0 ? Math.round((checks / (wallMs / 1000)) * 10) / 10 : 0,
+    };
+  }
+}

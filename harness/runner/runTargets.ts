@@ -1,0 +1,137 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { headersOf, type ExtraHeader } from '#harness/core/extraHeaders.ts';
+import type { CostEstimate, RunRecord } from '#harness/results/index.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { Target } from '#harness/targets/target.ts';
+import { buildRecords } from './buildRecords.ts';
+import { notRun } from './notRun.ts';
+import { planRun } from './plan.ts';
+import { resolveReferenceTime } from './referenceTime.ts';
+import { RunClock } from './runClock.ts';
+import type { RunConfig } from './runConfig.ts';
+import { runSuites } from './runVitest.ts';
+import type { BudgetLedger } from './spend/budgetLedger.ts';
+import { estimateCost } from './spend/estimate.ts';
+import { startRecording } from './startRecording.ts';
+
+/** One target of a run, with what a targets file may set per target. */
+export interface RunTarget {
+  target: Target;
+  modelMap: Record<string, string>;
+  headers: ExtraHeader[];
+  without: string[];
+}
+
+/** What every target of a run shares: the flags of `run` and `record`, checked. */
+export interface RunSettings {
+  command: 'run' | 'record';
+  specDir?: string;
+  models: string[];
+  only?: string;
+  shard?: { index: number; count: number };
+  strict: boolean;
+  runs: number;
+  seed: number;
+  concurrency: number;
+  timeoutMs?: number;
+  /** --now: the reference time, instead of the target's clock. */
+  now?: Date;
+  /** `record`: the folder the exchanges and the manifest go to. */
+  recordDir?: string;
+  quiet: boolean;
+  version: string;
+}
+
+export interface RunHooks {
+  /** Aborted on SIGINT or SIGTERM: no new check starts, the reports are written partial. */
+  stop: { signal: AbortSignal; signalName: string };
+  budget?: BudgetLedger;
+  /** A line for the operator (stderr). */
+  log(line: string): void;
+  progress?(result: CheckResult, count: number, planned: number): void;
+}
+
+export interface TargetsRun {
+  records: RunRecord[];
+  clock: RunClock;
+  estimate?: CostEstimate;
+}
+
+/**
+ * Runs the plan against each target in turn: its reference time, its recording, the cost estimate
+ * (before the first live target, or any run with a budget), then the suites. What the budget or an
+ * interruption kept from running is reported as skipped, saying why.
+ */
+export async function runTargets(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks): Promise<TargetsRun> {
+  const { stop, budget, log } = hooks;
+  const run: TargetsRun = { records: [], clock: new RunClock() };
+  for (const entry of targets) {
+    const { target } = entry;
+    try {
+      const startedAt = new Date();
+      const referenceTime = await referenceTimeOf(entry, settings.now);
+      const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
+      if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version });
+      const config = runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(startedAt) } : {}) });
+      const plan = planRun(spec, config);
+      // A live target costs money: say what, before the first one (or before any run with a budget).
+      if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, startedAt, settings, hooks);
+      if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
+      const watch = budget?.watch(spec, startedAt);
+      const onResult = (r: CheckResult, n: number) => {
+        hooks.progress?.(r, n, plan.length);
+        watch?.seen(r);
+      };
+      const suites = await runSuites(config, { progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal });
+      run.clock.add(suites);
+      const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
+      const results = why === undefined ? suites.results : [...suites.results, ...notRun(plan, suites.results, why)];
+      const cell = buildRecords(spec, config, results, { startedAt, finishedAt: new Date(), interrupted: stop.signal.aborted, version: settings.version, referenceTime });
+      budget?.settle(cell, results);
+      run.records.push(...cell);
+    } finally {
+      await target.close();
+    }
+  }
+  return run;
+}
+
+/** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts). */
+function referenceTimeOf({ target, headers }: RunTarget, now: Date | undefined): Promise<RunConfig['referenceTime']> {
+  if (target.clock !== undefined && now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
+  return resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey, headersOf(headers));
+}
+
+/** The run's cost, from a free dry run of the same plan; a budget it is above stops the run before anything is spent. */
+async function estimate(spec: Spec, config: RunConfig, planned: number, startedAt: Date, settings: RunSettings, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
+  if (!settings.quiet) log(`svc-conformance: estimating the cost: the same ${planned} check runs against the embedded emulator...`);
+  const e = await estimateCost(spec, config, startedAt, stop.signal);
+  if (stop.signal.aborted) return e;
+  log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);
+  budget?.refuseAbove(e, settings.command);
+  return e;
+}
+
+/** What the suites get for one target (through vitest's provide/inject). */
+function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSettings, extra: Pick<RunConfig, 'referenceTime' | 'recordDir' | 'budget'>): RunConfig {
+  return {
+    ...(s.specDir !== undefined ? { specDir: s.specDir } : {}),
+    target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
+    apiKey: target.apiKey,
+    ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
+    apiKeyEnv: target.apiKeyEnv,
+    ...(headers.length > 0 ? { extraHeaders: headers } : {}),
+    ...(without.length > 0 ? { without } : {}),
+    models: s.models,
+    modelMap,
+    concurrency: s.concurrency,
+    ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
+    strict: s.strict,
+    ...(s.only ? { only: s.only } : {}),
+    ...(s.shard ? { shard: s.shard } : {}),
+    runs: s.runs,
+    seed: s.seed,
+    lifecycleToleranceSeconds: 120,
+    ...extra,
+  };
+}

@@ -1,0 +1,12 @@
+import type { CheckResult, TokenUse } from '#harness/core/outcome.ts';
+
+export const NO_TOKENS: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
+
+export function addTokens(a: TokenUse, b: TokenUse): TokenUse {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens };
+}
+
+/** The tokens a set of results reported, added up. */
+export function tokensOf(results: readonly CheckResult[]): TokenUse {
+  return results.reduce((sum, r) => (r.tokens ? addTokens(sum, r.tokens) : sum), NO_TOKENS);
+}
