@@ -1,7 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
-import { get, isObject } from '../support/body.ts';
+import { get, isObject, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 
@@ -9,7 +9,7 @@ const amount = (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(
 
 async function balances(ctx: CheckContext) {
   const res = await ctx.send({ base: 'base_url', method: 'GET', path: '/user/balance' });
-  const body = await res.json().catch(() => undefined);
+  const { body } = await readJson(res);
   const info = get(body, 'balance_infos', 0);
   return { res, granted: amount(get(info, 'granted_balance')), toppedUp: amount(get(info, 'topped_up_balance')), ok: res.status === 200 && isObject(info) };
 }

@@ -70,7 +70,7 @@ export function baseChecks(spec: Spec): Check[] {
       appliesTo: defaultModelOnly,
       async run(ctx) {
         const [root, alias] = await Promise.all([ctx.send({ base: 'base_url', method: 'GET', path: '/models' }), ctx.send({ base: 'v1', method: 'GET', path: '/models' })]);
-        const ids = async (r: typeof root) => JSON.stringify(((get(await r.json().catch(() => undefined), 'data') as unknown[]) ?? []).map((m) => get(m, 'id')).sort());
+        const ids = async (r: typeof root) => JSON.stringify(((get((await readJson(r)).body, 'data') as unknown[]) ?? []).map((m) => get(m, 'id')).sort());
         const [a, b] = await Promise.all([ids(root), ids(alias)]);
         if (alias.status !== root.status) return outcomeOf([failure(`GET {base_url}/v1/models answered ${alias.status} where GET {base_url}/models answered ${root.status}`, alias)]);
         if (alias.status !== 200) return outcomeOf([failure(`{base_url}/v1/models answered ${alias.status}`, alias)]);

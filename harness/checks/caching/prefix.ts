@@ -1,7 +1,7 @@
 import type { Basis, Spec, Strength } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
-import { get } from '../support/body.ts';
+import { get, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass } from '../support/outcome.ts';
 import { chat, longPrompt } from '../support/requests.ts';
 
@@ -15,7 +15,7 @@ async function twice(ctx: CheckContext, prompt: string) {
   const first = await ctx.send(request);
   await first.text();
   const second = await ctx.send(request);
-  const body = (await second.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  const { body } = await readJson(second);
   return { res: second, hit: get(body, 'usage', 'prompt_cache_hit_tokens'), prompt: get(body, 'usage', 'prompt_tokens') };
 }
 

@@ -1,7 +1,7 @@
 import type { Model, Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
-import { get } from '../support/body.ts';
+import { get, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { chatBody } from '../support/requests.ts';
@@ -42,7 +42,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
             const failures = await judgeRefusal(ctx, res, { error: true, status_unspecified: true }, `${alias} after retirement (${s.at})`);
             return outcomeOf(failures);
           }
-          const body = await res.json().catch(() => undefined);
+          const { body } = await readJson(res);
           if (res.status !== 200) return outcomeOf([failure(`${alias} before retirement (${s.at}) was answered HTTP ${res.status}`, res)]);
           const reasoning = get(body, 'choices', 0, 'message', 'reasoning_content');
           const reasons = typeof reasoning === 'string' && reasoning.length > 0;

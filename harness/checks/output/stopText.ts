@@ -1,6 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
-import { get } from '../support/body.ts';
+import { get, readJson } from '../support/body.ts';
 import { inconclusive, STOP, stopControl } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
@@ -22,7 +22,7 @@ export function outputChecks(spec: Spec): Check[] {
         const control = await stopControl(ctx);
         if (control.why !== undefined) return inconclusive(control.why);
         const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] }));
-        const content = get(await res.json().catch(() => undefined), 'choices', 0, 'message', 'content');
+        const content = get((await readJson(res)).body, 'choices', 0, 'message', 'content');
         return outcomeOf(typeof content === 'string' && content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${shown(content)}`, res)] : []);
       },
     }),

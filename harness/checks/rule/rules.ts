@@ -7,6 +7,7 @@ import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
+import { controlSample } from '../support/samples.ts';
 import { EFFECTS } from './effects.ts';
 
 /** Models a rule is about: the one it names, a kind, the models serving its endpoint's feature. */
@@ -79,10 +80,9 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         effect?.prepare?.(request, ctx);
         let control: Json | undefined;
         if (effect?.control) {
-          const seen = await ctx.send(effect.control(request));
-          const got = await readJson(seen);
-          if (seen.status !== 200 || !got.ok || !isObject(got.body)) return inconclusive(`the control request was answered HTTP ${seen.status}${got.ok ? '' : ` (${got.why})`}, so the effect cannot be seen`);
-          control = got.body;
+          const seen = await controlSample(ctx, effect.control(request));
+          if (seen.res.status !== 200 || !isObject(seen.body)) return inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`);
+          control = seen.body;
           const why = effect.premise?.(control);
           if (why) return inconclusive(why);
         }
@@ -98,11 +98,9 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
           if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
           body = asCompletion(stream.message);
         } else {
-          try {
-            body = await res.json();
-          } catch (err) {
-            unreadable = `: ${(err as Error).message}`;
-          }
+          const read = await readJson(res);
+          if (read.ok) body = read.body;
+          else unreadable = `: ${read.why}`;
         }
         if (res.status !== 200) {
           if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');

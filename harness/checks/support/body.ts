@@ -1,25 +1,11 @@
 import { isRecord } from '#harness/core/isRecord.ts';
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import type { CheckResponse } from '../context.ts';
-import { failure } from './outcome.ts';
-import type { Failure } from '#harness/core/outcome.ts';
 
 export type Json = Record<string, unknown>;
 
 /** The checks' name for the one record guard (core/isRecord.ts). */
 export const isObject: (value: unknown) => value is Json = isRecord;
-
-/** The body as a JSON object, or the failure that says why it is not one. */
-export async function jsonBody(res: CheckResponse): Promise<{ ok: true; body: Json } | { ok: false; failure: Failure }> {
-  let body: unknown;
-  try {
-    body = await res.json();
-  } catch (err) {
-    return { ok: false, failure: failure(`the body is not JSON: ${(err as Error).message}`, res) };
-  }
-  if (!isObject(body)) return { ok: false, failure: failure('the body is JSON but not an object', res) };
-  return { ok: true, body };
-}
 
 /** Path into a JSON value: `get(body, 'choices', 0, 'message')`. */
 export function get(value: unknown, ...path: (string | number)[]): unknown {
@@ -31,13 +17,17 @@ export function get(value: unknown, ...path: (string | number)[]): unknown {
   return v;
 }
 
+/** A body read as JSON: the value, or why there is none (`body` is then undefined, for destructuring). */
+export type JsonRead = { ok: true; body: unknown } | { ok: false; body?: undefined; why: string };
+
 /**
- * The body through the response's own JSON reading, which refuses what JSON text cannot be: bytes
- * that are not UTF-8, a body cut at the harness's size cap, text that does not parse (the cause
- * also lands in `exchange.error`, the evidence). A harness error (reset, timeout) is not about the
- * body's form: it is thrown on, and the check ends in error (jsonBody, above, makes it a failure).
+ * The one way a check reads a JSON body, through the response's own JSON reading, which refuses
+ * what JSON text cannot be: bytes that are not UTF-8, a body cut at the harness's size cap, text
+ * that does not parse (the cause also lands in `exchange.error`, the evidence). That is the
+ * endpoint's doing: `why` says it, for the check's failure. A harness error (reset, timeout) is not
+ * about the body's form: it is thrown on, and the check ends in error.
  */
-export async function readJson(res: CheckResponse): Promise<{ ok: true; body: unknown } | { ok: false; why: string }> {
+export async function readJson(res: CheckResponse): Promise<JsonRead> {
   try {
     return { ok: true, body: await res.json() };
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import { readJson } from './body.ts';
 import { chat } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
@@ -18,19 +19,21 @@ export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest
       const res = await ctx.send(make());
       // Each chunk is judged as it arrives (the schema checks read the findings), not kept.
       if (streamed) return { res, stream: await readStream(res, { judge: chunkJudge(ctx.spec, ctx.options.strict) }) };
-      let body: unknown;
-      try {
-        body = await res.json();
-      } catch (err) {
-        // Why there is no body (not JSON, not UTF-8, cut at the size cap, a reset), for the message.
-        return { res, unreadable: (err as Error).message };
-      }
-      return { res, body };
+      // Why there is no body (not JSON, not UTF-8, cut at the size cap) is kept for the message; a
+      // harness error (reset, timeout) rejects the sample, and every check sharing it ends in error.
+      const read = await readJson(res);
+      return read.ok ? { res, body: read.body } : { res, unreadable: read.why };
     })();
     cache.set(key, hit);
   }
   return hit;
 }
+
+/**
+ * The answer to a control request, shared by every check that sends the same one (a rule and its
+ * streamed twin, the stop checks): keyed by the request itself.
+ */
+export const controlSample = (ctx: CheckContext, request: CheckRequest) => sample(ctx, `control ${JSON.stringify(request)}`, () => request);
 
 /** The plain completion every shape check of chat_completion judges. */
 export const plainCompletion = (ctx: CheckContext) => sample(ctx, 'chat', () => chat(ctx));
