@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { HarnessError } from '#harness/core/errors/index.ts';
+import type { CheckContext, CheckResponse } from '../context.ts';
+import { readJson } from './body.ts';
+import { sample } from './samples.ts';
+
+/** A response whose json() gives `value`, or throws `error`. */
+function answer(read: { value: unknown } | { error: Error }): CheckResponse {
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 },
+    text: () => Promise.reject(new Error('read as JSON')),
+    json: () => ('error' in read ? Promise.reject(read.error) : Promise.resolve(read.value)),
+    events: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('read as JSON')) }) }),
+  };
+}
+
+const RESET = new HarnessError('HARNESS_RESET', 'the connection was reset — POST http://x/chat/completions');
+
+describe('readJson: one policy for a JSON body', () => {
+  test('a body that parses is handed over; one that does not says why, for the failure', async () => {
+    expect(await readJson(answer({ value: { a: 1 } }))).toEqual({ ok: true, body: { a: 1 } });
+    expect(await readJson(answer({ error: new Error('response body is not JSON (Unexpected token)') }))).toEqual({ ok: false, why: 'response body is not JSON (Unexpected token)' });
+  });
+
+  test('a harness error (reset, timeout) is not about the body: it is thrown on, so the check ends in error', async () => {
+    await expect(readJson(answer({ error: RESET }))).rejects.toBe(RESET);
+  });
+
+  test('a shared sample follows it: a reset rejects the sample instead of passing for an unreadable body', async () => {
+    const ctx = { targetModel: `body-test-${Math.random()}`, send: () => Promise.resolve(answer({ error: RESET })) } as unknown as CheckContext;
+    await expect(sample(ctx, 'reset', () => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: {} }))).rejects.toBe(RESET);
+    const bad = { targetModel: `body-test-${Math.random()}`, send: () => Promise.resolve(answer({ error: new Error('not JSON') })) } as unknown as CheckContext;
+    await expect(sample(bad, 'bad', () => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: {} }))).resolves.toMatchObject({ unreadable: 'not JSON' });
+  });
+});
