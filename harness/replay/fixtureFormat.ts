@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { createAjv } from '#harness/core/createAjv.ts';
 import type { Exchange, RecordedEvent } from '#harness/core/exchange.ts';
-import { addFormats } from '#harness/spec/ajvFormats.ts';
 
 /**
  * A recording on disk (schema: fixtures/fixture.schema.json):
@@ -179,8 +179,8 @@ let fixtureValidators: { manifest: ValidateFunction; exchange: ValidateFunction 
 /** fixtures/fixture.schema.json's two file shapes, compiled once (a run loads one recording). */
 function validators(): { manifest: ValidateFunction; exchange: ValidateFunction } {
   if (!fixtureValidators) {
-    const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
-    addFormats(ajv);
+    // Only the first error is shown, and stopping there keeps loading a recording quick.
+    const ajv = createAjv({ firstErrorOnly: true });
     const schema = JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as { $id: string };
     ajv.addSchema(schema);
     const part = (name: string) => ajv.getSchema(`${schema.$id}#/$defs/${name}`)!;

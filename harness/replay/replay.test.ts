@@ -3,10 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '#harness/core/exchange.ts';
 import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
-import { bodyHash, canonicalBody, canonicalJson, fixtureRecorder, readFixture, relativePath, toFixtureExchange, writeManifest, type FixtureExchange } from './fixtureFormat.ts';
-import { Matcher, NOT_RECORDED_STATUS, REPLAY_KEYS, startReplayServer } from './replayServer.ts';
+import { getResponse } from 'msw';
+import { bodyHash, canonicalBody, canonicalJson, fixtureRecorder, readFixture, relativePath, toFixtureExchange, writeManifest, type FixtureExchange, type FixtureManifest } from './fixtureFormat.ts';
+import { handlersOf } from './handlersOf.ts';
+import { NOT_RECORDED_STATUS } from './notRecorded.ts';
+import { startReplayServer } from './replayServer.ts';
+import { REPLAY_KEYS } from './requestKey.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { createAjv } from '#harness/derive/validators/createAjv.ts';
+import { createAjv } from '#harness/core/createAjv.ts';
 
 const tmp = tempDirs('svc-replay-');
 
@@ -56,39 +60,49 @@ describe('the fixture format', () => {
 
 describe('matching', () => {
   const fx = (content: string, secret: number | null = 0): FixtureExchange => toFixtureExchange(chat(content), BASE, secret ?? undefined);
-  const incoming = (content: string, secret: number | null = 0, auth: 'bearer' | 'none' | 'malformed' = 'bearer') => ({ method: 'POST', path: '/chat/completions', secret, auth, canonical: canonicalBody(chat(content).request) });
+  const manifest: FixtureManifest = { schemaVersion: 1, recordedAt: '2026-06-01T00:00:00.000Z', clock: '2026-06-01T00:00:00.000Z', spec: { revision: 'r' }, harness: { version: '0' }, baseUrl: BASE, messagesBasePath: '/anthropic', emptyBalanceKey: false };
+  const authorization = { bearer: (secret: number | null) => `Bearer ${secret === null ? 'sk-not-a-replay-key' : REPLAY_KEYS[secret]}`, malformed: () => 'Basic abc', none: () => undefined };
+  /** What the recording's MSW handlers answer a chat request (undefined: no handler matched). */
+  const replay = (exchanges: FixtureExchange[], options: { partial?: boolean } = {}) => {
+    const handlers = handlersOf({ manifest: { ...manifest, ...(options.partial ? { coverage: 'partial' as const } : {}) }, exchanges });
+    return (content: string, secret: number | null = 0, auth: 'bearer' | 'none' | 'malformed' = 'bearer') => {
+      const credential = authorization[auth](secret);
+      const headers = { 'content-type': 'application/json', ...(credential ? { authorization: credential } : {}) };
+      return getResponse(handlers, new Request(`${BASE}/chat/completions`, { method: 'POST', headers, body: JSON.stringify(chat(content).request.body) }));
+    };
+  };
 
-  test('exact matches are served in recording order, the last again once used up', () => {
-    const m = new Matcher([fx('a'), { ...fx('a'), response: { status: 429, headers: {} } }]);
-    expect(m.match(incoming('a'))?.response?.status).toBe(200);
-    expect(m.match(incoming('a'))?.response?.status).toBe(429);
-    expect(m.match(incoming('a'))?.response?.status).toBe(429);
+  test('exact matches are served in recording order, the last again once used up', async () => {
+    const m = replay([fx('a'), { ...fx('a'), response: { status: 429, headers: {} } }]);
+    expect((await m('a'))?.status).toBe(200);
+    expect((await m('a'))?.status).toBe(429);
+    expect((await m('a'))?.status).toBe(429);
   });
 
-  test('the key index is part of the match', () => {
-    const m = new Matcher([fx('a', 1)]);
-    expect(m.match(incoming('a', 0))).toBeUndefined();
-    expect(m.match(incoming('a', 1))).toBeDefined();
+  test('the key index is part of the match', async () => {
+    const m = replay([fx('a', 1)]);
+    expect(await m('a', 0)).toBeUndefined();
+    expect(await m('a', 1)).toBeDefined();
   });
 
-  test('a random marker falls back to the most alike recorded body, and keeps it', () => {
-    const m = new Matcher([fx('remember the code word zebra-abc123'), fx('something else entirely, nothing alike at all')]);
-    expect(m.match(incoming('remember the code word zebra-xyz789'))?.request.body).toEqual(chat('remember the code word zebra-abc123').request.body);
-    expect(m.match(incoming('remember the code word zebra-xyz789'))).toBeDefined();
-    expect(m.match(incoming('an unrelated prompt'))).toBeUndefined();
+  test('a random marker falls back to the most alike recorded body, and keeps it', async () => {
+    const m = replay([fx('remember the code word zebra-abc123'), fx('something else entirely, nothing alike at all')]);
+    expect(await (await m('remember the code word zebra-xyz789'))?.json()).toEqual(chat('remember the code word zebra-abc123').response!.body);
+    expect(await m('remember the code word zebra-xyz789')).toBeDefined();
+    expect(await m('an unrelated prompt')).toBeUndefined();
   });
 
-  test('exact-only matching (a capture-built set) has no fallback', () => {
-    const m = new Matcher([fx('remember the code word zebra-abc123')], { exactOnly: true });
-    expect(m.match(incoming('remember the code word zebra-xyz789'))).toBeUndefined();
-    expect(m.match(incoming('remember the code word zebra-abc123'))).toBeDefined();
+  test('exact-only matching (a capture-built set) has no fallback', async () => {
+    const m = replay([fx('remember the code word zebra-abc123')], { partial: true });
+    expect(await m('remember the code word zebra-xyz789')).toBeUndefined();
+    expect(await m('remember the code word zebra-abc123')).toBeDefined();
   });
 
-  test('an exchange keyed by an auth form answers only requests carrying their credential that way', () => {
-    const m = new Matcher([{ ...fx('a', null), key: { ...fx('a', null).key, auth: 'bearer' } }]);
-    expect(m.match(incoming('a', null, 'none'))).toBeUndefined();
-    expect(m.match(incoming('a', null, 'malformed'))).toBeUndefined();
-    expect(m.match(incoming('a', null, 'bearer'))).toBeDefined();
+  test('an exchange keyed by an auth form answers only requests carrying their credential that way', async () => {
+    const m = replay([{ ...fx('a', null), key: { ...fx('a', null).key, auth: 'bearer' } }]);
+    expect(await m('a', null, 'none')).toBeUndefined();
+    expect(await m('a', null, 'malformed')).toBeUndefined();
+    expect(await m('a', null, 'bearer')).toBeDefined();
   });
 });
 
@@ -135,6 +149,29 @@ describe('the replay server', () => {
     writeFileSync(file, good);
     writeFileSync(join(dir, 'manifest.json'), '{"schemaVersion":2}');
     await expect(startReplayServer(dir)).rejects.toThrow(/schemaVersion/);
+  });
+
+  test('indexing the handlers by key and route answers as the whole list does: a fallback match, an auth-keyed exchange', async () => {
+    const dir = tmp();
+    writeManifest(dir, { schemaVersion: 1, recordedAt: '2026-06-01T00:00:00.000Z', clock: '2026-06-01T00:00:00.000Z', spec: { revision: 'r' }, harness: { version: '0' }, baseUrl: BASE, messagesBasePath: '/anthropic', emptyBalanceKey: false });
+    const record = fixtureRecorder(dir, BASE);
+    record(chat('remember the code word zebra-abc123'), { secret: 0 });
+    record(chat('a'), {});
+    const [, keyed] = readdirSync(join(dir, 'exchanges')).sort();
+    const file = join(dir, 'exchanges', keyed!);
+    const fx = JSON.parse(readFileSync(file, 'utf8')) as FixtureExchange;
+    writeFileSync(file, canonicalJson({ ...fx, key: { ...fx.key, auth: 'bearer' } }));
+    const server = await startReplayServer(dir);
+    try {
+      const post = (content: string, authorization?: string) =>
+        fetch(`${server.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content }] }) });
+      const similar = await post('remember the code word zebra-xyz789', `Bearer ${REPLAY_KEYS[0]}`);
+      expect(await similar.json()).toEqual({ object: 'chat.completion', content: 'remember the code word zebra-abc123' });
+      expect((await post('a')).status).toBe(NOT_RECORDED_STATUS);
+      expect((await post('a', 'Bearer sk-some-other-key')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 
   test('a set built from captures marks what it holds no capture for, so the run skips it', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { createAjv } from '#harness/derive/validators/createAjv.ts';
+import { createAjv } from '#harness/core/createAjv.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { runRecordProblems } from './parseRunRecord.ts';
 import { summaryOf } from './summaryOf.ts';

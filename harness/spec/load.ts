@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { createAjv } from '#harness/core/createAjv.ts';
 import { SpecInvalidError, type SpecIssue } from '#harness/core/errors/index.ts';
-import { addFormats } from './ajvFormats.ts';
 import { locate, pointerToPath } from './locate.ts';
 import { REQUIRED_TOP_LEVEL_KEYS, type Spec } from './model.ts';
 import { checkSemantics } from './semantics.ts';
@@ -31,13 +31,11 @@ interface ParsedFile {
 }
 
 /** The meta-schema of a spec directory, compiled once per directory. */
-const metaValidators = new Map<string, ReturnType<Ajv2020['compile']>>();
-function metaValidator(dir: string) {
+const metaValidators = new Map<string, ValidateFunction>();
+function metaValidator(dir: string): ValidateFunction {
   let compiled = metaValidators.get(dir);
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    addFormats(ajv);
-    compiled = ajv.compile(JSON.parse(readFileSync(join(dir, META_SCHEMA_FILE), 'utf8')) as object);
+    compiled = createAjv().compile(JSON.parse(readFileSync(join(dir, META_SCHEMA_FILE), 'utf8')) as object);
     metaValidators.set(dir, compiled);
   }
   return compiled;

@@ -1,7 +1,8 @@
 import { UsageError } from '#harness/core/errors/index.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 import { generateKey, startEmulator, type FaultId } from '#harness/emulator/index.ts';
-import { REPLAY_KEYS, startReplayServer } from '#harness/replay/replayServer.ts';
+import { startReplayServer } from '#harness/replay/replayServer.ts';
+import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
 import type { Spec } from '#harness/spec/model.ts';
 
 /** Where a run sends its requests. Checks never see this: they see base URLs through the transport. */

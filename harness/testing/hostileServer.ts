@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { createApp, createContext, generateKey } from '#harness/emulator/index.ts';
-import { toFetchRequest, writeFetchResponse } from '#harness/emulator/server.ts';
+import { toFetchRequest, writeFetchResponse } from '#harness/core/http/fetchBridge.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { deadPort } from './httpTestServer.ts';
 
