@@ -131,4 +131,22 @@ describe('one of each', () => {
   test('one SSE reader: only core/sseFold.ts imports eventsource-parser', () => {
     expect(importersOf('eventsource-parser')).toEqual(['core/sseFold.ts']);
   });
+
+  /** Production modules whose text matches `pattern`, outside the test rooms and `except`. */
+  const writersOf = (pattern: RegExp, except: (file: string) => boolean = () => false) =>
+    sourceFiles(ROOT)
+      .map((f) => relative(ROOT, f))
+      .filter((f) => !TEST_ROOMS.includes(f.split('/')[0]!) && !except(f) && pattern.test(readFileSync(join(ROOT, f), 'utf8')));
+
+  test('one ajv setup: only core/createAjv.ts constructs a validator instance (others import types)', () => {
+    expect(writersOf(/^import (?!type\b)[^;]*from ['"]ajv(?:\/dist\/2020(?:\.js)?)?['"]|new Ajv/m)).toEqual(['core/createAjv.ts']);
+  });
+
+  test("one cost path: the harness prices tokens through spec/pricing.ts costOfUse (the emulator charges on its own, as the service would)", () => {
+    expect(writersOf(/\bcostOf\(/, (f) => f === 'spec/pricing.ts' || f.startsWith('emulator/'))).toEqual([]);
+  });
+
+  test('a thin run command: cli/commands/run.ts is flags and wiring, under 150 lines', () => {
+    expect(readFileSync(join(ROOT, 'cli', 'commands', 'run.ts'), 'utf8').split('\n').length).toBeLessThan(150);
+  });
 });
