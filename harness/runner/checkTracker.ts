@@ -58,28 +58,21 @@ export class CheckTracker {
 
 /** The response, its usage picked out as the check reads the body, and `end` called once that is read (or broke off). */
 function readingResponse(res: CheckResponse, usage: UsageReader, end: () => void): CheckResponse {
+  const seen = <T>(read: Promise<T>, see: (value: T) => void): Promise<T> =>
+    read
+      .then((value) => {
+        see(value);
+        return value;
+      })
+      .finally(end);
   return {
     status: res.status,
     headers: res.headers,
     get exchange() {
       return res.exchange;
     },
-    text: () =>
-      res
-        .text()
-        .then((text) => {
-          usage.text(text);
-          return text;
-        })
-        .finally(end),
-    json: () =>
-      res
-        .json()
-        .then((body) => {
-          usage.body(body);
-          return body;
-        })
-        .finally(end),
+    text: () => seen(res.text(), (text) => usage.text(text)),
+    json: () => seen(res.json(), (body) => usage.body(body)),
     events: () => ({
       async *[Symbol.asyncIterator]() {
         try {
