@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { expect, it, test } from 'vitest';
-import { describeWithShared as describe } from '#harness/testing/sharedDir.ts';
+import { describe, expect, it, test } from 'vitest';
+import { readFixture } from '#harness/testing/realWorld.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { detectKind, judgeCapture, judgeStream, KINDS } from './index.ts';
 
 const { spec } = loadSpec();
-/** /work/shared/real-world/captures: three levels up from harness/capture is the repo's parent. */
-const CAPTURES = new URL('../../../shared/real-world/captures/', import.meta.url);
-const read = (name: string): string => readFileSync(fileURLToPath(new URL(name, CAPTURES)), 'utf8');
+/** The real captures, committed under fixtures/real-world (byte-identical copies; PROVENANCE.md). */
+const read = (name: string): string => readFixture(name);
 const MAP = { 'deepseek-chat': 'svc-chat', 'deepseek-reasoner': 'svc-reasoner' };
 
 const COMPLETION = 'chat-nonstream-01-deepseek-chat-2025-03.json';
@@ -30,7 +27,7 @@ describe('detectKind', () => {
 
   it('tells a body cut short by the object it names, and gives up on what says nothing', () => {
     expect(detectKind('{"id":"x","object":"chat.completion","choi')).toBe('chat_completion');
-    for (const text of ['', '\n\n', 'hello', '{"foo":1}', '[1,2]', '42', read('SOURCES.md')]) expect(detectKind(text), text.slice(0, 20)).toBeUndefined();
+    for (const text of ['', '\n\n', 'hello', '{"foo":1}', '[1,2]', '42', read('PROVENANCE.md')]) expect(detectKind(text), text.slice(0, 20)).toBeUndefined();
   });
 });
 

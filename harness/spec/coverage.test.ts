@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
-import { describeWithShared } from '#harness/testing/sharedDir.ts';
+import { describeWithDescription } from '#harness/testing/description.ts';
 
 /**
  * Every model id, field name, status code, bound, date and price named in the tables of the service
@@ -12,9 +11,6 @@ import { describeWithShared } from '#harness/testing/sharedDir.ts';
  * Model ids, backticked names and dates are also collected from the prose (they are as specific
  * there as in the tables); numbers only from the tables (prose numbers are too often incidental).
  */
-
-/** The description sits outside the repo: <parent>/shared/service-description.md. */
-const DESCRIPTION = fileURLToPath(new URL('../../../shared/service-description.md', import.meta.url));
 
 type Category = 'model id' | 'name' | 'status' | 'bound' | 'date' | 'price';
 
@@ -215,17 +211,8 @@ function found(item: Expected, spec: SpecTokens): boolean {
 
 // ------------------------------------------------------------------ tests
 
-function readDescription(): string {
-  if (!fs.existsSync(DESCRIPTION)) {
-    throw new Error(
-      `service description not found at ${DESCRIPTION}. The shared/ folder (holding service-description.md) must sit beside the repo: <parent>/main and <parent>/shared.`,
-    );
-  }
-  return fs.readFileSync(DESCRIPTION, 'utf8');
-}
-
-describeWithShared('spec/ covers the service description', () => {
-  const md = readDescription();
+describeWithDescription('spec/ covers the service description', (path) => {
+  const md = fs.readFileSync(path, 'utf8');
   const { expected, fromTables } = collectExpected(md);
   const spec = collectSpec(loadSpec().spec);
 

@@ -1,20 +1,18 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { main } from '../main.ts';
-import { describeWithShared, SHARED_PRESENT } from '#harness/testing/sharedDir.ts';
+import { fixturePath, listFixtures } from '#harness/testing/realWorld.ts';
 
-/** /work/shared/real-world/captures: four levels up from harness/cli/commands is the repo's parent. */
-const CAPTURES = fileURLToPath(new URL('../../../../shared/real-world/captures/', import.meta.url));
-const capture = (name: string): string => join(CAPTURES, name);
+/** The real captures, committed under fixtures/real-world (byte-identical copies; PROVENANCE.md). */
+const capture = (name: string): string => fixturePath(name);
 const MAP = 'deepseek-chat=svc-chat,deepseek-reasoner=svc-reasoner';
 
 /** Every capture that is a body of the chat-completion service (the Responses API is not in the description). */
-const FILES = (SHARED_PRESENT ? readdirSync(CAPTURES) : [])
-  .filter((n) => n !== 'SOURCES.md' && !n.endsWith('.headers.json') && !n.startsWith('responses-api-'))
+const FILES = listFixtures()
+  .filter((n) => !n.endsWith('.md') && !n.endsWith('.headers.json') && !n.startsWith('responses-api-'))
   .sort();
 
 /** Real bodies that break a must-level rule: the plain-text 422, and the 402 issue quote (a Python repr in a sentence). */
@@ -35,7 +33,7 @@ async function validate(...args: string[]): Promise<{ code: number; out: string[
   return { code, out: io.out, err: io.err.join('\n') };
 }
 
-describeWithShared('svc-conformance validate: every real capture gets a verdict', () => {
+describe('svc-conformance validate: every real capture gets a verdict', () => {
   it('lists the captures it judges', () => {
     expect(FILES.length).toBeGreaterThanOrEqual(60);
     expect(FILES.filter((n) => n.includes('.issue-quote.'))).toEqual(Object.keys(ISSUE_QUOTES).sort());
@@ -53,7 +51,7 @@ describeWithShared('svc-conformance validate: every real capture gets a verdict'
   });
 });
 
-describeWithShared('known verdicts', () => {
+describe('known verdicts', () => {
   it('a real completion exits 0, with the chatcmpl- id shape at should', async () => {
     const file = capture('chat-nonstream-01-deepseek-chat-2025-03.json');
     const { code, out } = await validate(file, '--model-map', MAP);
@@ -81,7 +79,7 @@ describeWithShared('known verdicts', () => {
   });
 });
 
-describeWithShared('failures and input errors', () => {
+describe('failures and input errors', () => {
   it('a broken body (usage deleted) exits 1, naming /usage at must', async () => {
     const body = JSON.parse(readFileSync(capture('chat-nonstream-01-deepseek-chat-2025-03.json'), 'utf8')) as Record<string, unknown>;
     delete body.usage;
@@ -127,7 +125,7 @@ describeWithShared('failures and input errors', () => {
   });
 });
 
-describeWithShared('--strict', () => {
+describe('--strict', () => {
   it('makes a real completion exit 1: its should line and its extra fields (strict lines) count', async () => {
     const file = capture('chat-nonstream-01-deepseek-chat-2025-03.json');
     const { code, out } = await validate(file, '--strict');

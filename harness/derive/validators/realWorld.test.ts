@@ -44,9 +44,12 @@ const FIM_DOC = 'doc-fim-completion-schema-example.json';
 
 /** Thinking-mode streams: reasoning deltas carry `content: null`. */
 const THINKING_STREAMS = [
+  'stream-reasoner-01-deepseek-reasoner-2026-01.sse',
+  'stream-reasoner-02-reasoner-alias-v4-flash-2026-06.sse',
   'stream-reasoner-03-deepseek-reasoner-2025-07.sse',
   'stream-reasoner-04-v4-flash-hex-fingerprint-2026-08.sse',
   'stream-reasoner-05-vercel-2025-12.chunks.txt',
+  'stream-reasoner-06-prism-2025-07.sse',
   'tools-stream-04-vercel-reasoner-toolcall-2025-12.chunks.txt',
 ];
 
