@@ -52,8 +52,8 @@ export interface RunBudget {
 }
 
 export interface CostEstimate {
-  /** How it was made: the plan run once against the embedded emulator, counting what each request asks for. */
-  method: 'emulator-dry-run';
+  /** How it was made: from the plan and each check's measured cost (plan-profile), or the plan run once against the embedded emulator (emulator-dry-run). */
+  method: 'emulator-dry-run' | 'plan-profile';
   requests: number;
   /** Tokens the emulator's answers reported, at the spec's prices: what the run should cost. */
   expected: { promptTokens: number; completionTokens: number; costUsd: string };
