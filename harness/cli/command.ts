@@ -4,13 +4,22 @@ import { UsageError } from '#harness/core/errors/index.ts';
 /** Exit codes of every command: CI reads them. */
 export const EXIT = { ok: 0, conformanceFailure: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
 
-export interface Command {
+/** What the command list and `--help` show. Kept apart from the command's code, so help loads almost nothing. */
+export interface CommandInfo {
   name: string;
   /** One line for the command list. */
   summary: string;
   /** Full help text, printed by `--help`. */
   help: string;
+}
+
+export interface Command extends CommandInfo {
   run(argv: string[], io: CommandIO): Promise<number>;
+}
+
+/** A command in the registry: its help, and its module, imported only when the command runs. */
+export interface CommandEntry extends CommandInfo {
+  load(): Promise<Command>;
 }
 
 export interface CommandIO {

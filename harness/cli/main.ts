@@ -1,8 +1,7 @@
 import { isHarnessError } from '#harness/core/errors/index.ts';
-import { EXIT, type Command, type CommandIO } from './command.ts';
+import { EXIT, type CommandEntry, type CommandIO } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
 import { VERSION } from './version.ts';
-
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -34,7 +33,7 @@ export async function main(argv: string[], io: CommandIO = defaultIO): Promise<n
     io.stdout(VERSION);
     return EXIT.ok;
   }
-  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
+  const command: CommandEntry | undefined = COMMANDS.find((c) => c.name === name);
   if (!command) {
     io.stderr(`svc-conformance: unknown command \`${name}\`. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`svc-conformance --help\`.`);
     return EXIT.usage;
@@ -44,7 +43,7 @@ export async function main(argv: string[], io: CommandIO = defaultIO): Promise<n
     return EXIT.ok;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load()).run(rest, io);
   } catch (err) {
     if (isHarnessError(err)) {
       io.stderr(err.message);

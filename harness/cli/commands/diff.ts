@@ -1,21 +1,10 @@
 import { UsageError } from '#harness/core/errors/index.ts';
 import { diffRecords, readRecords, type DiffEntry } from '#harness/results/index.ts';
 import { EXIT, parseFlags, type Command } from '../command.ts';
+import { diffInfo } from './diffHelp.ts';
 
 export const diff: Command = {
-  name: 'diff',
-  summary: 'compare two runs: checks newly failing, newly passing, added and removed',
-  help: `Usage: svc-conformance diff BASE.json NEW.json [--strict]
-
-Compares two runs check by check (same target, model and check id). Each file
-is a report.json, or the bundle written by \`run --json FILE\`.
-
-Options:
-  --strict     newly failing should-checks count too
-  -h, --help   show this help
-
-Exit codes: 0 no must-check newly fails; 1 one does (a regression); 2 a file
-is not a report.`,
+  ...diffInfo,
   async run(argv, io) {
     const { values, positionals } = parseFlags('diff', argv, { strict: { type: 'boolean' } }, true);
     if (positionals.length !== 2) throw new UsageError('diff: name two files, BASE.json and NEW.json. Run `svc-conformance diff --help`.');

@@ -2,37 +2,10 @@ import { UsageError } from '#harness/core/errors/index.ts';
 import { FAULTS, isFaultId, startEmulator, type FaultId } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { EXIT, parseFlags, type Command } from '../command.ts';
+import { emulateInfo } from './emulateHelp.ts';
 
 export const emulate: Command = {
-  name: 'emulate',
-  summary: 'serve the embedded emulator of the service (optionally with faults) until stopped',
-  help: `Usage: svc-conformance emulate [--port N] [--host H] [--api-key KEY]... [--now ISO]
-                              [--fault NAME]... [--seed N] [--concurrency N]
-                              [--maintenance] [--stream-interval MS] [--spec DIR]
-       svc-conformance emulate --list-faults
-
-Serves the service as spec/ describes it, on node:http: every endpoint on every
-base ({base}, {base}/v1, {base}/beta, and the messages format under
-{base}/anthropic). Prints its base URL on the first line of stdout and, when no
---api-key is given, a generated key on the second. Serves until SIGINT or
-SIGTERM, then closes cleanly.
-
-Options:
-  --port N             port to listen on (default 0: an ephemeral port)
-  --host H             address to bind (default 127.0.0.1, loopback)
-  --api-key KEY        a key to accept (repeatable; default: one generated key)
-  --now ISO            start the emulator's clock at this instant; it then runs
-                       at real speed (lifecycle on both sides of a retirement)
-  --fault NAME         break exactly this rule (repeatable); see --list-faults
-  --list-faults        print the fault catalogue, one line each, and exit
-  --seed N             seed of the deterministic text generator (default 0)
-  --concurrency N      requests one key may have in flight before 429 (default 8)
-  --maintenance        answer every request 503 (maintenance)
-  --stream-interval MS pause between two stream events (default 0)
-  --spec DIR           spec directory (default: the spec/ shipped with the harness)
-  -h, --help           show this help
-
-Exit codes: 0 stopped by a signal; 2 a bad flag or a spec that does not load.`,
+  ...emulateInfo,
   async run(argv, io) {
     const { values } = parseFlags('emulate', argv, {
       port: { type: 'string' },

@@ -1,13 +1,28 @@
-import type { Command } from '../command.ts';
-import { checkSpec } from './checkSpec.ts';
-import { diff } from './diff.ts';
-import { emulate } from './emulate.ts';
-import { merge } from './merge.ts';
-import { openapi } from './openapi.ts';
-import { record } from './record.ts';
-import { run } from './run.ts';
-import { schemas } from './schemas.ts';
-import { validate } from './validate.ts';
+import type { Command, CommandEntry, CommandInfo } from '../command.ts';
+import { checkSpecInfo } from './checkSpecHelp.ts';
+import { diffInfo } from './diffHelp.ts';
+import { emulateInfo } from './emulateHelp.ts';
+import { mergeInfo } from './mergeHelp.ts';
+import { openapiInfo } from './openapiHelp.ts';
+import { recordInfo } from './recordHelp.ts';
+import { runInfo } from './runHelp.ts';
+import { schemasInfo } from './schemasHelp.ts';
+import { validateInfo } from './validateHelp.ts';
 
-/** Every command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [run, record, merge, validate, diff, emulate, checkSpec, schemas, openapi];
+const entry = (info: CommandInfo, load: () => Promise<Command>): CommandEntry => ({ ...info, load });
+
+/**
+ * Every command, in the order `--help` lists them. A command's module (and the spec loader, ajv,
+ * vitest... behind it) is imported only when that command runs: `--help` stays fast.
+ */
+export const COMMANDS: readonly CommandEntry[] = [
+  entry(runInfo, async () => (await import('./run.ts')).run),
+  entry(recordInfo, async () => (await import('./record.ts')).record),
+  entry(mergeInfo, async () => (await import('./merge.ts')).merge),
+  entry(validateInfo, async () => (await import('./validate.ts')).validate),
+  entry(diffInfo, async () => (await import('./diff.ts')).diff),
+  entry(emulateInfo, async () => (await import('./emulate.ts')).emulate),
+  entry(checkSpecInfo, async () => (await import('./checkSpec.ts')).checkSpec),
+  entry(schemasInfo, async () => (await import('./schemas.ts')).schemas),
+  entry(openapiInfo, async () => (await import('./openapi.ts')).openapi),
+];

@@ -3,24 +3,10 @@ import { UsageError } from '#harness/core/errors/index.ts';
 import { exitCodeOf, mergeRecords, readRunRecord, summaryOf } from '#harness/results/index.ts';
 import { EXIT, parseFlags, type Command } from '../command.ts';
 import { writeCellReports, writeSummary } from '../reportFiles.ts';
+import { mergeInfo } from './mergeHelp.ts';
 
 export const merge: Command = {
-  name: 'merge',
-  summary: 'combine the report.json files of shards (run --shard I/N) into one report per cell',
-  help: `Usage: svc-conformance merge REPORT.json... [--report-dir DIR] [--strict]
-
-Reads the report.json of each shard of a run (run --shard 1/3, 2/3, 3/3 on
-several machines), merges the records of the same base URL and model, and
-writes report.json, report.md, junit.xml and report.html per cell, plus
-summary.json and summary.md, as one run would have.
-
-Options:
-  --report-dir DIR   where the merged reports go (default reports/merged)
-  --strict           exit 1 on failing should-checks too
-  -h, --help         show this help
-
-Exit codes: 0 every must-check passed; 1 a check failed; 2 a file is not a
-report, or two shards ran the same check on the same model.`,
+  ...mergeInfo,
   async run(argv, io) {
     const { values, positionals } = parseFlags('merge', argv, { 'report-dir': { type: 'string' }, strict: { type: 'boolean' } }, true);
     if (positionals.length === 0) throw new UsageError('merge: name the report.json files of the shards. Run `svc-conformance merge --help`.');

@@ -15,12 +15,10 @@ import { reportRun } from '../reportRun.ts';
 import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout } from '../runFlags.ts';
 import { targetsOf } from '../targetsOf.ts';
 import { VERSION } from '../version.ts';
-import { RUN_HELP } from './runHelp.ts';
+import { runInfo } from './runHelp.ts';
 
 export const run: Command = {
-  name: 'run',
-  summary: 'run the conformance checks against the embedded emulator or a base URL, and write reports',
-  help: RUN_HELP,
+  ...runInfo,
   run: (argv, io) => runOrRecord('run', argv, io),
 };
 

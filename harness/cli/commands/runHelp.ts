@@ -1,3 +1,5 @@
+import type { CommandInfo } from '../command.ts';
+
 /** The spec's feature names, for --help; a test keeps this list and the spec in step. */
 export const FEATURE_LIST = 'chat, models, balance, fim, prefix_completion, messages';
 
@@ -64,3 +66,11 @@ Exit codes: 0 every applicable must-check passed (and should-checks, with
 --strict); 1 a check failed, or could not be judged (error: refused, reset,
 timed out, unreadable answer); 2 a usage or configuration error; 130 SIGINT,
 143 SIGTERM (the partial report is written, marked interrupted).`;
+
+
+/** `run` in the command list and its `--help`: loaded without the command's code. */
+export const runInfo: CommandInfo = {
+  name: 'run',
+  summary: 'run the conformance checks against the embedded emulator or a base URL, and write reports',
+  help: RUN_HELP,
+};

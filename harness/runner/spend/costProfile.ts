@@ -49,7 +49,7 @@ export function profileOf(runs: number, results: readonly CheckResult[], sent: r
 }
 
 /** A check's cost on `model`: measured, else its dearest model's (a spec with models the profile lacks). */
-function costOf(profile: CostProfile, checkId: string, model: string): CheckCost | undefined {
+function measuredCost(profile: CostProfile, checkId: string, model: string): CheckCost | undefined {
   const byModel = profile.checks[checkId];
   if (!byModel) return undefined;
   return byModel[model] ?? Object.values(byModel).reduce((a, b) => (b.bound.completionTokens > a.bound.completionTokens ? b : a));
@@ -75,7 +75,7 @@ export function estimateFromPlan(spec: Spec, plan: readonly Planned[], runs: num
   let requests = 0;
   let unprofiled = 0;
   for (const { check, model } of plan) {
-    const measured = costOf(profile, check.id, model);
+    const measured = measuredCost(profile, check.id, model);
     if (!measured) {
       unprofiled += 1;
       continue;
