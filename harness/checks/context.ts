@@ -53,6 +53,8 @@ export interface CheckContext {
   served(endpoint: string, base: string): Promise<ServedVerdict>;
   judge(objectName: string, body: unknown, profile?: Profile): Violation[];
   referenceTime(): Promise<ReferenceTime>;
+  /** Answers shared by the checks of one target run (support/samples.ts): the runner gives each run its own. */
+  samples: Map<string, Promise<unknown>>;
   options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean };
 }
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
+import { runChecks } from '#harness/runner/runChecks.ts';
 import { runSuites } from '#harness/runner/runVitest.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
@@ -34,10 +35,10 @@ describe('--budget-usd', () => {
     expect(Number(estimate.upperBound.costUsd)).toBeGreaterThanOrEqual(Number(estimate.expected.costUsd));
   }, 120_000);
 
-  test('once the spend reaches the budget, nothing more is sent: the checks not run are skipped for budget', async () => {
+  test.each([['runChecks (in-process)', runChecks], ['the suites (vitest)', runSuites]] as const)('%s: once the spend reaches the budget, nothing more is sent: the checks not run are skipped for budget', async (_name, execute) => {
     const target = await emulatorTarget(spec);
     try {
-      const run = await runSuites({
+      const run = await execute({
         target: { kind: 'emulator', baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
         apiKey: target.apiKey,
         apiKeyEnv: 'SVC_API_KEY',

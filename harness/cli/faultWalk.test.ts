@@ -10,9 +10,9 @@ import { captureIO } from '#harness/testing/captureIO.ts';
 import { main } from './main.ts';
 
 /**
- * The whole fault catalogue through the real CLI: for each fault, the checks covering the rule it
- * breaks fail (and pass against the clean emulator on the same clock), and the run's exit code says
- * so. A check no fault can make fail, or a fault no check notices, fails this file.
+ * The whole fault catalogue through the real CLI, in this process (main): for each fault, the checks
+ * covering the rule it breaks fail (and pass against the clean emulator on the same clock), and the
+ * run's exit code says so. A check no fault can make fail, or a fault no check notices, fails this file.
  */
 const { spec } = loadSpec();
 const registry = buildRegistry(spec);
@@ -31,6 +31,8 @@ interface Run {
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-walk-'));
 const runs = new Map<string, Run>();
+/** What the process held before the runs: many runs in one process must leave it as they found it. */
+const before = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM'), exitCode: process.exitCode };
 
 async function runCli(name: string, args: string[]): Promise<Run> {
   const out = join(dir, name);
@@ -97,6 +99,13 @@ describe('parity compares answers, not schemas', () => {
     const run = runs.get('completion-wrong-object')!;
     expect(run.results.filter((r) => r.checkId === 'schema.chat-completion.matches-schema').map((r) => r.verdict)).toContain('fail');
     expect(run.results.filter((r) => r.checkId === 'bases.v1.chat-parity').map((r) => r.verdict)).toEqual(['pass', 'pass']);
+  });
+});
+
+describe('many runs in one process', () => {
+  test('leave no signal listener behind and the exit code as it was', () => {
+    expect(runs.size).toBe(FAULTS.length + 3);
+    expect({ SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM'), exitCode: process.exitCode }).toEqual(before);
   });
 });
 

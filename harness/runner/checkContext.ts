@@ -38,38 +38,40 @@ function authHeaders(mode: CheckRequest['auth'], key: string, emptyBalanceKey: s
 /** A stream may carry what it asked for (streamCap.ts); other requests keep the transport's caps. */
 const withStreamCap = (cap: number | undefined) => (cap === undefined ? {} : { maxStreamBytes: cap });
 
-let gate: { config: RunConfig; gate: ServedGate } | undefined;
-
-/**
- * One served-gate per worker and run, like the transport: each route is asked about once. Its probes
- * go straight through the transport (a few short requests a run, outside any check's meter).
- */
-function gateFor(spec: Spec, config: RunConfig, sender: Sender) {
-  if (gate?.config !== config) {
-    const mapModel = (id: string) => config.modelMap[id] ?? id;
-    const current = Object.entries(spec.models).filter(([, m]) => m.kind === 'current');
-    const fallback = current.find(([, m]) => m.default)?.[0] ?? current[0]?.[0] ?? Object.keys(spec.models)[0]!;
-    // A model that serves the route's feature, where the spec says which do.
-    const modelFor = (route: Route) => mapModel(current.find(([, m]) => Array.isArray(m.features) && (m.features as string[]).includes(route.feature))?.[0] ?? fallback);
-    gate = {
-      config,
-      gate: new ServedGate({
-        spec,
-        without: config.without ?? [],
-        modelFor,
-        urlOf: (route, path) => baseUrlOf(spec, config, route.base) + path,
-        headers: () => ({ ...headersOf(config.extraHeaders ?? []), authorization: `Bearer ${config.apiKey}` }),
-        send: (r) => sender.send(r),
-      }),
-    };
-  }
-  return gate.gate;
+/** What the checks of one target run share: each route asked about once, each sample sent once. */
+export interface RunShared {
+  gate: ServedGate;
+  samples: Map<string, Promise<unknown>>;
 }
 
-/** The CheckContext of one check on one model: requests go through the run's transport. */
-export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker()): CheckContext {
+/**
+ * A target run's shared state, made once per run by its executor (runScope.ts). The served-gate's
+ * probes go straight through the transport (a few short requests a run, outside any check's meter).
+ */
+export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): RunShared {
   const mapModel = (id: string) => config.modelMap[id] ?? id;
-  const served = gateFor(spec, config, sender);
+  const current = Object.entries(spec.models).filter(([, m]) => m.kind === 'current');
+  const fallback = current.find(([, m]) => m.default)?.[0] ?? current[0]?.[0] ?? Object.keys(spec.models)[0]!;
+  // A model that serves the route's feature, where the spec says which do.
+  const modelFor = (route: Route) => mapModel(current.find(([, m]) => Array.isArray(m.features) && (m.features as string[]).includes(route.feature))?.[0] ?? fallback);
+  const gate = new ServedGate({
+    spec,
+    without: config.without ?? [],
+    modelFor,
+    urlOf: (route, path) => baseUrlOf(spec, config, route.base) + path,
+    headers: () => ({ ...headersOf(config.extraHeaders ?? []), authorization: `Bearer ${config.apiKey}` }),
+    send: (r) => sender.send(r),
+  });
+  return { gate, samples: new Map() };
+}
+
+/**
+ * The CheckContext of one check on one model: requests go through the run's transport. Without
+ * `shared` the check shares nothing (a test judging one check at a time).
+ */
+export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker(), shared = createRunShared(spec, config, sender)): CheckContext {
+  const mapModel = (id: string) => config.modelMap[id] ?? id;
+  const served = shared.gate;
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
     // A request to a route that is not served, or left out of the run, is not sent: the check is skipped.
     const route = served.routeOf(req.base, req.method, req.path);
@@ -103,6 +105,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     },
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
+    samples: shared.samples,
     options: { strict: config.strict, runs: config.runs, seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined },
   };
 }

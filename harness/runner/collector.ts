@@ -1,7 +1,7 @@
 import type { Reporter, TestCase } from 'vitest/node';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import './meta.ts';
-import type { RequestBound } from './spend/requestBound.ts';
+import type { SuitesRun } from './suitesRun.ts';
 
 export interface WorkerTiming {
   requestMs: number;
@@ -15,8 +15,8 @@ export class ResultCollector implements Reporter {
   readonly results: CheckResult[] = [];
   /** Latest running totals per worker (each check's meta carries its worker's totals so far). */
   readonly workers = new Map<string, WorkerTiming>();
-  /** Per check: the model, requests sent and their most possible cost in tokens. */
-  readonly sent: { model: string; count: number; bound: RequestBound }[] = [];
+  /** Per check: requests sent and their most possible cost in tokens. */
+  readonly sent: SuitesRun['sent'] = [];
   firstCheckAt: number | undefined;
   lastCheckAt: number | undefined;
   constructor(private readonly progress: (result: CheckResult, count: number) => void = () => undefined) {}
@@ -37,7 +37,7 @@ export class ResultCollector implements Reporter {
       const w = this.workers.get(meta.svcWorker.id);
       if (!w || w.requestMs < meta.svcWorker.requestMs) this.workers.set(meta.svcWorker.id, { requestMs: meta.svcWorker.requestMs });
     }
-    if (meta.svcResult && meta.svcRequests) this.sent.push({ model: meta.svcResult.model, ...meta.svcRequests });
+    if (meta.svcResult && meta.svcRequests) this.sent.push({ checkId: meta.svcResult.checkId, model: meta.svcResult.model, ...meta.svcRequests });
     if (meta.svcResult) {
       this.results.push(meta.svcResult);
       this.progress(meta.svcResult, this.results.length);

@@ -6,6 +6,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
 import { planRun, type Planned } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
+import { runChecks } from './runChecks.ts';
 import { runSuites } from './runVitest.ts';
 
 const { spec } = loadSpec();
@@ -29,7 +30,7 @@ describe('planRun', () => {
     expect(idsOf(planRun(spec, selection, 'models'))).toEqual(idsOf(whole.filter((p) => p.check.area === 'models')));
   });
 
-  test('what the suites run is planRun: a shard of a run over several areas', async () => {
+  test.each([['the suites (vitest)', runSuites], ['runChecks (in-process)', runChecks]] as const)('what %s run is planRun: a shard of a run over several areas', async (_name, execute) => {
     const target = await emulatorTarget(spec);
     try {
       const config: RunConfig = {
@@ -47,7 +48,7 @@ describe('planRun', () => {
         referenceTime: { value: new Date().toISOString(), source: 'local-clock' },
         lifecycleToleranceSeconds: 120,
       };
-      const run = await runSuites(config);
+      const run = await execute(config);
       expect(run.results.length).toBeGreaterThan(0);
       expect(resultIds(run.results)).toEqual(idsOf(planRun(spec, config)));
     } finally {

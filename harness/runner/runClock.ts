@@ -1,5 +1,5 @@
 import type { RunRecord, RunTimings } from '#harness/results/index.ts';
-import type { SuitesRun } from './runVitest.ts';
+import type { SuitesRun } from './suitesRun.ts';
 
 /** A check that did not run (interrupted, or stopped by the budget) takes no time and is not counted. */
 const NOT_RUN = /^(interrupted|budget):/;

@@ -1,8 +1,9 @@
 import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
 
 /**
- * What the CLI hands the suites (through vitest's provide/inject): plain data, so it crosses into
- * the worker. The key travels only in memory, never through a file.
+ * What the CLI hands one target's checks (runChecks.ts in-process, or the suites through vitest's
+ * provide/inject): plain data, so it can cross into a worker. The key travels only in memory, never
+ * through a file.
  */
 export interface RunConfig {
   specDir?: string;

@@ -9,9 +9,8 @@ import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
 import { RunClock } from './runClock.ts';
 import type { RunConfig } from './runConfig.ts';
-import { runSuites } from './runVitest.ts';
+import { runChecks } from './runChecks.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
-import { estimateCost } from './spend/estimate.ts';
 import { startRecording } from './startRecording.ts';
 
 /** One target of a run, with what a targets file may set per target. */
@@ -82,7 +81,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
         hooks.progress?.(r, n, plan.length);
         watch?.seen(r);
       };
-      const suites = await runSuites(config, { progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal });
+      const suites = await runChecks(config, { progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal });
       run.clock.add(suites);
       const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
       const results = why === undefined ? suites.results : [...suites.results, ...notRun(plan, suites.results, why)];
@@ -105,6 +104,8 @@ function referenceTimeOf({ target, headers }: RunTarget, now: Date | undefined):
 /** The run's cost, from a free dry run of the same plan; a budget it is above stops the run before anything is spent. */
 async function estimate(spec: Spec, config: RunConfig, planned: number, startedAt: Date, settings: RunSettings, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
   if (!settings.quiet) log(`svc-conformance: estimating the cost: the same ${planned} check runs against the embedded emulator...`);
+  // Loaded when needed: a run without an estimate does not load what the dry run uses.
+  const { estimateCost } = await import('./spend/estimate.ts');
   const e = await estimateCost(spec, config, startedAt, stop.signal);
   if (stop.signal.aborted) return e;
   log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);
@@ -112,7 +113,7 @@ async function estimate(spec: Spec, config: RunConfig, planned: number, startedA
   return e;
 }
 
-/** What the suites get for one target (through vitest's provide/inject). */
+/** What the checks get for one target (in-process, or through vitest's provide/inject). */
 function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSettings, extra: Pick<RunConfig, 'referenceTime' | 'recordDir' | 'budget'>): RunConfig {
   return {
     ...(s.specDir !== undefined ? { specDir: s.specDir } : {}),

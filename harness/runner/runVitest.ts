@@ -1,35 +1,19 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import type { CheckResult } from '#harness/core/outcome.ts';
 import { ResultCollector, type WorkerTiming } from './collector.ts';
 import type { RunConfig } from './runConfig.ts';
+import { CHECK_TIMEOUT_MS, type SuitesOptions, type SuitesRun } from './suitesRun.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface SuitesRun {
-  results: CheckResult[];
-  /** Per check: requests sent and the most they could have cost. */
-  sent: ResultCollector['sent'];
-  /** When the first check started and the last one ended (performance.now() of this process). */
-  firstCheckAt?: number;
-  lastCheckAt?: number;
-  /** Per worker: the wall time during which at least one request was in flight. */
-  requestMs: number;
-  /** True when `stop` cancelled the run before every check ran. */
-  cancelled: boolean;
-}
-
-export interface SuitesOptions {
-  progress?: (r: CheckResult, n: number) => void;
-  /** Aborting cancels the run: checks already running finish, the others never start. */
-  stop?: AbortSignal;
-}
+export type { SuitesOptions, SuitesRun } from './suitesRun.ts';
 
 /**
  * Runs the suites in suites/ with vitest against one target and returns every check's result.
  * One worker, files one after another, tests of a file concurrently: the transport's concurrency
- * cap then holds for the whole run.
+ * cap then holds for the whole run. The CLI runs the same plan in-process (runChecks.ts); this path
+ * stays for those who drive the suites with vitest, and a test holds the two to the same verdicts.
  */
 export async function runSuites(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
   const collector = new ResultCollector(options.progress);
@@ -44,7 +28,7 @@ export async function runSuites(config: RunConfig, options: SuitesOptions = {}):
         root: REPO,
         include: ['suites/**/*.suite.ts'],
         provide: { svcConformance: config },
-        testTimeout: 15 * 60_000,
+        testTimeout: CHECK_TIMEOUT_MS,
         hookTimeout: 60_000,
         fileParallelism: false,
         maxConcurrency: Math.max(1, config.concurrency),

@@ -19,7 +19,7 @@ const RESET = 'HARNESS_RESET: the connection was reset mid-stream — POST http:
 const chunk = (id: string, delta: object, finish: string | null = null) =>
   JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
 
-/** A stream of `events` then a reset, to every streamed request; the samples cache is per target model, so each test names its own. */
+/** A stream of `events` then a reset, to every streamed request; each target has its own samples, as each run does. */
 function brokenTarget(targetModel: string, events: string[]): CheckContext {
   const res: CheckResponse = {
     status: 200,
@@ -41,6 +41,7 @@ function brokenTarget(targetModel: string, events: string[]): CheckContext {
     served: () => Promise.resolve({ served: true }),
     judge: (name, body, profile = 'default') => validatorFor(spec, name, { profile })(body),
     referenceTime: () => Promise.resolve({ value: new Date(0), source: 'fixture' }),
+    samples: new Map(),
     options: { strict: false, runs: 1, seed: 1, lifecycleToleranceSeconds: 0, hasEmptyBalanceKey: false },
   };
 }

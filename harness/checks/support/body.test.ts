@@ -29,9 +29,20 @@ describe('readJson: one policy for a JSON body', () => {
   });
 
   test('a shared sample follows it: a reset rejects the sample instead of passing for an unreadable body', async () => {
-    const ctx = { targetModel: `body-test-${Math.random()}`, send: () => Promise.resolve(answer({ error: RESET })) } as unknown as CheckContext;
+    const ctx = { targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ error: RESET })) } as unknown as CheckContext;
     await expect(sample(ctx, 'reset', () => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: {} }))).rejects.toBe(RESET);
-    const bad = { targetModel: `body-test-${Math.random()}`, send: () => Promise.resolve(answer({ error: new Error('not JSON') })) } as unknown as CheckContext;
+    const bad = { targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ error: new Error('not JSON') })) } as unknown as CheckContext;
     await expect(sample(bad, 'bad', () => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: {} }))).resolves.toMatchObject({ unreadable: 'not JSON' });
+  });
+
+  test('a sample is kept in the run\'s own store: two runs of one model each send theirs', async () => {
+    let sent = 0;
+    const runOf = () => ({ targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ value: { n: ++sent } })) }) as unknown as CheckContext;
+    const request = () => ({ base: 'base_url', method: 'POST' as const, path: '/chat/completions', body: {} });
+    const [a, b] = [runOf(), runOf()];
+    expect((await sample(a, 'chat', request)).body).toEqual({ n: 1 });
+    expect((await sample(a, 'chat', request)).body).toEqual({ n: 1 });
+    expect((await sample(b, 'chat', request)).body).toEqual({ n: 2 });
+    expect(sent).toBe(2);
   });
 });

@@ -3,17 +3,16 @@ import { readJson } from './body.ts';
 import { chat } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
+type Sample = { res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string };
+
 /**
  * One response shared by every check that only judges its shape, per model and kind: a run sends
- * each kind of request once, not once per check. Keyed by model so models never share answers;
- * targets never share it either, because the runner starts a fresh vitest pool (a new worker, so a
- * new module instance) for each target.
+ * each kind of request once, not once per check. Kept in the run's own store (`ctx.samples`), keyed
+ * by model, so neither models nor targets (several may run in one process) share answers.
  */
-const cache = new Map<string, Promise<{ res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string }>>();
-
-export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest, streamed = false) {
+export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest, streamed = false): Promise<Sample> {
   const key = `${ctx.targetModel}|${kind}`;
-  let hit = cache.get(key);
+  let hit = ctx.samples.get(key) as Promise<Sample> | undefined;
   if (!hit) {
     hit = (async () => {
       const res = await ctx.send(make());
@@ -24,7 +23,7 @@ export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest
       const read = await readJson(res);
       return read.ok ? { res, body: read.body } : { res, unreadable: read.why };
     })();
-    cache.set(key, hit);
+    ctx.samples.set(key, hit);
   }
   return hit;
 }

@@ -6,7 +6,7 @@ import type { Spec } from '#harness/spec/model.ts';
 import { BudgetReachedError } from './BudgetReachedError.ts';
 
 /**
- * What one worker has spent and how long it waited on the network, shared by every check it runs.
+ * What one target run has spent and how long it waited on the network, shared by every check it runs.
  * Spend is added as each answer settles, so the budget stops new requests at request granularity;
  * requests already in flight when it is reached still complete (at most --concurrency of them).
  */

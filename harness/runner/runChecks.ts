@@ -1,0 +1,86 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { basisText } from '#harness/spec/basis.ts';
+import { planRun, type Planned } from './plan.ts';
+import type { RunConfig } from './runConfig.ts';
+import { runMetered } from './runMetered.ts';
+import { openRunScope, type RunScope } from './runScope.ts';
+import type { RequestBound } from './spend/requestBound.ts';
+import { CHECK_TIMEOUT_MS, type SuitesOptions, type SuitesRun } from './suitesRun.ts';
+
+/**
+ * Runs one target's checks in this process, as the suites do under vitest (runVitest.ts) without
+ * starting it: the same plan, area after area in the registry's order, each area's checks model by
+ * model and at most `concurrency` at once (vitest's maxConcurrency), each check through runMetered
+ * with one scope for the whole run. A stop lets the running checks finish and starts no other.
+ */
+export async function runChecks(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
+  const { spec } = loadSpec(config.specDir);
+  const scope = openRunScope(config, spec);
+  const run: SuitesRun = { results: [], sent: [], requestMs: 0, cancelled: false };
+  const { stop } = options;
+  const cancel = () => {
+    run.cancelled = true;
+  };
+  if (stop?.aborted) cancel();
+  stop?.addEventListener('abort', cancel, { once: true });
+  try {
+    for (const queue of areasOf(planRun(spec, config))) {
+      if (run.cancelled) break;
+      let next = 0;
+      const worker = async () => {
+        while (next < queue.length && !run.cancelled) {
+          const { check, model } = queue[next++]!;
+          run.firstCheckAt ??= performance.now();
+          let tracked: { count: number; bound: RequestBound } | undefined;
+          const result = await guarded({ check, model }, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound })));
+          run.lastCheckAt = performance.now();
+          if (tracked) run.sent.push({ checkId: check.id, model, ...tracked });
+          run.results.push(result);
+          options.progress?.(result, run.results.length);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(Math.max(1, config.concurrency), queue.length) }, worker));
+    }
+    run.requestMs = scope.meter.requestMs();
+  } finally {
+    stop?.removeEventListener('abort', cancel);
+    await closeQuietly(scope);
+  }
+  return run;
+}
+
+/** The plan cut into areas (in the order planRun gives them), each area's pairs model by model as describeChecks declares them. */
+function areasOf(plan: readonly Planned[]): Planned[][] {
+  const areas = new Map<string, Planned[]>();
+  for (const p of plan) areas.set(p.check.area, [...(areas.get(p.check.area) ?? []), p]);
+  return [...areas.values()].map((pairs) => {
+    const models = [...new Set(pairs.map((p) => p.model))];
+    return models.flatMap((m) => pairs.filter((p) => p.model === m));
+  });
+}
+
+/**
+ * The check's result, or an error result when the glue itself threw or the check outlived the
+ * per-check limit (what vitest reports for a test that ended without a result): never dropped.
+ */
+async function guarded({ check, model }: Planned, running: Promise<CheckResult>): Promise<CheckResult> {
+  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model };
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<CheckResult>((done) => {
+    timer = setTimeout(() => done({ ...base, verdict: 'error', reason: `the check did not end within ${CHECK_TIMEOUT_MS / 1000} s`, durationMs: CHECK_TIMEOUT_MS }), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([running, timeout]);
+  } catch (err) {
+    return { ...base, verdict: 'error', reason: `the runner threw: ${(err as Error).message ?? String(err)}`, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A transport that fails to close says nothing of the checks, whose results are in. */
+async function closeQuietly(scope: RunScope): Promise<void> {
+  await scope.close().catch(() => undefined);
+}

@@ -1,0 +1,34 @@
+import { redactValue } from '#harness/core/redact.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import type { Check } from '#harness/checks/index.ts';
+import { basisText } from '#harness/spec/basis.ts';
+import { createCheckContext } from './checkContext.ts';
+import { CheckTracker } from './checkTracker.ts';
+import { executeCheck } from './execute.ts';
+import type { RunConfig } from './runConfig.ts';
+import { secretsOf, type RunScope } from './runScope.ts';
+
+/**
+ * One check on one model of a target run, metered: tokens are what the answers reported, whoever
+ * read them. What both executors (the suites under vitest, runChecks in-process) run per check.
+ */
+export async function runMetered(scope: RunScope, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
+  const { spec, config, meter } = scope;
+  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model };
+  if (meter.reached()) return { ...base, verdict: 'skip', reason: `budget: not run, the run's spend reached its --budget-usd of ${config.budget?.limitUsd ?? '?'} USD`, durationMs: 0 };
+  const tracker = new CheckTracker(meter, spec);
+  const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope);
+  const result = await executeCheck(check, ctx, () => tracker.settle(), config.apiKeyEnv, headerVariablesOf(config));
+  onTracked?.(tracker);
+  // A check cut short by the budget judged nothing, whatever it made of the refused request.
+  let final = result;
+  if (tracker.budgetStop !== undefined) {
+    const { failures: _dropped, ...rest } = result;
+    final = { ...rest, verdict: 'skip', reason: tracker.budgetStop };
+  }
+  // Checks read raw answers: an endpoint that echoes the key would put it in a failure message.
+  return redactValue(final, secretsOf(config));
+}
+
+/** Reproducers read env-sourced headers back from their variables. */
+const headerVariablesOf = (config: RunConfig): Record<string, string> => Object.fromEntries((config.extraHeaders ?? []).filter((h) => h.env !== undefined).map((h) => [h.name.toLowerCase(), h.env!]));

@@ -1,0 +1,39 @@
+import { secretValues } from '#harness/core/extraHeaders.ts';
+import { fixtureRecorder } from '#harness/replay/fixtureFormat.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import { createTransport, type Transport } from '#harness/transport/index.ts';
+import { createRunShared, type RunShared } from './checkContext.ts';
+import type { RunConfig } from './runConfig.ts';
+import { Meter } from './spend/meter.ts';
+
+/**
+ * Everything the checks of one target run share, and nothing another run sees: one transport (the
+ * concurrency cap holds across every check), one meter (the budget and the network time count every
+ * check), the served-gate and the samples. Two runs in one process (targets, tests) never share one.
+ */
+export interface RunScope extends RunShared {
+  spec: Spec;
+  config: RunConfig;
+  transport: Transport;
+  meter: Meter;
+  close(): Promise<void>;
+}
+
+export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.specDir).spec): RunScope {
+  // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
+  const secrets = secretsOf(config);
+  const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
+  const t = config.timeoutMs;
+  const timeouts = t === undefined ? {} : { timeouts: { headersMs: t, bodyMs: t, connectMs: Math.min(t, 10_000) } };
+  const transport = createTransport({ secrets, concurrency: config.concurrency, retry: spec.errors.retry, ...timeouts, ...(record ? { record } : {}) });
+  return { spec, config, transport, meter: new Meter(spec, config.budget), ...createRunShared(spec, config, transport), close: () => transport.close() };
+}
+
+/**
+ * The key at 0 and the empty-balance key at 1 (a fixture keeps which of them a request carried, by
+ * index; '' holds the place, and redaction passes over it), then the values of env-sourced headers.
+ */
+export function secretsOf(config: RunConfig): string[] {
+  return [config.apiKey, config.emptyBalanceKey ?? '', ...secretValues(config.extraHeaders ?? [])];
+}

@@ -1,0 +1,25 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import type { RequestBound } from './spend/requestBound.ts';
+
+/** What one target's checks came to, whichever executor ran them (runChecks in-process, runSuites under vitest). */
+export interface SuitesRun {
+  results: CheckResult[];
+  /** Per check run: requests sent and the most they could have cost. */
+  sent: { checkId: string; model: string; count: number; bound: RequestBound }[];
+  /** When the first check started and the last one ended (performance.now() of this process). */
+  firstCheckAt?: number;
+  lastCheckAt?: number;
+  /** Per worker: the wall time during which at least one request was in flight. */
+  requestMs: number;
+  /** True when `stop` cancelled the run before every check ran. */
+  cancelled: boolean;
+}
+
+export interface SuitesOptions {
+  progress?: (r: CheckResult, n: number) => void;
+  /** Aborting cancels the run: checks already running finish, the others never start. */
+  stop?: AbortSignal;
+}
+
+/** The most one check may take before it is reported as an error (vitest's testTimeout on the suites). */
+export const CHECK_TIMEOUT_MS = 15 * 60_000;

@@ -1,0 +1,24 @@
+import type { RunConfig } from '#harness/runner/runConfig.ts';
+import type { Target } from '#harness/targets/target.ts';
+
+/**
+ * The RunConfig the CLI would give the checks for an embedded emulator target, with its defaults
+ * (`run` without flags: --concurrency 4, --runs 10, --seed 1) unless `overrides` says otherwise.
+ */
+export function emulatorRunConfig(target: Target, models: string[], overrides: Partial<RunConfig> = {}): RunConfig {
+  return {
+    target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
+    apiKey: target.apiKey,
+    ...(target.emptyBalanceKey !== undefined ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
+    apiKeyEnv: 'SVC_API_KEY',
+    models,
+    modelMap: {},
+    concurrency: 4,
+    strict: false,
+    runs: 10,
+    seed: 1,
+    referenceTime: { value: new Date().toISOString(), source: 'local-clock' },
+    lifecycleToleranceSeconds: 120,
+    ...overrides,
+  };
+}
