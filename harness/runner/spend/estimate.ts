@@ -4,17 +4,35 @@ import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
 import type { RunConfig } from '../runConfig.ts';
-import { runSuites } from '../runVitest.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
+import { runChecks } from '../runChecks.ts';
+import type { SuitesRun } from '../suitesRun.ts';
+import PROFILE from './costProfile.json' with { type: 'json' };
+import { estimateFromProfile, profileCovers, profileOf, type CostProfile } from './costProfile.ts';
 import { NO_BOUND, addBound } from './requestBound.ts';
 import { tokensOf } from './tokens.ts';
 
+/** The committed profile (`npm run profile:costs` measures it again). */
+export const COST_PROFILE: CostProfile = PROFILE;
+
 /**
- * What a run will cost, before it starts: the same plan (models, --only, --shard, --runs) run once
- * against a fresh embedded emulator, which costs nothing. Each request the checks send is counted:
- * the tokens the emulator's answers report, at the spec's prices, are the expected cost; its body
- * size and output cap give an upper bound. Prices are the spec's in force at `pricedAt`.
+ * What a run will cost, before it starts. A run of every check (no --only, --shard or --without) on
+ * models the profile measured is estimated from costProfile.json: arithmetic, no second run. Any
+ * other plan is measured: the same plan run once against a fresh embedded emulator, which costs
+ * nothing and takes a fraction of a second in-process. Prices are the spec's in force at `pricedAt`.
  */
 export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date, stop?: AbortSignal): Promise<CostEstimate> {
+  const whole = config.only === undefined && config.shard === undefined && (config.without ?? []).length === 0;
+  const checks = buildRegistry(spec).all().map((c) => c.id);
+  if (whole && profileCovers(COST_PROFILE, checks, config.models)) return estimateFromProfile(spec, config.models, config.runs, COST_PROFILE, pricedAt);
+  return estimateOf(spec, await dryRun(spec, config, stop), pricedAt);
+}
+
+/**
+ * The plan of `config` run against a fresh embedded emulator at the run's reference time, with the
+ * emulator's empty-balance key when the run has one (a 402 check runs only then).
+ */
+export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal): Promise<SuitesRun> {
   const target = await emulatorTarget(spec, { now: new Date(config.referenceTime.value) });
   try {
     const { budget: _budget, recordDir: _recordDir, emptyBalanceKey: _empty, ...rest } = config;
@@ -22,19 +40,41 @@ export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date
       ...rest,
       target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
       apiKey: target.apiKey,
-      // Same checks as the run: a 402 check runs only when the run has an empty-balance key.
       ...(config.emptyBalanceKey !== undefined && target.emptyBalanceKey !== undefined ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
       modelMap: {},
     };
-    const run = await runSuites(dry, stop ? { stop } : {});
-    return estimateOf(spec, run, pricedAt);
+    return await runChecks(dry, stop ? { stop } : {});
   } finally {
     await target.close();
   }
 }
 
+/**
+ * Measures the profile: every check on every model of the spec, with the CLI's defaults (--runs 10,
+ * --seed 1, --concurrency 4) and an empty-balance key, so every check that can send does, at `at`.
+ */
+export async function measureCostProfile(spec: Spec, at: Date): Promise<CostProfile> {
+  const config: RunConfig = {
+    // The target and keys are the fresh emulator's (dryRun).
+    target: { kind: 'emulator', baseUrl: '', messagesBaseUrl: '' },
+    apiKey: '',
+    emptyBalanceKey: '',
+    apiKeyEnv: 'SVC_API_KEY',
+    models: Object.keys(spec.models),
+    modelMap: {},
+    concurrency: 4,
+    strict: false,
+    runs: 10,
+    seed: 1,
+    referenceTime: { value: at.toISOString(), source: 'flag' },
+    lifecycleToleranceSeconds: 120,
+  };
+  const run = await dryRun(spec, config);
+  return profileOf(config.referenceTime.value, config.runs, buildRegistry(spec).all().map((c) => c.id), run.results, run.sent);
+}
+
 /** The estimate from a finished (dry) run: expected from reported tokens, upper bound from the requests. */
-export function estimateOf(spec: Spec, run: Pick<Awaited<ReturnType<typeof runSuites>>, 'results' | 'sent'>, pricedAt: Date): CostEstimate {
+export function estimateOf(spec: Spec, run: Pick<SuitesRun, 'results' | 'sent'>, pricedAt: Date): CostEstimate {
   const models = [...new Set(run.sent.map((s) => s.model))];
   let expectedPico = 0n;
   let boundPico = 0n;
