@@ -8,6 +8,7 @@ import { SpecInvalidError, type SpecIssue } from '#harness/core/errors/index.ts'
 import { locate, pointerToPath } from './locate.ts';
 import { REQUIRED_TOP_LEVEL_KEYS, type Spec } from './model.ts';
 import { checkSemantics } from './semantics.ts';
+import { bundledSpecCache, specDigest } from './specCache.ts';
 
 /** The spec shipped with the harness: <repo>/spec. */
 export const DEFAULT_SPEC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec');
@@ -102,6 +103,13 @@ function parseFile(dir: string, name: string, issues: SpecIssue[], listedAt?: Li
 }
 
 function loadUncached(dir: string): LoadedSpec {
+  const cached = bundledSpecCache();
+  if (cached !== undefined && cached.digest === specDigest(dir)) return { spec: cached.spec, dir, origins: cached.origins };
+  return loadFromFiles(dir);
+}
+
+/** Reads, validates and merges the spec's files: what a spec cache is made from. */
+export function loadFromFiles(dir: string): LoadedSpec {
   const issues: SpecIssue[] = [];
   const index = parseFile(dir, INDEX_FILE, issues);
   if (!index) throw new SpecInvalidError(issues);
