@@ -1,7 +1,6 @@
 import { UsageError } from '#harness/core/errors/index.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 import { generateKey, startEmulator, type FaultId } from '#harness/emulator/index.ts';
-import { startReplayServer } from '#harness/replay/replayServer.ts';
 import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
 import type { Spec } from '#harness/spec/model.ts';
 
@@ -63,6 +62,8 @@ export function liveTarget(baseUrl: string, options: { messagesBaseUrl?: string;
 
 /** A recording (`record --out DIR`), answered by a loopback replay server: nothing leaves the machine. */
 export async function fixturesTarget(dir: string, options: { fast?: boolean } = {}): Promise<Target> {
+  // Loaded here: msw (and the graphql it brings) is 30 ms of start-up that only a replay needs.
+  const { startReplayServer } = await import('#harness/replay/replayServer.ts');
   let server: Awaited<ReturnType<typeof startReplayServer>>;
   try {
     server = await startReplayServer(dir, options);
