@@ -2,24 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { defaultModels } from '#harness/checks/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { RunConfig } from '../runConfig.ts';
-import { COST_PROFILE, dryRun, estimateCost, estimateOf, measureCostProfile } from './estimate.ts';
+import { COST_PROFILE, dryRun, dryRunConfig, estimateCost, estimateOf, measureCostProfile } from './estimate.ts';
 
 const { spec } = loadSpec();
 const at = new Date(COST_PROFILE.measuredAt);
-const config = (overrides: Partial<RunConfig> = {}): RunConfig => ({
-  target: { kind: 'live', baseUrl: 'http://unused.invalid', messagesBaseUrl: 'http://unused.invalid/anthropic' },
-  apiKey: '',
-  apiKeyEnv: 'SVC_API_KEY',
-  models: defaultModels(spec),
-  modelMap: {},
-  concurrency: 4,
-  strict: false,
-  runs: 10,
-  seed: 1,
-  referenceTime: { value: at.toISOString(), source: 'flag' },
-  lifecycleToleranceSeconds: 120,
-  ...overrides,
-});
+const config = (overrides: Partial<RunConfig> = {}): RunConfig => ({ ...dryRunConfig(defaultModels(spec), at), ...overrides });
 
 describe('the committed cost profile', () => {
   test('is what the checks cost now (else: npm run profile:costs)', async () => {

@@ -54,13 +54,18 @@ export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal):
  * --seed 1, --concurrency 4) and an empty-balance key, so every check that can send does, at `at`.
  */
 export async function measureCostProfile(spec: Spec, at: Date): Promise<CostProfile> {
-  const config: RunConfig = {
-    // The target and keys are the fresh emulator's (dryRun).
+  const config = { ...dryRunConfig(Object.keys(spec.models), at), emptyBalanceKey: '' };
+  const run = await dryRun(spec, config);
+  return profileOf(config.referenceTime.value, config.runs, buildRegistry(spec).all().map((c) => c.id), run.results, run.sent);
+}
+
+/** A run's config with the CLI's defaults (--runs 10, --seed 1, --concurrency 4) at `at`; dryRun supplies the target and keys. */
+export function dryRunConfig(models: string[], at: Date): RunConfig {
+  return {
     target: { kind: 'emulator', baseUrl: '', messagesBaseUrl: '' },
     apiKey: '',
-    emptyBalanceKey: '',
     apiKeyEnv: 'SVC_API_KEY',
-    models: Object.keys(spec.models),
+    models,
     modelMap: {},
     concurrency: 4,
     strict: false,
@@ -69,8 +74,6 @@ export async function measureCostProfile(spec: Spec, at: Date): Promise<CostProf
     referenceTime: { value: at.toISOString(), source: 'flag' },
     lifecycleToleranceSeconds: 120,
   };
-  const run = await dryRun(spec, config);
-  return profileOf(config.referenceTime.value, config.runs, buildRegistry(spec).all().map((c) => c.id), run.results, run.sent);
 }
 
 /** The estimate from a finished (dry) run: expected from reported tokens, upper bound from the requests. */
