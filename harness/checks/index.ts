@@ -22,7 +22,19 @@ export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, Reference
 export { CheckRegistry } from './registry.ts';
 
 /** Every check of the catalogue, derived from the spec where the spec can drive it. */
+const registries = new WeakMap<Spec, CheckRegistry>();
+
+/** Every check of the spec, built once per spec object (the CLI, the plan and the estimate all ask). */
 export function buildRegistry(spec: Spec): CheckRegistry {
+  let registry = registries.get(spec);
+  if (!registry) {
+    registry = registryOf(spec);
+    registries.set(spec, registry);
+  }
+  return registry;
+}
+
+function registryOf(spec: Spec): CheckRegistry {
   return new CheckRegistry().register(
     ...servedChecks(spec),
     ...modelChecks(spec),

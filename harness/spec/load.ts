@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { yaml } from './yaml.ts';
 import { createAjv } from '#harness/core/createAjv.ts';
 import { SpecInvalidError, type SpecIssue } from '#harness/core/errors/index.ts';
 import { locate, pointerToPath } from './locate.ts';
 import { REQUIRED_TOP_LEVEL_KEYS, type Spec } from './model.ts';
 import { checkSemantics } from './semantics.ts';
-import { bundledSpecCache, specDigest } from './specCache.ts';
+import { bundledSpecCache, markBundled, specDigest } from './specCache.ts';
 
 /** The spec shipped with the harness: <repo>/spec. */
 export const DEFAULT_SPEC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec');
@@ -85,6 +86,7 @@ function parseFile(dir: string, name: string, issues: SpecIssue[], listedAt?: Li
     }
     return undefined;
   }
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -104,7 +106,7 @@ function parseFile(dir: string, name: string, issues: SpecIssue[], listedAt?: Li
 
 function loadUncached(dir: string): LoadedSpec {
   const cached = bundledSpecCache();
-  if (cached !== undefined && cached.digest === specDigest(dir)) return { spec: cached.spec, dir, origins: cached.origins };
+  if (cached !== undefined && cached.digest === specDigest(dir)) return { spec: markBundled(cached.spec), dir, origins: cached.origins };
   return loadFromFiles(dir);
 }
 

@@ -1,4 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yaml } from './yaml.ts';
 
 export interface Position {
   line: number;
@@ -20,6 +21,7 @@ export function locate(doc: Document, lineCounter: LineCounter, path: readonly (
     const anchor = next.value ?? next.key;
     if (isNode(anchor)) best = anchor;
   }
+  const { isMap, isPair, isScalar } = yaml();
   if (key !== undefined && isMap(node)) {
     const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
     if (pair && isNode(pair.key)) best = pair.key;
@@ -30,6 +32,7 @@ export function locate(doc: Document, lineCounter: LineCounter, path: readonly (
 }
 
 function child(node: unknown, segment: string | number): { key: unknown; value: unknown } | undefined {
+  const { isMap, isScalar, isSeq } = yaml();
   if (isMap(node)) {
     const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
     return pair ? { key: pair.key, value: pair.value } : undefined;

@@ -1,8 +1,9 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { staleDist } from '#harness/testing/freshDist.ts';
 import { DEFAULT_SPEC_DIR, loadFromFiles } from './load.ts';
 import { SPEC_CACHE_FILE, specDigest, type SpecCache } from './specCache.ts';
 
@@ -19,7 +20,8 @@ describe('the spec cache beside the bundle', () => {
     expect(specDigest(copy)).not.toBe(specDigest(DEFAULT_SPEC_DIR));
   });
 
-  test.skipIf(!existsSync(BUNDLED))('the build wrote what loading spec/ gives, under the digest of spec/ (skipped: no dist/, run npm run build)', () => {
+  const stale = staleDist();
+  test.skipIf(stale !== undefined)(`the build wrote what loading spec/ gives, under the digest of spec/${stale ? ` (skipped: ${stale})` : ''}`, () => {
     const cache = JSON.parse(readFileSync(BUNDLED, 'utf8')) as SpecCache;
     const loaded = loadFromFiles(DEFAULT_SPEC_DIR);
     expect(cache.digest).toBe(specDigest(DEFAULT_SPEC_DIR));

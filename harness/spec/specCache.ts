@@ -37,3 +37,15 @@ export function bundledSpecCache(): SpecCache | undefined {
   }
   return bundled ?? undefined;
 }
+
+/** Specs that came from the bundle's cache: what the build precompiled for them holds for them too. */
+const fromBundle = new WeakSet<Spec>();
+
+export function markBundled(spec: Spec): Spec {
+  fromBundle.add(spec);
+  return spec;
+}
+
+export function isBundledSpec(spec: Spec): boolean {
+  return fromBundle.has(spec);
+}

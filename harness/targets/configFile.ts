@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { LineCounter, parseDocument } from 'yaml';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { locate } from '#harness/spec/locate.ts';
+import { yaml } from '#harness/spec/yaml.ts';
 import { parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 
 /** One target of svc-conformance.yaml. */
@@ -37,6 +37,7 @@ const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_bal
  */
 export function readTargetsConfig(file: string): TargetEntry[] {
   if (!existsSync(file)) throw new UsageError(`run: --config ${file}: no such file.`);
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter, prettyErrors: false });
   const problem = (path: (string | number)[], message: string, atKey = false): never => {
