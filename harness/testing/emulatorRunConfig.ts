@@ -1,4 +1,5 @@
 import type { RunConfig } from '#harness/runner/runConfig.ts';
+import { dryRunConfig } from '#harness/runner/spend/estimate.ts';
 import type { Target } from '#harness/targets/target.ts';
 
 /**
@@ -7,18 +8,11 @@ import type { Target } from '#harness/targets/target.ts';
  */
 export function emulatorRunConfig(target: Target, models: string[], overrides: Partial<RunConfig> = {}): RunConfig {
   return {
+    ...dryRunConfig(models, new Date()),
     target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
     apiKey: target.apiKey,
     ...(target.emptyBalanceKey !== undefined ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
-    apiKeyEnv: 'SVC_API_KEY',
-    models,
-    modelMap: {},
-    concurrency: 4,
-    strict: false,
-    runs: 10,
-    seed: 1,
     referenceTime: { value: new Date().toISOString(), source: 'local-clock' },
-    lifecycleToleranceSeconds: 120,
     ...overrides,
   };
 }
