@@ -101,14 +101,15 @@ function referenceTimeOf({ target, headers }: RunTarget, now: Date | undefined):
   return resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey, headersOf(headers));
 }
 
-/** The run's cost, from a free dry run of the same plan; a budget it is above stops the run before anything is spent. */
+/** The run's cost, from the cost profile or a free dry run of the plan (spend/estimate.ts); a budget it is above stops the run before anything is spent. */
 async function estimate(spec: Spec, config: RunConfig, planned: number, startedAt: Date, settings: RunSettings, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
-  if (!settings.quiet) log(`svc-conformance: estimating the cost: the same ${planned} check runs against the embedded emulator...`);
+  if (!settings.quiet) log(`svc-conformance: estimating the cost of ${planned} check runs...`);
   // Loaded when needed: a run without an estimate does not load what the dry run uses.
   const { estimateCost } = await import('./spend/estimate.ts');
   const e = await estimateCost(spec, config, startedAt, stop.signal);
   if (stop.signal.aborted) return e;
-  log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);
+  const how = e.method === 'plan-profile' ? 'as each check cost on the embedded emulator' : 'measured on the embedded emulator';
+  log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices, ${how}); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);
   budget?.refuseAbove(e, settings.command);
   return e;
 }
