@@ -3,7 +3,7 @@ import { causesOf, summarize, type RunRecord, type UsageTotals } from '#harness/
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { RunConfig } from './runConfig.ts';
+import { targetModelOf, type RunConfig } from './runConfig.ts';
 import { tokensOf } from './spend/tokens.ts';
 
 /** Tokens a model's checks reported, and their cost at the spec's prices on the day of the run. */
@@ -23,7 +23,7 @@ export function buildRecords(spec: Spec, config: RunConfig, results: readonly Ch
         spec: { revision: spec.revision, updated: spec.revision_updated },
         target: { kind: config.target.kind, baseUrl: config.target.baseUrl, messagesBaseUrl: config.target.messagesBaseUrl },
         model,
-        targetModel: config.modelMap[model] ?? model,
+        targetModel: targetModelOf(config, model),
         startedAt: timing.startedAt.toISOString(),
         finishedAt: timing.finishedAt.toISOString(),
         referenceTime: timing.referenceTime,

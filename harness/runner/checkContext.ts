@@ -6,7 +6,7 @@ import type { Spec } from '#harness/spec/model.ts';
 import type { SendRequest } from '#harness/transport/index.ts';
 import { baseUrlOf } from './baseUrls.ts';
 import { CheckTracker } from './checkTracker.ts';
-import type { RunConfig } from './runConfig.ts';
+import { targetModelOf, type RunConfig } from './runConfig.ts';
 import { streamCapOf } from './spend/streamCap.ts';
 import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
@@ -49,7 +49,7 @@ export interface RunShared {
  * probes go straight through the transport (a few short requests a run, outside any check's meter).
  */
 export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): RunShared {
-  const mapModel = (id: string) => config.modelMap[id] ?? id;
+  const mapModel = (id: string) => targetModelOf(config, id);
   const current = Object.entries(spec.models).filter(([, m]) => m.kind === 'current');
   const fallback = current.find(([, m]) => m.default)?.[0] ?? current[0]?.[0] ?? Object.keys(spec.models)[0]!;
   // A model that serves the route's feature, where the spec says which do.
@@ -70,7 +70,7 @@ export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): 
  * `shared` the check shares nothing (a test judging one check at a time).
  */
 export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker(), shared = createRunShared(spec, config, sender)): CheckContext {
-  const mapModel = (id: string) => config.modelMap[id] ?? id;
+  const mapModel = (id: string) => targetModelOf(config, id);
   const served = shared.gate;
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
     // A request to a route that is not served, or left out of the run, is not sent: the check is skipped.

@@ -15,7 +15,7 @@ import { basisText } from '#harness/spec/basis.ts';
  */
 export async function executeCheck(check: Check, ctx: CheckContext, spent: () => TokenUse, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
   const started = performance.now();
-  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model: ctx.model };
+  const base = resultHead(check, ctx.model);
   const done = () => {
     const durationMs = Math.round(performance.now() - started);
     const tokens = spent();
@@ -36,6 +36,11 @@ export async function executeCheck(check: Check, ctx: CheckContext, spent: () =>
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
     return { ...base, verdict: 'error', reason, ...done() };
   }
+}
+
+/** What every result of `check` on `model` starts with, whatever its verdict (a check that ran, or one that did not). */
+export function resultHead(check: Check, model: string): Pick<CheckResult, 'checkId' | 'title' | 'area' | 'severity' | 'basis' | 'specRefs' | 'model'> {
+  return { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model };
 }
 
 /** A curl command replaying the failure's request; it reads the key from the run's variable. */

@@ -1,6 +1,6 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { basisText } from '#harness/spec/basis.ts';
+import { resultHead } from './execute.ts';
 import { planRun, type Planned } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runMetered } from './runMetered.ts';
@@ -65,7 +65,7 @@ function areasOf(plan: readonly Planned[]): Planned[][] {
  * per-check limit (what vitest reports for a test that ended without a result): never dropped.
  */
 async function guarded({ check, model }: Planned, running: Promise<CheckResult>): Promise<CheckResult> {
-  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model };
+  const base = resultHead(check, model);
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CheckResult>((done) => {

@@ -43,6 +43,11 @@ export interface RunConfig {
   budget?: { limitUsd: string; pricedAt: string };
 }
 
+/** The id the target knows a spec model by (--model-map), or the spec's own. */
+export function targetModelOf(config: Pick<RunConfig, 'modelMap'>, id: string): string {
+  return config.modelMap[id] ?? id;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     svcConformance: RunConfig;

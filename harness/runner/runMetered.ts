@@ -1,10 +1,10 @@
 import { redactValue } from '#harness/core/redact.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { Check } from '#harness/checks/index.ts';
-import { basisText } from '#harness/spec/basis.ts';
 import { createCheckContext } from './checkContext.ts';
 import { CheckTracker } from './checkTracker.ts';
-import { executeCheck } from './execute.ts';
+import { executeCheck, resultHead } from './execute.ts';
+import { notRunForBudget } from './spend/budgetLedger.ts';
 import type { RunConfig } from './runConfig.ts';
 import { secretsOf, type RunScope } from './runScope.ts';
 
@@ -14,8 +14,7 @@ import { secretsOf, type RunScope } from './runScope.ts';
  */
 export async function runMetered(scope: RunScope, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
   const { spec, config, meter } = scope;
-  const base = { checkId: check.id, title: check.title, area: check.area, severity: check.severity, basis: basisText(check.basis), specRefs: check.specRefs, model };
-  if (meter.reached()) return { ...base, verdict: 'skip', reason: `budget: not run, the run's spend reached its --budget-usd of ${config.budget?.limitUsd ?? '?'} USD`, durationMs: 0 };
+  if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
   const tracker = new CheckTracker(meter, spec);
   const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope);
   const result = await executeCheck(check, ctx, () => tracker.settle(), config.apiKeyEnv, headerVariablesOf(config));

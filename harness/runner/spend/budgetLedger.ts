@@ -6,6 +6,11 @@ import { formatUsd, parseUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
 import type { RunConfig } from '../runConfig.ts';
 
+/** Why a check did not run once the spend reached the budget (`limitUsd` as the flag or the target's share gave it). */
+export function notRunForBudget(limitUsd: string): string {
+  return `budget: not run, the run's spend reached its --budget-usd of ${limitUsd} USD`;
+}
+
 /**
  * A run's --budget-usd across its targets, kept by the CLI process: what each target may still
  * spend (the workers' own guard, meter.ts, enforces it), whether the estimate fits, and a stop once
@@ -54,7 +59,7 @@ export class BudgetLedger {
 
   /** Why a planned check did not run once the budget stopped the run. */
   get notRun(): string {
-    return `budget: not run, the run's spend reached its --budget-usd of ${this.limitUsd} USD`;
+    return notRunForBudget(this.limitUsd);
   }
 
   /** After a target: what its records cost, and whether the budget kept any check from running. */
