@@ -3,6 +3,7 @@ import type { CostEstimate } from '#harness/results/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
+import type { SuitesRun } from '../suitesRun.ts';
 import { addBound, NO_BOUND, type RequestBound } from './requestBound.ts';
 import { addTokens, NO_TOKENS } from './tokens.ts';
 
@@ -30,19 +31,11 @@ export interface CostProfile {
   models: Record<string, { property: Cost; other: Cost }>;
 }
 
-/** What a check sent, as the runner counts it. */
-export interface SentByCheck {
-  checkId: string;
-  model: string;
-  count: number;
-  bound: RequestBound;
-}
-
 const NO_COST: Cost = { requests: 0, tokens: NO_TOKENS, bound: NO_BOUND };
 const isProperty = (checkId: string) => checkId.startsWith('property.');
 
 /** The profile of a finished dry run of every check on every model. */
-export function profileOf(measuredAt: string, runs: number, checks: readonly string[], results: readonly CheckResult[], sent: readonly SentByCheck[]): CostProfile {
+export function profileOf(measuredAt: string, runs: number, checks: readonly string[], results: readonly CheckResult[], sent: SuitesRun['sent']): CostProfile {
   const models: CostProfile['models'] = {};
   const share = (checkId: string, model: string) => {
     models[model] ??= { property: NO_COST, other: NO_COST };

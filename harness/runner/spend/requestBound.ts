@@ -1,4 +1,3 @@
-import type { TokenUse } from '#harness/core/outcome.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
 import { parseQuantity } from '#harness/spec/quantity.ts';
 
@@ -41,5 +40,3 @@ export function addBound(a: RequestBound, b: RequestBound): RequestBound {
 }
 
 export const NO_BOUND: RequestBound = { promptTokens: 0, completionTokens: 0, unbounded: 0 };
-
-export type { TokenUse };
