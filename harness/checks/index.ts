@@ -5,7 +5,13 @@ import { authChecks } from './auth/keys.ts';
 import { balanceChecks } from './balance/spending.ts';
 import { baseChecks } from './bases/v1.ts';
 import { cachingChecks } from './caching/prefix.ts';
+import { reasoningTurnChecks } from './conversation/reasoning.ts';
+import { conversationChecks } from './conversation/turns.ts';
+import { fimStreamChecks } from './fim/stream.ts';
 import { lifecycleChecks } from './lifecycle/aliases.ts';
+import { messagesFormatChecks } from './messages/format.ts';
+import { messagesStreamChecks } from './messages/stream.ts';
+import { messagesToolChecks } from './messages/tools.ts';
 import { modelChecks } from './models/list.ts';
 import { propertyChecks } from './property/index.ts';
 import { outputChecks } from './output/stopText.ts';
@@ -15,6 +21,7 @@ import { ruleChecks } from './rule/rules.ts';
 import { schemaChecks } from './schema/responses.ts';
 import { statelessChecks } from './stateless/memory.ts';
 import { streamChecks } from './stream/events.ts';
+import { streamUsageChecks } from './stream/usage.ts';
 import { usageChecks } from './usage/arithmetic.ts';
 
 export type { Check } from './define.ts';
@@ -43,13 +50,20 @@ function registryOf(spec: Spec): CheckRegistry {
     ...ruleChecks(spec),
     ...authChecks(spec),
     ...streamChecks(spec),
+    ...streamUsageChecks(spec),
     ...usageChecks(spec),
+    ...fimStreamChecks(spec),
     ...answerChecks(spec),
     ...outputChecks(spec),
     ...cachingChecks(spec),
     ...balanceChecks(spec),
     ...baseChecks(spec),
     ...statelessChecks(spec),
+    ...conversationChecks(spec),
+    ...reasoningTurnChecks(spec),
+    ...messagesFormatChecks(spec),
+    ...messagesStreamChecks(spec),
+    ...messagesToolChecks(spec),
     ...lifecycleChecks(spec),
     ...propertyChecks(spec),
   );

@@ -204,6 +204,18 @@ describe('loadSpec', () => {
     expect(issue.message).toMatch(/no `basis` \(stated or entailed\)/);
   });
 
+  test('an unknown model in a behaviour\'s models (conversation.yaml)', () => {
+    const { dir, text } = breakSpec('conversation.yaml', (t) => replaceOnce(t, 'models: { ids: [svc-reasoner] }', 'models: { ids: [svc-nope] }'));
+    const issue = issueAt(loadFails(dir), 'conversation.yaml', '/conversation/reasoner-reasoning-content-refused/models/ids/0');
+    expect(issue).toMatchObject(positionOf(text, 'svc-nope'));
+    expect(issue.message).toContain('unknown model `svc-nope`');
+  });
+
+  test('`until` on a behaviour naming no model that retires (conversation.yaml)', () => {
+    const { dir } = breakSpec('conversation.yaml', (t) => replaceOnce(t, 'models: { ids: [svc-reasoner] }', 'models: { ids: [svc-v4-pro] }'));
+    expect(issueAt(loadFails(dir), 'conversation.yaml', '/conversation/reasoner-reasoning-content-refused/until').message).toMatch(/`retires_at` needs models\.ids naming models that have it \(svc-v4-pro do not\)/);
+  });
+
   test('a basis that does not go with its strength is refused (meanings.yaml)', () => {
     const { dir, text } = breakSpec('meanings.yaml', (t) => replaceAfter(t, '  created-is-unix-seconds:\n', '    strength: must\n', '    strength: should\n'));
     const issue = issueAt(loadFails(dir), 'meanings.yaml', '/meanings/created-is-unix-seconds/basis');

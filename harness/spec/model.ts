@@ -202,6 +202,26 @@ export interface Header {
 export interface NamedStatement {
   id: string;
   statement: string;
+  notes?: string;
+  /** Production captures (file names under fixtures/real-world) showing what the description does not say. */
+  evidence?: string[];
+  strength: Strength;
+  basis: Basis;
+  source: string;
+}
+
+/**
+ * A behaviour the checks observe (conversation.yaml, messages-format.yaml, streaming.yaml fim_stream):
+ * what it is, how strong, and why.
+ */
+export interface Behaviour {
+  statement: string;
+  notes?: string;
+  /** The models it binds, by id or kind; every model when left out. */
+  models?: { ids?: string[]; kind?: ModelKind };
+  /** A models.yaml instant the behaviour holds before (a legacy alias's retirement). */
+  until?: 'retires_at';
+  evidence?: string[];
   strength: Strength;
   basis: Basis;
   source: string;
@@ -224,6 +244,8 @@ export interface Streaming {
   events: StreamEvent[];
   rules: NamedStatement[];
   reasoning: { statement: string; field_name: string | Unspecified; strength: Strength; basis: Basis; source: string };
+  /** Fill-in-the-middle asked to stream (the FIM table lists no stream field). */
+  fim_stream: Behaviour;
   pushed_notifications?: Unspecified;
 }
 
@@ -350,6 +372,10 @@ export interface Spec {
   common_headers: Header[];
   rules: Rule[];
   streaming: Streaming;
+  /** Several turns in one request (spec/conversation.yaml). */
+  conversation: Record<string, Behaviour>;
+  /** The messages-style format beyond its request and response objects (spec/messages-format.yaml). */
+  messages_format: Record<string, Behaviour>;
   errors: Errors;
   authentication: Authentication;
   limits: Record<string, LooseEntry>;
@@ -368,7 +394,7 @@ export interface Spec {
 /** Top-level keys a complete spec must define, each in exactly one file. */
 export const REQUIRED_TOP_LEVEL_KEYS: readonly (keyof Spec)[] = [
   'revision', 'revision_updated', 'source_document', 'files', 'bases', 'thinking_modes', 'models',
-  'objects', 'finish_reasons', 'endpoints', 'common_headers', 'rules', 'streaming', 'errors',
+  'objects', 'finish_reasons', 'endpoints', 'common_headers', 'rules', 'streaming', 'conversation', 'messages_format', 'errors',
   'authentication', 'limits', 'rate_limits', 'context_caching', 'pricing', 'billing', 'lifecycle',
   'statelessness', 'versioning', 'change_history', 'meanings',
 ];

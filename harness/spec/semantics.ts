@@ -1,4 +1,4 @@
-import { type Basis, type Condition, type Spec, type SpecObject, type Strength, type TypeExpr } from './model.ts';
+import { type Basis, type Behaviour, type Condition, type Spec, type SpecObject, type Strength, type TypeExpr } from './model.ts';
 import { parseQuantity } from './quantity.ts';
 
 export interface SemanticProblem {
@@ -130,6 +130,20 @@ export function checkSemantics(spec: Spec): SemanticProblem[] {
     else [sum.total, ...sum.parts].forEach((f, i) => {
       if (!(f in fields)) out.push({ path: ['meanings', id, 'sum', i === 0 ? 'total' : 'parts', ...(i === 0 ? [] : [i - 1])], message: `names field \`${f}\`, which objects.${sum.object} does not have` });
     });
+  }
+  const behaviours: [string[], Behaviour][] = [
+    ...Object.entries(spec.conversation).map(([id, b]): [string[], Behaviour] => [['conversation', id], b]),
+    ...Object.entries(spec.messages_format).map(([id, b]): [string[], Behaviour] => [['messages_format', id], b]),
+    [['streaming', 'fim_stream'], spec.streaming.fim_stream],
+  ];
+  for (const [path, b] of behaviours) {
+    b.models?.ids?.forEach((id, i) => {
+      if (!modelIds.has(id)) out.push({ path: [...path, 'models', 'ids', i], message: `names unknown model \`${id}\`` });
+    });
+    if (b.until !== undefined) {
+      const bound = (b.models?.ids ?? []).filter((id) => spec.models[id]?.[b.until!] === undefined);
+      if (!b.models?.ids || bound.length > 0) out.push({ path: [...path, 'until'], message: `\`${b.until}\` needs models.ids naming models that have it${bound.length > 0 ? ` (${bound.join(', ')} do not)` : ''}` });
+    }
   }
   checkBases(spec, [], out);
   return out;

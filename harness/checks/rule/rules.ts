@@ -5,6 +5,7 @@ import { isObject, readJson, type Json } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
+import { retiredReason } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
 import { controlSample } from '../support/samples.ts';
@@ -17,12 +18,6 @@ function appliesTo(rule: Rule, spec: Spec): (m: Model, id: string) => boolean {
   const kind = rule.applies_to_models?.kind ?? 'current';
   const feature = rule.endpoint === 'fim_completions' ? 'fim' : rule.when.some((c) => c.last_message?.prefix !== undefined) ? 'prefix_completion' : undefined;
   return (m) => m.kind === kind && (feature === undefined || (Array.isArray(m.features) && m.features.includes(feature)));
-}
-
-function beforeRetirement(ctx: CheckContext): Promise<string | undefined> {
-  const model = ctx.spec.models[ctx.model];
-  if (model?.kind !== 'legacy_alias' || !model.retires_at) return Promise.resolve(undefined);
-  return ctx.referenceTime().then((t) => (t.value.getTime() >= Date.parse(model.retires_at!) ? `${ctx.model} retired at ${model.retires_at} (reference time ${t.value.toISOString()}, from ${t.source})` : undefined));
 }
 
 /** One check per rule of rules.yaml: a request meeting its conditions, judged by its expectation. */
@@ -70,7 +65,7 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
       specRefs: [`rules.${rule.id}`],
       appliesTo: appliesTo(rule, spec),
       async run(ctx) {
-        const retired = await beforeRetirement(ctx);
+        const retired = await retiredReason(ctx);
         if (retired) return skip(`${retired}: its legacy rules no longer apply`);
         const built = buildForRule(ctx, rule, rule.when);
         if ('skip' in built) return skip(built.skip);

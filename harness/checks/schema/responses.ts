@@ -4,10 +4,9 @@ import type { Failure } from '#harness/core/outcome.ts';
 import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { currentModels, defaultModelOnly, defineCheck, severityOf, type Check } from '../define.ts';
-import { chatBody } from '../support/requests.ts';
+import { chatBody, messagesRequest } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
-import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
 import type { Model } from '#harness/spec/model.ts';
 
@@ -62,7 +61,7 @@ const SOURCES: Source[] = [
     object: 'messages_response',
     subject: 'messages-response',
     appliesTo: (m) => m.kind === 'current' && Array.isArray(m.formats) && m.formats.includes('messages'),
-    bodies: single('messages', (ctx) => ({ base: 'messages_base_url', method: 'POST', path: MESSAGES_PATH, body: { model: ctx.targetModel, max_tokens: 32, messages: [{ role: 'user', content: 'Say hello in five words.' }] } })),
+    bodies: single('messages', messagesRequest),
   },
   {
     object: 'error_envelope',

@@ -4,6 +4,9 @@ import type { CheckContext, CheckRequest } from '../context.ts';
 import { isObject } from './body.ts';
 import { chatBody } from './requests.ts';
 
+/** A model id no service has: what an `unknown_model` condition sends. */
+export const UNKNOWN_MODEL = 'svc-no-such-model';
+
 export const SAMPLE_TOOLS = [
   { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city', 'unit'] } } },
   { type: 'function', function: { name: 'get_time', description: 'Local time in a time zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } },
@@ -99,7 +102,7 @@ export function buildForRule(ctx: CheckContext, rule: Rule, conditions: readonly
       ];
     }
     if (c.field === undefined) continue;
-    if (c.unknown_model) body.model = 'svc-no-such-model';
+    if (c.unknown_model) body.model = UNKNOWN_MODEL;
     else if (c.wrong_type) setPath(body, c.field, wrongTypeValue(fieldExpr(spec, object, c.field)));
     else if (c.present === false) deletePath(body, c.field);
     else if ('equals' in c) setPath(body, c.field, structuredClone(c.equals));

@@ -1,5 +1,6 @@
 import type { Failure } from '#harness/core/outcome.ts';
 import type { CheckOutcome, CheckResponse } from '../context.ts';
+import type { JsonRead } from './body.ts';
 
 export const pass = (note?: string): CheckOutcome => (note === undefined ? { verdict: 'pass' } : { verdict: 'pass', note });
 export const skip = (reason: string): CheckOutcome => ({ verdict: 'skip', reason });
@@ -29,3 +30,6 @@ export function shown(value: unknown, at = 80): string {
   const json = JSON.stringify(value) ?? String(value);
   return json.length > at ? `${json.slice(0, at)}…` : json;
 }
+
+/** What a body said, for a message about a refusal: its JSON, or why it could not be read. */
+export const shownBody = (read: JsonRead): string => shown(read.ok ? read.body : read.why, 200);

@@ -1,3 +1,4 @@
+import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import type { CheckContext, CheckRequest } from '../context.ts';
 
 /**
@@ -19,4 +20,9 @@ export function longPrompt(words: number, salt = ''): string {
   const w = base.split(' ');
   for (let i = 0; i < words; i++) out.push(w[i % w.length]!);
   return `${out.join(' ')}${salt}`;
+}
+
+/** The smallest messages-format request for the model under test, at the messages base and path. */
+export function messagesRequest(ctx: CheckContext, extra: Record<string, unknown> = {}): CheckRequest {
+  return { base: 'messages_base_url', method: 'POST', path: MESSAGES_PATH, body: { model: ctx.targetModel, max_tokens: 32, messages: [{ role: 'user', content: 'Say hello in five words.' }], ...extra } };
 }

@@ -1,6 +1,6 @@
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { readJson } from './body.ts';
-import { chat } from './requests.ts';
+import { chat, messagesRequest } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
 type Sample = { res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string };
@@ -37,3 +37,7 @@ export const controlSample = (ctx: CheckContext, request: CheckRequest) => sampl
 /** The plain completion every shape check of chat_completion judges. */
 export const plainCompletion = (ctx: CheckContext) => sample(ctx, 'chat', () => chat(ctx));
 export const streamedCompletion = (ctx: CheckContext) => sample(ctx, 'chat-stream', () => chat(ctx, { stream: true }), true);
+/** A stream asked to carry usage (`stream_options.include_usage`, what clients send): the usage checks judge it. */
+export const streamedWithUsage = (ctx: CheckContext) => sample(ctx, 'chat-stream-usage', () => chat(ctx, { stream: true, stream_options: { include_usage: true } }), true);
+/** The plain messages-format answer every check of that format's reply judges. */
+export const messagesAnswer = (ctx: CheckContext) => sample(ctx, 'messages', () => messagesRequest(ctx));

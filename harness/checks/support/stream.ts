@@ -66,6 +66,8 @@ export interface ReadStream {
   /** Indices of the chunks that carry a finish_reason (not null). */
   finishes: Samples<number>;
   message: AssembledMessage;
+  /** The last chunk carrying a `usage` that is not null: its index, and whether it had choices. */
+  usageAt?: { chunk: number; withChoices: boolean };
   /** `data:` payloads that were not a JSON object (and not [DONE]). */
   malformed: Samples<string>;
   done: boolean;
@@ -172,6 +174,7 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
       }
       lastId = parsed.id;
       if (assembler.add(parsed)) push(out.finishes, index);
+      if (parsed.usage !== undefined && parsed.usage !== null) out.usageAt = { chunk: index, withChoices: Array.isArray(parsed.choices) && parsed.choices.length > 0 };
       if (judge) {
         const found = judge(parsed);
         for (let i = 0; i < found.length; i++) push((violations[found[i]!.level] ??= samples()), { ...found[i]!, chunk: index });

@@ -3,7 +3,7 @@ import type { CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, skip } from '../support/outcome.ts';
-import { plainCompletion, streamedCompletion } from '../support/samples.ts';
+import { plainCompletion, streamedWithUsage } from '../support/samples.ts';
 import { brokeOff } from '../support/stream.ts';
 
 /** Check ids are stable names: each sum of meanings.yaml keeps the id its check always had. */
@@ -27,7 +27,7 @@ function judgeSum(usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckRe
 
 /**
  * Usage arithmetic, from meanings.yaml: a total is the sum of its parts, in a body and in a stream
- * (where the stream sends usage; the description does not say it does).
+ * (where the stream sends usage, asked with `stream_options.include_usage`; the description does not say it does).
  */
 export function usageChecks(spec: Spec): Check[] {
   return Object.entries(spec.meanings).flatMap(([id, meaning]) => {
@@ -53,10 +53,10 @@ export function usageChecks(spec: Spec): Check[] {
         title: `${title}, in the usage a stream sends`,
         specRefs: [...common.specRefs, 'objects.chat_completion_chunk.fields.usage'],
         async run(ctx) {
-          const { res, stream } = await streamedCompletion(ctx);
+          const { res, stream } = await streamedWithUsage(ctx);
           if (res.status !== 200 || !stream) return skip(`the streamed request was answered HTTP ${res.status}, so usage cannot be judged`);
           if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
-          if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage (the description does not say it does)');
+          if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage, even asked with `stream_options.include_usage` (the description does not say it does; stream.usage.in-final-chunk reports it)');
           return judgeSum(stream.message.usage, sum, res, 'the stream');
         },
       }),

@@ -1,0 +1,79 @@
+import type { Spec } from '#harness/spec/model.ts';
+import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { behaviourOf, modelsOf } from '../support/behaviour.ts';
+import { get, readJson } from '../support/body.ts';
+import { SAMPLE_TOOLS } from '../support/build.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { failure, outcomeOf, pass, shown, shownBody, skip } from '../support/outcome.ts';
+import { judgeRefusal } from '../support/refusal.ts';
+import { chat } from '../support/requests.ts';
+import { retiredReason } from '../support/retirement.ts';
+import { controlSample } from '../support/samples.ts';
+import { roundTrip, toolCallOf } from './turns.ts';
+
+/** Thinking needs room: a reasoning model's chain of thought comes before its answer or call. */
+const THINKING_ROOM = 512;
+const thinkingOn = { thinking: { type: 'enabled' } };
+
+/**
+ * `reasoning_content` across turns, both rules as what they are: the description's legacy rule for
+ * svc-reasoner (a must until it retires) and what the production service does with V4 tool-call turns
+ * in thinking mode (advisory: the description says the opposite, and names no consequence).
+ */
+export function reasoningTurnChecks(spec: Spec): Check[] {
+  const legacy = behaviourOf(spec.conversation, 'reasoner-reasoning-content-refused', 'conversation');
+  const v4 = behaviourOf(spec.conversation, 'v4-thinking-tool-turns', 'conversation');
+  const capture = v4.evidence?.[0];
+  return [
+    defineCheck({
+      id: 'conversation.reasoner-turns.reasoning-content-refused',
+      title: 'svc-reasoner refuses its own reasoning_content sent back (400) and answers the turn sent with content only',
+      area: 'conversation',
+      ...gradeOf(legacy),
+      specRefs: ['conversation.reasoner-reasoning-content-refused', 'rules.legacy.reasoner.reasoning-content-in-messages'],
+      appliesTo: modelsOf(legacy),
+      async run(ctx) {
+        const retired = await retiredReason(ctx);
+        if (retired) return skip(`${retired}: its legacy rules no longer apply`);
+        const first = await controlSample(ctx, chat(ctx, { messages: [{ role: 'user', content: 'Repeat: first turn' }], max_tokens: THINKING_ROOM }));
+        const message = get(first.body, 'choices', 0, 'message');
+        const reasoning = get(message, 'reasoning_content');
+        if (first.res.status !== 200 || typeof reasoning !== 'string' || reasoning === '') {
+          return inconclusive(`the first turn (HTTP ${first.res.status}) carries no reasoning_content (${shown(reasoning)}) to send back; the lifecycle checks judge the routing`);
+        }
+        const next = { role: 'user', content: 'Repeat: second turn' };
+        const turn = { role: 'assistant', content: get(message, 'content') ?? '' };
+        const withIt = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: 'Repeat: first turn' }, { ...turn, reasoning_content: reasoning }, next] }));
+        const failures = await judgeRefusal(ctx, withIt, { status: 400 }, 'the assistant turn sent back with its reasoning_content');
+        const without = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: 'Repeat: first turn' }, turn, next] }));
+        if (without.status !== 200) {
+          const read = await readJson(without);
+          failures.push(failure(`the assistant turn sent back with content only, as the description asks, was answered HTTP ${without.status}: ${shownBody(read)}`, without));
+        }
+        return outcomeOf(failures);
+      },
+    }),
+    defineCheck({
+      id: 'conversation.thinking-tool-turns.answered-without-reasoning-content',
+      title: 'in thinking mode, a tool-call turn sent back without reasoning_content (as the description asks) is answered',
+      area: 'conversation',
+      ...gradeOf(v4),
+      specRefs: ['conversation.v4-thinking-tool-turns', 'rules.chat.thinking.with-tools'],
+      appliesTo: modelsOf(v4),
+      async run(ctx) {
+        const call = await toolCallOf(ctx, { ...thinkingOn, max_tokens: THINKING_ROOM });
+        if ('why' in call) return inconclusive(`in thinking mode, ${call.why}`);
+        const reasoning = call.message.reasoning_content;
+        if (typeof reasoning !== 'string' || reasoning === '') return inconclusive(`the thinking-mode tool call carries no reasoning_content (${shown(reasoning)}), so leaving it out of the turn sent back shows nothing`);
+        const rest = { tools: SAMPLE_TOOLS, tool_choice: 'none', max_tokens: THINKING_ROOM, ...thinkingOn };
+        const res = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId), ...rest }));
+        if (res.status === 200) return pass();
+        const read = await readJson(res);
+        // What the production service wants instead, asked only to say so in the report.
+        const withIt = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId, true), ...rest }));
+        const production = withIt.status === 200 ? `; sent back with its reasoning_content it is answered, as the production service requires (fixtures/real-world/${capture})` : '';
+        return outcomeOf([failure(`the tool-call turn sent back with content and tool_calls only (no reasoning_content, as the description's rule asks) was answered HTTP ${res.status}: ${shownBody(read)}${production}. A client following the description cannot continue this conversation`, res)]);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,152 @@
+import type { Spec } from '#harness/spec/model.ts';
+import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
+import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { behaviourOf, modelsOf } from '../support/behaviour.ts';
+import { get, isObject, readJson } from '../support/body.ts';
+import { SAMPLE_TOOLS } from '../support/build.ts';
+import { inconclusive, repeated } from '../support/cooperation.ts';
+import { failure, outcomeOf, pass, shown, shownBody } from '../support/outcome.ts';
+import { chat } from '../support/requests.ts';
+import { controlSample } from '../support/samples.ts';
+
+type Message = Record<string, unknown>;
+
+/** What a tool returns in the round trip: a result the answer can be about. */
+export const TOOL_RESULT = JSON.stringify({ city: 'Paris', temperature_c: 21, sky: 'clear' });
+const WEATHER = 'get_weather';
+
+/** The first request of a round trip: a call of WEATHER, forced by name (Rule 3), shared by the checks that need one. */
+export function forcedToolCall(ctx: CheckContext, extra: Record<string, unknown> = {}) {
+  return controlSample(ctx, chat(ctx, {
+    messages: [{ role: 'user', content: 'What is the weather in Paris? Use the tool.' }],
+    tools: SAMPLE_TOOLS,
+    tool_choice: { type: 'function', function: { name: WEATHER } },
+    max_tokens: 64,
+    ...extra,
+  }));
+}
+
+/** The tool call a forced request was answered with, or why there is none to send back. */
+export async function toolCallOf(ctx: CheckContext, extra: Record<string, unknown> = {}): Promise<{ message: Message; callId: string; res: CheckResponse } | { why: string }> {
+  const { res, body, unreadable } = await forcedToolCall(ctx, extra);
+  if (res.status !== 200 || body === undefined) return { why: `the forced tool call was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}` };
+  const message = get(body, 'choices', 0, 'message');
+  const callId = get(message, 'tool_calls', 0, 'id');
+  if (!isObject(message) || typeof callId !== 'string') return { why: `the answer to a request forcing ${WEATHER} holds no tool call with an id (${shown(get(message, 'tool_calls'))}); the tool_choice rules judge that` };
+  return { message, callId, res };
+}
+
+/**
+ * The assistant turn sent back as the description asks: `content` (a string, as the Message table
+ * types it) and the calls, never `reasoning_content` ("must not be put into messages of later requests").
+ */
+export function sentBack(message: Message, withReasoning = false): Message {
+  return {
+    role: 'assistant',
+    content: typeof message.content === 'string' ? message.content : '',
+    ...(message.tool_calls !== undefined ? { tool_calls: message.tool_calls } : {}),
+    ...(withReasoning ? { reasoning_content: message.reasoning_content } : {}),
+  };
+}
+
+/** The conversation of a round trip: the question, the call sent back, its result. */
+export function roundTrip(message: Message, callId: string, withReasoning = false): Message[] {
+  return [
+    { role: 'user', content: 'What is the weather in Paris? Use the tool.' },
+    sentBack(message, withReasoning),
+    { role: 'tool', tool_call_id: callId, content: TOOL_RESULT },
+  ];
+}
+
+/** How the answer to a tool result breaks the rules: refused, another call under `none`, no text. */
+export async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckOutcome> {
+  const read = await readJson(res);
+  if (res.status !== 200) return outcomeOf([failure(`${what} was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
+  if (!read.ok) return outcomeOf([failure(`${what} was answered 200 with a body that is not JSON: ${read.why}`, res)]);
+  const finish = get(read.body, 'choices', 0, 'finish_reason');
+  const content = get(read.body, 'choices', 0, 'message', 'content');
+  const failures = [];
+  if (finish === 'tool_calls' || get(read.body, 'choices', 0, 'message', 'tool_calls') !== undefined) {
+    failures.push(failure(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}) instead of text`, res));
+  } else if (finish === 'stop' && (typeof content !== 'string' || content.trim() === '')) {
+    failures.push(failure(`${what} ended with finish_reason "stop" but no answer text (content ${shown(content)})`, res));
+  } else if (finish !== 'stop' && finish !== 'length') {
+    failures.push(failure(`${what} ended with finish_reason ${shown(finish)}, where a text answer ends with "stop" or "length"`, res));
+  }
+  return outcomeOf(failures);
+}
+
+/** A code word per run, from its seed: a recording replays the same requests. */
+const codeWord = (ctx: CheckContext, kind: string) => `${kind}-${(ctx.options.seed >>> 0).toString(36)}`;
+const QUESTION = 'What is the code word? Answer with the code word only.';
+const told = (word: string): Message[] => [
+  { role: 'user', content: `Remember this: the code word is ${word}.` },
+  { role: 'assistant', content: 'I will remember it.' },
+  { role: 'user', content: QUESTION },
+];
+
+/** Several turns in one request: a tool round trip, earlier assistant turns, an answer that uses the history sent. */
+export function conversationChecks(spec: Spec): Check[] {
+  const roundTripEntry = behaviourOf(spec.conversation, 'tool-round-trip', 'conversation');
+  const turnsEntry = behaviourOf(spec.conversation, 'assistant-turns', 'conversation');
+  const historyEntry = behaviourOf(spec.conversation, 'history-used', 'conversation');
+  return [
+    defineCheck({
+      id: 'conversation.tool-round-trip.answers-tool-result',
+      title: 'a tool call sent back with its result (role tool, tool_call_id) is answered with text',
+      area: 'conversation',
+      ...gradeOf(roundTripEntry),
+      specRefs: ['conversation.tool-round-trip'],
+      appliesTo: modelsOf(roundTripEntry),
+      async run(ctx) {
+        const call = await toolCallOf(ctx);
+        if ('why' in call) return inconclusive(`${call.why}, so there is no call to send a result for`);
+        const res = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId), tools: SAMPLE_TOOLS, tool_choice: 'none', max_tokens: 64 }));
+        return judgeToolAnswer(res, 'the tool result (the assistant turn with its `tool_calls`, then a `tool` message naming the call)');
+      },
+    }),
+    defineCheck({
+      id: 'conversation.assistant-turns.answered',
+      title: 'a request whose history holds an earlier assistant turn is answered',
+      area: 'conversation',
+      ...gradeOf(turnsEntry),
+      specRefs: ['conversation.assistant-turns'],
+      appliesTo: modelsOf(turnsEntry),
+      async run(ctx) {
+        const res = await ctx.send(chat(ctx, { messages: [
+          { role: 'user', content: 'Say hello.' },
+          { role: 'assistant', content: 'Hello there!' },
+          { role: 'user', content: 'Repeat: second turn' },
+        ] }));
+        if (res.status === 200) return pass();
+        const read = await readJson(res);
+        return outcomeOf([failure(`a conversation with an earlier assistant turn (user, assistant, user) was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
+      },
+    }),
+    defineCheck({
+      id: 'conversation.history.answer-uses-history-sent',
+      title: 'what an earlier turn said reaches the answer, and only from the history sent',
+      area: 'conversation',
+      ...gradeOf(historyEntry),
+      specRefs: ['conversation.history-used', 'statelessness'],
+      appliesTo: modelsOf(historyEntry),
+      async run(ctx) {
+        const [a, b] = [codeWord(ctx, 'kiwi'), codeWord(ctx, 'plum')];
+        // The premise: asked in one message, the endpoint answers with the code word.
+        const single = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: `The code word is ${a}. ${QUESTION}` }] }));
+        const control = get((await readJson(single)).body, 'choices', 0, 'message', 'content');
+        if (single.status !== 200 || !repeated(control, a)) return inconclusive(`asked in one message, the endpoint does not answer with the code word ${a} (HTTP ${single.status}, ${shown(control)}), so whether it reads it from an earlier turn cannot be seen`);
+        const failures = [];
+        for (const [word, other] of [[a, b], [b, a]] as const) {
+          const res = await ctx.send(chat(ctx, { messages: told(word) }));
+          const read = await readJson(res);
+          const said = get(read.body, 'choices', 0, 'message', 'content');
+          if (res.status !== 200) failures.push(failure(`the conversation telling the code word ${word} in an earlier turn was answered HTTP ${res.status}: ${shownBody(read)}`, res));
+          else if (repeated(said, other)) failures.push(failure(`the answer names ${other}, the code word of another conversation, not ${word} from the history sent: ${shown(said)}`, res));
+          else if (!repeated(said, word)) failures.push(failure(`the code word ${word} was told in an earlier turn of the history sent, and the answer does not have it (${shown(said)}), though the endpoint answers with it when it is in the same message`, res));
+        }
+        return outcomeOf(failures);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,70 @@
+import type { Spec } from '#harness/spec/model.ts';
+import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { get, isObject } from '../support/body.ts';
+import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
+import { judgeRefusal } from '../support/refusal.ts';
+
+/** What a FIM stream amounts to: its text pieces, and what departs from a stream of them. */
+export interface FimStream {
+  text: string;
+  pieces: number;
+  done: boolean;
+  departures: string[];
+}
+
+/** Folds the data events of a FIM stream: every chunk has `choices[0].text` (or is the final one), `[DONE]` ends it. */
+export function foldFimStream(events: readonly { kind: string; data: string }[]): FimStream {
+  const out: FimStream = { text: '', pieces: 0, done: false, departures: [] };
+  events.forEach((e, i) => {
+    if (e.kind === 'done') out.done = true;
+    if (e.kind === 'after-done') out.departures.push(`event ${i} follows \`data: [DONE]\``);
+    if (e.kind !== 'data') return;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(e.data);
+    } catch {
+      out.departures.push(`event ${i} is not JSON: ${shown(e.data)}`);
+      return;
+    }
+    const text = get(chunk, 'choices', 0, 'text');
+    const finish = get(chunk, 'choices', 0, 'finish_reason');
+    if (typeof text === 'string') {
+      out.text += text;
+      out.pieces++;
+    } else if (finish === undefined || finish === null) out.departures.push(`chunk ${i} has no \`choices[0].text\` and is not a final chunk: ${shown(chunk)}`);
+    if (!isObject(chunk)) out.departures.push(`event ${i} is not a JSON object`);
+  });
+  if (!out.done) out.departures.push('the stream does not end with `data: [DONE]`');
+  if (out.text === '') out.departures.push('the chunks add up to no text');
+  return out;
+}
+
+/** Fill-in-the-middle asked to stream: a stream of text pieces, or a clear refusal; never a plain body a stream reader reads as nothing. */
+export function fimStreamChecks(spec: Spec): Check[] {
+  const entry = spec.streaming.fim_stream;
+  return [
+    defineCheck({
+      id: 'fim.stream.text-pieces-or-refusal',
+      title: 'fill-in-the-middle with stream: true streams choices[].text pieces ending with [DONE], or refuses the field',
+      area: 'fim',
+      ...gradeOf(entry),
+      specRefs: ['streaming.fim_stream'],
+      appliesTo: (m) => m.kind === 'current' && Array.isArray(m.features) && m.features.includes('fim'),
+      async run(ctx) {
+        const res = await ctx.send({ base: 'beta', method: 'POST', path: '/completions', body: { model: ctx.targetModel, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 32, stream: true } });
+        if (res.status >= 400 && res.status < 500) {
+          const failures = await judgeRefusal(ctx, res, { error: true, status_unspecified: true }, 'fill-in-the-middle refusing `stream`');
+          return failures.length > 0 ? outcomeOf(failures) : pass(`refused \`stream\` with HTTP ${res.status} and an error envelope (a clear refusal)`);
+        }
+        if (res.status !== 200) return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered HTTP ${res.status}`, res)]);
+        const type = res.headers['content-type'] ?? '';
+        if (!type.startsWith('text/event-stream')) {
+          return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered 200 as ${shown(type)}, not a stream: a streaming client (the official openai one) reads it as a stream of no chunks, without an error`, res)]);
+        }
+        const events = [];
+        for await (const e of res.events()) events.push(e);
+        return outcomeOf(foldFimStream(events).departures.map((d) => failure(`the fill-in-the-middle stream: ${d}`, res)));
+      },
+    }),
+  ];
+}

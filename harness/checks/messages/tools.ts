@@ -1,0 +1,76 @@
+import type { Spec } from '#harness/spec/model.ts';
+import type { CheckContext } from '../context.ts';
+import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { behaviourOf } from '../support/behaviour.ts';
+import { get, isObject, readJson } from '../support/body.ts';
+import { SAMPLE_TOOLS } from '../support/build.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { failure, outcomeOf, shown, shownBody } from '../support/outcome.ts';
+import { messagesRequest } from '../support/requests.ts';
+import { controlSample } from '../support/samples.ts';
+import { TOOL_RESULT } from '../conversation/turns.ts';
+import { messagesModels } from './format.ts';
+
+/** The chat format's sample tools in the messages format's shape (`input_schema`). */
+const TOOLS = SAMPLE_TOOLS.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
+const WEATHER = TOOLS[0]!.name;
+const QUESTION = { role: 'user', content: 'What is the weather in Paris? Use the tool.' };
+
+/** A request forcing WEATHER by name, shared by both tool checks. */
+const forcedToolUse = (ctx: CheckContext) => controlSample(ctx, messagesRequest(ctx, { messages: [QUESTION], tools: TOOLS, tool_choice: { type: 'tool', name: WEATHER }, max_tokens: 64 }));
+
+const toolUseBlock = (body: unknown) => (Array.isArray(get(body, 'content')) ? (get(body, 'content') as unknown[]).find((b) => isObject(b) && b.type === 'tool_use') : undefined);
+
+/** Tool use in the messages format, after that format's convention (the description shows none). */
+export function messagesToolChecks(spec: Spec): Check[] {
+  const use = behaviourOf(spec.messages_format, 'tool-use', 'messages_format');
+  const result = behaviourOf(spec.messages_format, 'tool-result', 'messages_format');
+  return [
+    defineCheck({
+      id: 'messages.tools.named-tool-used',
+      title: 'a messages-format request naming a tool in tool_choice is answered with a tool_use block and stop_reason tool_use',
+      area: 'messages',
+      ...gradeOf(use),
+      specRefs: ['messages_format.tool-use'],
+      appliesTo: messagesModels,
+      async run(ctx) {
+        const { res, body, unreadable } = await forcedToolUse(ctx);
+        if (res.status !== 200 || body === undefined) return outcomeOf([failure(`a messages-format request offering tools was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`, res)]);
+        const block = toolUseBlock(body);
+        const failures = [];
+        if (!isObject(block)) failures.push(failure(`\`tool_choice\` names ${WEATHER}, and the reply holds no tool_use block (content ${shown(get(body, 'content'))}): the tools were ignored`, res));
+        else {
+          if (block.name !== WEATHER) failures.push(failure(`the tool_use block names ${shown(block.name)}, not ${WEATHER}, which \`tool_choice\` names`, res));
+          if (typeof block.id !== 'string') failures.push(failure(`the tool_use block has no string \`id\` (${shown(block.id)}) for its result to name`, res));
+          if (!isObject(block.input)) failures.push(failure(`the tool_use block's \`input\` is ${shown(block.input)}, not an object`, res));
+          if (get(body, 'stop_reason') !== 'tool_use') failures.push(failure(`a reply with a tool_use block says \`stop_reason\` ${shown(get(body, 'stop_reason'))}, not "tool_use"`, res));
+        }
+        return outcomeOf(failures);
+      },
+    }),
+    defineCheck({
+      id: 'messages.tools.tool-result-answered',
+      title: 'a tool_use turn sent back with a tool_result block is answered with text',
+      area: 'messages',
+      ...gradeOf(result),
+      specRefs: ['messages_format.tool-result'],
+      appliesTo: messagesModels,
+      async run(ctx) {
+        const first = await forcedToolUse(ctx);
+        const block = toolUseBlock(first.body);
+        if (first.res.status !== 200 || !isObject(block) || typeof block.id !== 'string') return inconclusive(`the forced tool use (HTTP ${first.res.status}) gave no tool_use block with an id to answer; messages.tools.named-tool-used judges that`);
+        const res = await ctx.send(messagesRequest(ctx, {
+          messages: [QUESTION, { role: 'assistant', content: get(first.body, 'content') }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: block.id, content: TOOL_RESULT }] }],
+          tools: TOOLS,
+          max_tokens: 64,
+        }));
+        const read = await readJson(res);
+        if (res.status !== 200) return outcomeOf([failure(`the tool_result turn was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
+        const content = get(read.body, 'content');
+        const text = Array.isArray(content) ? content.filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string' && b.text !== '') : [];
+        if (text.length === 0 && get(read.body, 'stop_reason') !== 'max_tokens') return outcomeOf([failure(`the tool_result turn was answered with no text (content ${shown(content)}, stop_reason ${shown(get(read.body, 'stop_reason'))})`, res)]);
+        return outcomeOf([]);
+      },
+    }),
+  ];
+}
