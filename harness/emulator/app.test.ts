@@ -84,6 +84,24 @@ describe('authentication', () => {
   });
 });
 
+describe('errors on the messages base', () => {
+  const send = app();
+  const ask = { model: 'svc-v4-flash', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] };
+  test('every refusal there (auth, validation, unknown path) is the format\'s `{type: "error", error: {type, message}}`', async () => {
+    const auth = await send('/anthropic/v1/messages', ask, { 'x-api-key': 'sk-unknown' });
+    expect(auth).toMatchObject({ status: 401, json: { type: 'error', error: { type: 'authentication_error', message: expect.any(String) } } });
+    expect(auth.text).not.toContain('sk-unknown');
+    const invalid = await send('/anthropic/v1/messages', { ...ask, max_tokens: undefined });
+    expect(invalid).toMatchObject({ status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('max_tokens') } } });
+    const nowhere = await send('/anthropic/v1/nothing', ask);
+    expect(nowhere).toMatchObject({ status: 404, json: { type: 'error', error: { type: 'not_found_error' } } });
+  });
+  test('the chat bases keep the chat envelope', async () => {
+    const r = await send('/chat/completions', { model: 'svc-v4-flash', messages: [] });
+    expect(r.json).toEqual({ error: expect.objectContaining({ message: expect.any(String), type: 'invalid_request_error' }) });
+  });
+});
+
 describe('limits and availability', () => {
   test('an address the service does not serve: 404 with the envelope', async () => {
     const r = await app()('/nope');

@@ -2,6 +2,7 @@ import { isUnspecified, type Spec } from '#harness/spec/model.ts';
 import { CHOICES, refusal, statusRow } from './choices.ts';
 import type { EmulatorContext } from './context.ts';
 import { authenticate } from './auth.ts';
+import { asMessagesError } from './http/messagesError.ts';
 import { refusalResponse, type Refusal } from './http/refusal.ts';
 import { retryAfterSeconds } from './state/index.ts';
 import { userBalance } from './routes/balance.ts';
@@ -70,28 +71,32 @@ export function routesOf(ctx: EmulatorContext): Route[] {
 export function createApp(ctx: EmulatorContext): (req: Request) => Promise<Response> {
   const routes = routesOf(ctx);
   const { spec } = ctx;
+  const messagesBase = basePath(spec, 'messages_base_url');
   return async (req) => {
     const url = new URL(req.url);
     const pathname = url.pathname.replace(/\/+$/, '') || '/';
     const route = routes.find((r) => r.method === req.method && r.path === pathname);
+    // Every error answered under {messages_base_url} is in that format's shape (http/messagesError.ts).
+    const onMessagesBase = route ? route.base === 'messages_base_url' : messagesBase !== '' && pathname.startsWith(`${messagesBase}/`);
+    const finish = async (response: Response) => finishResponse(ctx, onMessagesBase ? await asMessagesError(ctx, response) : response);
     if (!route) {
-      return finish(ctx, refusalResponse(refusal(spec, CHOICES.unknownPathStatus, `no endpoint at ${req.method} ${pathname}`, 'not_found')));
+      return finish(refusalResponse(refusal(spec, CHOICES.unknownPathStatus, `no endpoint at ${req.method} ${pathname}`, 'not_found')));
     }
     if (ctx.options.maintenance) {
-      return finish(ctx, refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 503), message: 'the service is under maintenance; retry later', type: 'service_unavailable', code: 'overloaded', param: null })));
+      return finish(refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 503), message: 'the service is under maintenance; retry later', type: 'service_unavailable', code: 'overloaded', param: null })));
     }
     const auth = authenticate(ctx, req, route.base === 'messages_base_url');
-    if ('status' in auth) return finish(ctx, refusalResponse(auth));
+    if ('status' in auth) return finish(refusalResponse(auth));
     const release = ctx.limiter.tryAcquire(auth.key);
     if (!release) {
-      return finish(ctx, refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 429), message: 'too many requests in flight for this key', type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null })));
+      return finish(refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 429), message: 'too many requests in flight for this key', type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null })));
     }
     try {
-      return await finish(ctx, await route.handler({ ctx, req, url, base: route.base, key: auth.key }, release));
+      return await finish(await route.handler({ ctx, req, url, base: route.base, key: auth.key }, release));
     } catch (err) {
       release();
       // A bug of the emulator still answers with the envelope: a 500, as the error table says.
-      return finish(ctx, refusalResponse({ status: 500, message: `internal error: ${(err as Error).message}`, type: 'server_error', code: 'internal_error', param: null }));
+      return finish(refusalResponse({ status: 500, message: `internal error: ${(err as Error).message}`, type: 'server_error', code: 'internal_error', param: null }));
     }
   };
 }
@@ -101,7 +106,7 @@ function withRetryAfter(spec: Spec, r: Refusal): Refusal {
 }
 
 /** Faults that rewrite whole JSON bodies (`extra-fields`, `error-envelope-flat`); otherwise responses pass as they are. */
-async function finish(ctx: EmulatorContext, response: Response): Promise<Response> {
+async function finishResponse(ctx: EmulatorContext, response: Response): Promise<Response> {
   // A server's Date is its own clock: the emulator's, which a test may set (`now`).
   response.headers.set('date', ctx.now().toUTCString());
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');

@@ -19,6 +19,14 @@ export const CHOICES = {
   thinkingByDefault: false,
   /** An address the spec does not serve. */
   unknownPathStatus: 404,
+  /**
+   * Fill-in-the-middle with `stream: true`: the description's FIM table lists no `stream` field; the
+   * provider's public FIM reference (FIM Completion (Beta), POST /beta/completions) lists `stream` and
+   * `stream_options` and answers SSE chunks of the legacy completions format. Hence streamed, not
+   * refused: `text_completion` chunks with `choices[0].text` pieces, a final chunk with
+   * `finish_reason` and `usage` (as chat streams send it), then `data: [DONE]`.
+   */
+  fimStreams: true,
 } as const;
 
 export function statusRow(spec: Spec, status: number): number {

@@ -13,7 +13,8 @@ export interface FaultDef {
 
 export type FaultArea =
   | 'schema' | 'status' | 'stream' | 'usage' | 'lifecycle' | 'auth' | 'tools' | 'json-mode'
-  | 'thinking' | 'fim' | 'prefix' | 'balance' | 'caching' | 'output' | 'bases' | 'statelessness' | 'endpoints';
+  | 'thinking' | 'fim' | 'prefix' | 'balance' | 'caching' | 'output' | 'bases' | 'statelessness' | 'endpoints'
+  | 'conversation' | 'messages';
 
 export const FAULTS = [
   // schema of each object
@@ -54,6 +55,7 @@ export const FAULTS = [
   { id: 'stream-no-final-chunk', area: 'stream', summary: 'no final chunk with `finish_reason`: content then `[DONE]`', breaks: 'streaming.events.final_chunk' },
   { id: 'stream-json-content-type', area: 'stream', summary: 'streams are served as application/json', breaks: 'endpoints.chat_completions.stream.content_type' },
   { id: 'stream-malformed-event', area: 'stream', summary: 'one chunk in the middle is not valid JSON', breaks: 'streaming.framing' },
+  { id: 'stream-usage-separate-chunk', area: 'stream', summary: 'a chat stream sends `usage` not in the final chunk but in an extra chunk with `choices: []` after it (some compatible servers do; production sends it in the final chunk)', breaks: 'streaming.rules.stream.usage-in-final-chunk' },
   // usage arithmetic
   { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'meanings.usage-total-is-sum' },
   { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'meanings.usage-cache-split-is-prompt' },
@@ -92,6 +94,7 @@ export const FAULTS = [
   { id: 'fim-json-mode-accepted', area: 'fim', summary: 'fill-in-the-middle with JSON mode is answered 200', breaks: 'rules.fim.json-mode' },
   { id: 'fim-outside-beta', area: 'fim', summary: 'fill-in-the-middle is served on the root base too', breaks: 'rules.fim.requires-beta-base' },
   { id: 'fim-needs-max-tokens', area: 'fim', summary: 'fill-in-the-middle without `max_tokens` is refused (no default applied)', breaks: 'rules.fim.max-tokens-default' },
+  { id: 'fim-stream-ignored', area: 'fim', summary: 'fill-in-the-middle with `stream: true` answers a plain JSON body', breaks: 'streaming.fim_stream' },
   // prefix completion
   { id: 'prefix-without-flag-accepted', area: 'prefix', summary: 'a prefix request without `prefix: true` is answered 200', breaks: 'rules.prefix.without-prefix-flag' },
   { id: 'prefix-outside-beta', area: 'prefix', summary: 'prefix completion is served outside the beta base', breaks: 'rules.prefix.requires-beta-base' },
@@ -115,6 +118,19 @@ export const FAULTS = [
   { id: 'messages-not-served', area: 'endpoints', summary: 'the messages format is not served', breaks: 'endpoints.messages' },
   // statelessness
   { id: 'stateful-history', area: 'statelessness', summary: 'answers depend on earlier requests of the same key', breaks: 'statelessness' },
+  // conversations: several turns in one request
+  { id: 'tool-result-refused', area: 'conversation', summary: 'a message with role `tool` is refused with 400', breaks: 'conversation.tool-round-trip' },
+  { id: 'assistant-turn-refused', area: 'conversation', summary: 'a request holding an earlier assistant turn (any but a prefix-completion last message) is refused with 400', breaks: 'conversation.assistant-turns' },
+  { id: 'history-dropped', area: 'conversation', summary: 'only the last message is read (a gateway truncating history); the system message is dropped too', breaks: 'conversation.history-used' },
+  { id: 'reasoner-accepts-reasoning-content', area: 'conversation', summary: 'svc-reasoner accepts `reasoning_content` sent back inside messages', breaks: 'conversation.reasoner-reasoning-content-refused' },
+  { id: 'thinking-tool-turn-needs-reasoning', area: 'conversation', summary: 'as production does (capture error-400-05): in thinking mode a current model refuses, 400 with the production message, an assistant turn with `tool_calls` sent back without its `reasoning_content`', breaks: 'conversation.v4-thinking-tool-turns' },
+  // the messages format
+  { id: 'messages-tools-ignored', area: 'messages', summary: 'tools in the messages format are answered with text', breaks: 'messages_format.tool-use' },
+  { id: 'messages-tool-result-refused', area: 'messages', summary: 'a `tool_result` block in the messages format is refused with 400', breaks: 'messages_format.tool-result' },
+  { id: 'messages-stream-out-of-order', area: 'messages', summary: 'messages-format streams send `message_stop` before `content_block_stop` and `message_delta`', breaks: 'messages_format.stream-event-order' },
+  { id: 'messages-stop-reason-chat-style', area: 'messages', summary: 'messages-format `stop_reason` is "stop" (the chat-completions word) instead of "end_turn", in bodies and streams', breaks: 'messages_format.response-shape' },
+  { id: 'messages-error-chat-shape', area: 'messages', summary: 'messages-format errors are the chat envelope `{"error": {...}}`, without the top-level `type: "error"`', breaks: 'messages_format.error-convention' },
+  { id: 'messages-error-flat', area: 'messages', summary: 'messages-format errors are `{"type": "error", "message": ...}` with no `error` object', breaks: 'messages_format.error-envelope' },
 ] as const satisfies readonly FaultDef[];
 
 export type FaultId = (typeof FAULTS)[number]['id'];

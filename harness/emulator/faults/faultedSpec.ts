@@ -29,6 +29,7 @@ export function faultedSpec(spec: Spec, faults: ReadonlySet<FaultId>): Spec {
   if (faults.has('prefix-without-flag-accepted')) edits.push(dropRule('prefix.without-prefix-flag'));
   if (faults.has('prefix-outside-beta')) edits.push(dropRule('prefix.requires-beta-base'));
   if (faults.has('fim-outside-beta')) edits.push(dropRule('fim.requires-beta-base'));
+  if (faults.has('reasoner-accepts-reasoning-content')) edits.push(dropRule('legacy.reasoner.reasoning-content-in-messages'));
   if (faults.has('bounds-too-tight')) {
     edits.push((s) => {
       for (const f of Object.values(s.objects.chat_completion_request?.fields ?? {})) tighten(f);

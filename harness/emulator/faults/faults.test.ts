@@ -167,6 +167,21 @@ function chunks(reply: Reply | undefined): Json[] {
   return out;
 }
 
+/** The event names of an SSE body, in order, consecutive repeats (deltas) shown once. */
+function eventNames(reply: Reply | undefined): string[] {
+  const names = (reply?.text ?? '').split(/\r?\n\r?\n/).flatMap((event) => event.split(/\r?\n/).filter((l) => l.startsWith('event:')).map((l) => l.slice(6).trim()));
+  return names.filter((n, i) => n !== names[i - 1]);
+}
+
+/** The data of the first event of a messages-format stream named `name`. */
+function namedEvent(reply: Reply | undefined, name: string): Json {
+  for (const event of (reply?.text ?? '').split(/\r?\n\r?\n/)) {
+    const lines = event.split(/\r?\n/);
+    if (lines.some((l) => l.trim() === `event: ${name}`)) return json({ status: 200, contentType: '', text: lines.find((l) => l.startsWith('data:'))?.slice(5) ?? '' });
+  }
+  return {};
+}
+
 function chunkChoice(c: Json): Json {
   return rec(arr(c.choices)[0]);
 }
@@ -199,6 +214,33 @@ const CLOCK = {
     parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
   },
 };
+
+/** The messages format's shape of WEATHER. */
+const WEATHER_TOOL = { name: 'get_weather', description: 'Weather of a city', input_schema: WEATHER.function.parameters };
+
+function msgs(extra: Json = {}, text = 'Repeat: hi there'): Json {
+  return { model: 'svc-v4-flash', max_tokens: 64, messages: [{ role: 'user', content: text }], ...extra };
+}
+
+const MESSAGES = '/anthropic/v1/messages';
+const postMessages = (send: Send, body: Json) => send(MESSAGES, { body });
+
+/** A chat tool round trip: the question, the call sent back (as the official clients echo it), its result. */
+const TOOL_RESULT = '{"city":"Paris","temperature_c":21}';
+function toolRoundTrip(call: Json = { content: '' }): Json[] {
+  return [
+    { role: 'user', content: 'What is the weather in Paris?' },
+    { role: 'assistant', ...call, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: TOOL_RESULT },
+  ];
+}
+
+/** A messages-format tool round trip: the question, the tool_use turn sent back, a tool_result block. */
+const MESSAGES_ROUND_TRIP = [
+  { role: 'user', content: 'What is the weather in Paris?' },
+  { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: TOOL_RESULT }] },
+];
 
 function fim(extra: Json = {}): Json {
   return { model: 'svc-v4-pro', prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 16, ...extra };
@@ -427,6 +469,17 @@ const PROBES = {
     clean: 'text/event-stream',
     faulty: 'application/json',
   }),
+  'stream-usage-separate-chunk': p({
+    rule: 'a chat stream carries `usage` in its final chunk, the one with `finish_reason`',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => {
+      const all = chunks(r);
+      const final = all.findIndex((c) => chunkChoice(c).finish_reason != null);
+      return { finalHasUsage: 'usage' in (all[final] ?? {}), after: all.slice(final + 1).map((c) => ({ choices: c.choices, usage: typeof c.usage })) };
+    },
+    clean: { finalHasUsage: true, after: [] },
+    faulty: { finalHasUsage: false, after: [{ choices: [], usage: 'object' }] },
+  }),
   'stream-malformed-event': p({
     rule: 'every data line but `[DONE]` holds JSON',
     probe: async (send) => [await postChat(send, chat({ stream: true }))],
@@ -642,6 +695,18 @@ const PROBES = {
     observe: status,
     clean: 400,
     faulty: 200,
+  }),
+  'fim-stream-ignored': p({
+    rule: 'fill-in-the-middle with `stream: true` is streamed: text pieces, a final chunk, `[DONE]`',
+    probe: async (send) => [await send('/beta/completions', { body: fim({ stream: true }) }), await send('/beta/completions', { body: fim() })],
+    observe: ([stream, body]) => ({
+      contentType: stream?.contentType.split(';')[0]?.trim(),
+      pieces: chunks(stream).length > 1,
+      joined: chunks(stream).map((c) => chunkChoice(c).text).join('') === choice(body).text,
+      last: dataLines(stream?.text ?? '').at(-1),
+    }),
+    clean: { contentType: 'text/event-stream', pieces: true, joined: true, last: '[DONE]' },
+    faulty: { contentType: 'application/json', pieces: false, joined: false, last: undefined },
   }),
   'fim-outside-beta': p({
     rule: 'fill-in-the-middle is served on the beta base only (/completions on the root base is refused)',
@@ -881,6 +946,93 @@ const PROBES = {
     observe: ([a, b]) => message(a).content === message(b).content,
     clean: true,
     faulty: false,
+  }),
+
+  // conversations ------------------------------------------------------------------------------
+  'tool-result-refused': p({
+    rule: 'a tool round trip (assistant turn with `tool_calls`, then a `tool` message) is answered with text about the result',
+    probe: async (send) => [await postChat(send, chat({ messages: toolRoundTrip(), tools: [WEATHER], tool_choice: 'none' }))],
+    observe: ([r]) => ({ status: r?.status, finishReason: choice(r).finish_reason, mentionsResult: String(message(r).content).includes(TOOL_RESULT) }),
+    clean: { status: 200, finishReason: 'stop', mentionsResult: true },
+    faulty: { status: 400, finishReason: undefined, mentionsResult: false },
+  }),
+  'assistant-turn-refused': p({
+    rule: 'a request holding an earlier assistant turn is answered',
+    probe: async (send) => [await postChat(send, chat({ messages: [{ role: 'user', content: 'Say hello.' }, { role: 'assistant', content: 'Hello there!' }, { role: 'user', content: 'Repeat: second turn' }] }))],
+    observe: ([r]) => ({ status: r?.status, content: message(r).content }),
+    clean: { status: 200, content: 'second turn' },
+    faulty: { status: 400, content: undefined },
+  }),
+  'history-dropped': p({
+    rule: 'the answer reads the history sent: a code word told in an earlier turn (and in the system message) is known',
+    probe: async (send) => [
+      await postChat(send, chat({ messages: [{ role: 'user', content: 'Remember this: the code word is kiwi-7.' }, { role: 'assistant', content: 'I will remember it.' }, { role: 'user', content: 'What is the code word?' }] })),
+      await postChat(send, chat({ messages: [{ role: 'system', content: 'The code word: plum-3' }, { role: 'user', content: 'What is the code word?' }] })),
+    ],
+    observe: (replies) => replies.map((r) => message(r).content),
+    clean: ['The code word is kiwi-7.', 'The code word is plum-3.'],
+    faulty: [expect.stringMatching(/^I do not know the code word/), expect.stringMatching(/^I do not know the code word/)],
+  }),
+  'reasoner-accepts-reasoning-content': p({
+    rule: 'svc-reasoner refuses `reasoning_content` sent back inside messages with 400; without it, answers',
+    probe: async (send) => {
+      const turns = (reasoning: Json) => [{ role: 'user', content: 'Repeat: first turn' }, { role: 'assistant', content: 'first turn', ...reasoning }, { role: 'user', content: 'Repeat: second turn' }];
+      return [await postChat(send, chat({ model: 'svc-reasoner', messages: turns({ reasoning_content: 'I thought.' }) })), await postChat(send, chat({ model: 'svc-reasoner', messages: turns({}) }))];
+    },
+    observe: (replies) => replies.map((r) => r.status),
+    clean: [400, 200],
+    faulty: [200, 200],
+  }),
+  'thinking-tool-turn-needs-reasoning': p({
+    rule: 'in thinking mode, a tool-call turn sent back without `reasoning_content` (as the description asks) is answered',
+    probe: async (send) => [await postChat(send, chat({ messages: toolRoundTrip(), tools: [WEATHER], tool_choice: 'none', thinking: { type: 'enabled' } }))],
+    observe: ([r]) => ({ status: r?.status, message: rec(json(r).error).message, finishReason: choice(r).finish_reason }),
+    clean: { status: 200, message: undefined, finishReason: 'stop' },
+    faulty: { status: 400, message: expect.stringMatching(/^Missing `reasoning_content` field in the assistant message at message index 1\. /), finishReason: undefined },
+  }),
+
+  // the messages format ------------------------------------------------------------------------
+  'messages-tools-ignored': p({
+    rule: 'a messages-format `tool_choice` naming a tool is answered with a `tool_use` block and `stop_reason` "tool_use"',
+    probe: async (send) => [await postMessages(send, msgs({ tools: [WEATHER_TOOL], tool_choice: { type: 'tool', name: 'get_weather' } }, 'What is the weather in Paris?'))],
+    observe: ([r]) => ({ blocks: arr(json(r).content).map((b) => rec(b).type), stopReason: json(r).stop_reason, name: rec(arr(json(r).content)[1]).name }),
+    clean: { blocks: ['text', 'tool_use'], stopReason: 'tool_use', name: 'get_weather' },
+    faulty: { blocks: ['text'], stopReason: 'end_turn', name: undefined },
+  }),
+  'messages-tool-result-refused': p({
+    rule: 'a messages-format `tool_result` block (after the `tool_use` turn) is answered with text about the result',
+    probe: async (send) => [await postMessages(send, msgs({ messages: MESSAGES_ROUND_TRIP, tools: [WEATHER_TOOL] }))],
+    observe: ([r]) => ({ status: r?.status, stopReason: json(r).stop_reason, mentionsResult: String(rec(arr(json(r).content)[0]).text).includes(TOOL_RESULT) }),
+    clean: { status: 200, stopReason: 'end_turn', mentionsResult: true },
+    faulty: { status: 400, stopReason: undefined, mentionsResult: false },
+  }),
+  'messages-stream-out-of-order': p({
+    rule: 'a messages-format stream sends its events in the format order, `message_stop` last',
+    probe: async (send) => [await postMessages(send, msgs({ stream: true }))],
+    observe: ([r]) => eventNames(r),
+    clean: ['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'],
+    faulty: ['message_start', 'ping', 'content_block_start', 'content_block_delta', 'message_stop', 'content_block_stop', 'message_delta'],
+  }),
+  'messages-stop-reason-chat-style': p({
+    rule: 'a messages-format reply that ends naturally says `stop_reason` "end_turn", in bodies and streams',
+    probe: async (send) => [await postMessages(send, msgs()), await postMessages(send, msgs({ stream: true }))],
+    observe: ([body, stream]) => [json(body).stop_reason, rec(namedEvent(stream, 'message_delta').delta).stop_reason],
+    clean: ['end_turn', 'end_turn'],
+    faulty: ['stop', 'stop'],
+  }),
+  'messages-error-chat-shape': p({
+    rule: 'a messages-format error says `type` "error" at its top level, beside the `error` object',
+    probe: async (send) => [await postMessages(send, msgs({ model: 'svc-no-such-model' }))],
+    observe: ([r]) => ({ status: r?.status, type: json(r).type, errorMessage: typeof rec(json(r).error).message }),
+    clean: { status: expect.toBeOneOf([400, 404]), type: 'error', errorMessage: 'string' },
+    faulty: { status: expect.toBeOneOf([400, 404]), type: undefined, errorMessage: 'string' },
+  }),
+  'messages-error-flat': p({
+    rule: 'a messages-format error carries an `error` object holding `message` and `type`',
+    probe: async (send) => [await postMessages(send, msgs({ model: 'svc-no-such-model' }))],
+    observe: ([r]) => ({ status: r?.status, message: typeof rec(json(r).error).message, type: typeof rec(json(r).error).type }),
+    clean: { status: expect.toBeOneOf([400, 404]), message: 'string', type: 'string' },
+    faulty: { status: expect.toBeOneOf([400, 404]), message: 'undefined', type: 'undefined' },
   }),
 } satisfies Record<FaultId, Probe<unknown>>;
 

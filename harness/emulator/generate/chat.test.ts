@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { generateChat, type ChatInput } from './chat.ts';
+import { CODE_WORD_QUESTION, CODE_WORD_STATED, CODE_WORD_UNKNOWN, generateChat, type ChatInput } from './chat.ts';
 import { countTokens, firstTokens, tokenize } from './tokenize.ts';
 import { prng } from './prng.ts';
 import { valueFromSchema } from './valueFromSchema.ts';
@@ -70,10 +70,43 @@ describe('generateChat', () => {
     expect(['c', 'f']).toContain(args.unit);
   });
 
-  test('after a tool result the model answers with text', () => {
+  test('after a tool result the model answers with text quoting it, finish_reason stop', () => {
     const g = generateChat({ ...base, tools: [weather], toolChoice: 'required', messages: [{ role: 'user', content: 'x' }, { role: 'tool', content: '{"t":20}' }] });
     expect(g.toolCalls).toEqual([]);
-    expect(g.content.length).toBeGreaterThan(0);
+    expect(g).toMatchObject({ content: 'The tool returned: {"t":20}', finishReason: 'stop' });
+  });
+
+  test('after several tool results (parallel calls) the answer quotes each, in order; a Repeat: before them does not win', () => {
+    const messages = [{ role: 'user', content: 'Repeat: ignored' }, { role: 'assistant', content: '' }, { role: 'tool', content: 'one' }, { role: 'tool', content: 'two' }];
+    expect(generateChat({ ...base, messages }).content).toBe('The tool returned: one; two');
+  });
+});
+
+describe('the code-word convention', () => {
+  const ask = (...earlier: { role: string; content: unknown }[]) => generateChat({ ...base, messages: [...earlier, { role: 'user', content: 'What is the code word? Answer with the code word only.' }] }).content;
+
+  test('answers the code word told in an earlier turn, `code word is X` or `code word: X`', () => {
+    expect(ask({ role: 'user', content: 'Remember this: the code word is kiwi-7.' }, { role: 'assistant', content: 'I will.' })).toBe('The code word is kiwi-7.');
+    expect(ask({ role: 'system', content: 'Code word: plum_3' })).toBe('The code word is plum_3.');
+    expect(ask({ role: 'user', content: [{ type: 'text', text: 'The code word is fig.' }] })).toBe('The code word is fig.');
+  });
+
+  test('the most recently stated word wins, within a message and across messages, the question\'s own message included', () => {
+    expect(ask({ role: 'user', content: 'The code word is a1. No, the code word is b2.' })).toBe('The code word is b2.');
+    expect(ask({ role: 'user', content: 'The code word is a1.' }, { role: 'assistant', content: 'The code word is c3.' })).toBe('The code word is c3.');
+    const same = generateChat({ ...base, messages: [{ role: 'user', content: 'The code word is old.' }, { role: 'user', content: 'The code word is new-1. What is the code word?' }] });
+    expect(same.content).toBe('The code word is new-1.');
+  });
+
+  test('with none stated the answer says it does not know, and states no word itself', () => {
+    const answer = ask({ role: 'user', content: 'Remember the code word zebra.' });
+    expect(answer).toBe(CODE_WORD_UNKNOWN);
+    expect([...answer.matchAll(CODE_WORD_STATED)]).toEqual([]);
+  });
+
+  test('only a last user message asking for it triggers it; Repeat: wins over it', () => {
+    expect(generateChat({ ...base, messages: [{ role: 'user', content: 'The code word is k.\nRepeat: what is the code word?' }] }).content).toBe('what is the code word?');
+    expect(CODE_WORD_QUESTION.test('Tell me a story')).toBe(false);
   });
 });
 

@@ -45,9 +45,13 @@ export interface Generated {
 }
 
 /**
- * Deterministic completion text for a request and seed. A last user message of the form
- * `Repeat: <text>` makes the answer exactly <text>: checks can then predict the output (to place a
- * stop sequence in it, say), and a real model asked the same tends to do the same.
+ * Deterministic completion text for a request and seed. Three conventions let checks predict the
+ * answer, and a real model asked the same tends to do the same:
+ * - a last user message of the form `Repeat: <text>` makes the answer exactly <text> (to place a stop
+ *   sequence in it, say);
+ * - a last user message asking `What is the code word?` is answered with the code word stated last in
+ *   the messages sent (see CODE_WORD_QUESTION), so a check can show the answer depends on the history;
+ * - after a tool result (the last message has role `tool`), the answer is text quoting the result.
  */
 export function generateChat(input: ChatInput): Generated {
   const rng = prng(seedFrom(input.seed, [input.messages, input.tools.map((t) => t.name), input.jsonMode, input.thinking, input.effort, input.prefix ?? null]));
@@ -97,13 +101,52 @@ function lastUserText(input: ChatInput): string {
   return '';
 }
 
+/** A message's text: the string, or the `text` of its content parts. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  }
+  return content === null || content === undefined ? '' : JSON.stringify(content);
+}
+
 const REPEAT = /(?:^|\n)\s*repeat:\s?([\s\S]*)$/i;
+
+/**
+ * The code-word convention. A last user message asking `What is the code word?` is answered with the
+ * code word stated most recently in the messages sent (any role, an earlier message or the same one),
+ * written `code word: X` or `code word is X`; with none stated, the answer says it does not know. A
+ * real model does the same: it can only answer from the conversation it is sent, so a check can show
+ * the answer depends on the history (an endpoint that drops earlier turns cannot know the word).
+ */
+export const CODE_WORD_QUESTION = /what is the code word\?/i;
+export const CODE_WORD_STATED = /code word(?:\s*:\s*|\s+is\s+)([\w-]+)/gi;
+/** The answer when no code word was stated; it states none itself. */
+export const CODE_WORD_UNKNOWN = 'I do not know the code word. No code word was stated in this conversation.';
+
+function codeWordAnswer(input: ChatInput): string | undefined {
+  if (!CODE_WORD_QUESTION.test(lastUserText(input))) return undefined;
+  for (let i = input.messages.length - 1; i >= 0; i--) {
+    const stated = [...textOf(input.messages[i]!.content).matchAll(CODE_WORD_STATED)].at(-1);
+    if (stated) return `The code word is ${stated[1]!}.`;
+  }
+  return CODE_WORD_UNKNOWN;
+}
+
+/** After a tool round trip (the last messages have role `tool`), text quoting each result, in order. */
+function toolResultAnswer(input: ChatInput): string | undefined {
+  const results: string[] = [];
+  for (let i = input.messages.length - 1; i >= 0 && input.messages[i]!.role === 'tool'; i--) results.unshift(textOf(input.messages[i]!.content));
+  return results.length === 0 ? undefined : `The tool returned: ${results.join('; ')}`;
+}
 
 function answerText(input: ChatInput, rng: Prng): string {
   const repeat = REPEAT.exec(lastUserText(input));
+  const conventional = toolResultAnswer(input) ?? (repeat ? undefined : codeWordAnswer(input));
   if (input.jsonMode) {
-    return JSON.stringify({ answer: repeat ? repeat[1] : sentences(rng, rng.int(4, 10)), confidence: Math.round(rng.next() * 100) / 100 });
+    return JSON.stringify({ answer: conventional ?? (repeat ? repeat[1] : sentences(rng, rng.int(4, 10))), confidence: Math.round(rng.next() * 100) / 100 });
   }
+  if (conventional !== undefined && input.prefix === undefined) return conventional;
   if (repeat && input.prefix === undefined) return repeat[1]!;
   // A prefix inside the text to repeat: the reply continues the text from where the prefix ends.
   const at = repeat && input.prefix ? repeat[1]!.indexOf(input.prefix) : -1;
@@ -111,7 +154,10 @@ function answerText(input: ChatInput, rng: Prng): string {
   return (input.prefix !== undefined ? ' ' : '') + sentences(rng, rng.int(8, 30));
 }
 
-/** A tool is called when forced, or under `auto` when the last user message names it. */
+/**
+ * A tool is called when forced, or under `auto` when the last user message names it; never right
+ * after a tool result. Every format's tool calling goes through this one choice.
+ */
 function chooseTool(input: ChatInput): ToolDef | undefined {
   if (input.tools.length === 0 || input.toolChoice === 'none') return undefined;
   const last = input.messages[input.messages.length - 1];

@@ -12,7 +12,7 @@ export async function chatCompletions(input: RouteInput, release: () => void): P
   const parsed = await readJson(input);
   if (!parsed.ok) return done(release, refusalResponse(parsed.refusal));
   const body = parsed.value;
-  const plan = planChat(input.ctx, input.key, input.base, 'chat_completions', body, undefined);
+  const plan = planChat(input.ctx, input.key, input.base, 'chat_completions', body);
   if ('status' in plan) return done(release, refusalResponse(plan));
   if (isRecord(body) && body.stream === true) return streamChat(input.ctx, plan, release);
   return done(release, jsonResponse(completionBody(input.ctx, plan)));
@@ -124,7 +124,11 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
     }
     yield dataEvent(chunk(delta, null));
   }
-  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, { usage: usageBody(plan) }));
+  // Usage rides on the final chunk, as production sends it (captures stream-chat-03 and -05); the
+  // `stream-usage-separate-chunk` fault sends it after, in a chunk of its own with `choices: []`.
+  const separateUsage = ctx.fault('stream-usage-separate-chunk');
+  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, separateUsage ? {} : { usage: usageBody(plan) }));
+  if (separateUsage) yield dataEvent({ ...chunk({}, null, { usage: usageBody(plan) }), choices: [] });
   if (!ctx.fault('stream-no-done')) yield dataEvent('[DONE]');
   if (ctx.fault('stream-data-after-done')) yield dataEvent(chunk({ content: 'late' }, null));
 }

@@ -32,8 +32,18 @@ export interface ChatMessage {
   content: unknown;
 }
 
-/** Reads, validates and answers a chat request body (either format), without writing the answer. */
-export function planChat(ctx: EmulatorContext, key: string, base: string, endpoint: string, body: unknown, messages: readonly ChatMessage[] | undefined): ChatPlan | Refusal {
+/**
+ * What a format other than chat completions hands over already read into chat terms: its messages,
+ * its tools and its tool choice. Validation still judges the body as sent.
+ */
+export interface ReadAs {
+  messages?: readonly ChatMessage[];
+  tools?: readonly ToolDef[];
+  toolChoice?: ToolChoice;
+}
+
+/** Reads, validates and answers a chat request body (any format), without writing the answer. */
+export function planChat(ctx: EmulatorContext, key: string, base: string, endpoint: string, body: unknown, readAs: ReadAs = {}): ChatPlan | Refusal {
   const { spec } = ctx;
   const modelId = isRecord(body) && typeof body.model === 'string' && body.model in spec.models ? body.model : undefined;
   const invalid = validateRequest(ctx.validationSpec, body, { base, endpoint, ...(modelId ? { modelId } : {}) });
@@ -42,7 +52,7 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
   const served = resolveModel(ctx, b.model);
   if ('status' in served) return served;
 
-  const tools = readTools(b.tools);
+  const tools = readAs.tools ?? readTools(b.tools);
   const refused = acceptSideFault(ctx, b, base, endpoint, tools.length > 0);
   if (refused) return refused;
   // Legacy reasoner: "a request with tools sent to svc-reasoner is processed by svc-chat".
@@ -50,8 +60,12 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
   const mode = handedToChat ? spec.models['svc-chat']!.routes_to!.mode : served.aliasMode;
   const thinking = thinkingOn(ctx, b, mode);
   const effort = b.reasoning_effort === 'high' || b.reasoning_effort === 'low' ? b.reasoning_effort : mode === 'think_max' ? 'high' : undefined;
+  const missing = thinking && !served.legacy && endpoint === 'chat_completions' && ctx.fault('thinking-tool-turn-needs-reasoning') ? toolTurnWithoutReasoning(b) : undefined;
+  if (missing !== undefined) return missingReasoningRefusal(ctx, missing);
 
-  const msgs = messages ?? ((b.messages as ChatMessage[]) ?? []);
+  const sent = readAs.messages ?? ((b.messages as ChatMessage[]) ?? []);
+  // A gateway truncating history forwards the last message only (the system message goes too).
+  const msgs = ctx.fault('history-dropped') ? sent.slice(-1) : sent;
   const promptTokens = msgs.reduce((n, m) => n + tokenize(m.role).length + tokenize(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')).length + 1, 0);
   const servedId = handedToChat ? spec.models['svc-chat']!.routes_to!.model : served.served;
   const now = ctx.now();
@@ -70,7 +84,7 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
   const last = msgs[msgs.length - 1] as (ChatMessage & { prefix?: unknown }) | undefined;
   const prefixBase = base === 'beta' || ctx.fault('prefix-outside-beta');
   const prefix = prefixBase && !ctx.fault('prefix-ignored') && last?.role === 'assistant' && last.prefix === true && typeof last.content === 'string' ? last.content : undefined;
-  const toolChoice = faultyToolChoice(ctx, readToolChoice(b.tool_choice));
+  const toolChoice = faultyToolChoice(ctx, 'toolChoice' in readAs ? readAs.toolChoice : readToolChoice(b.tool_choice));
   const stop = ctx.fault('stop-sequence-ignored') ? [] : typeof b.stop === 'string' ? [b.stop] : Array.isArray(b.stop) ? b.stop.filter((s): s is string => typeof s === 'string') : [];
   const maxTokens = ctx.fault('max-tokens-ignored') ? Number.POSITIVE_INFINITY : effectiveMaxTokens(served.model, b.max_tokens);
 
@@ -128,7 +142,37 @@ function acceptSideFault(ctx: EmulatorContext, b: Record<string, unknown>, base:
   const msgs = Array.isArray(b.messages) ? b.messages : [];
   const last = msgs[msgs.length - 1];
   if (ctx.fault('prefix-refused') && base === 'beta' && isRecord(last) && last.prefix === true) return no('prefix completion is not available');
+  if (endpoint === 'chat_completions') {
+    const toolAt = msgs.findIndex((m) => isRecord(m) && m.role === 'tool');
+    if (ctx.fault('tool-result-refused') && toolAt >= 0) return no(`\`messages.${toolAt}.role\`: messages with role "tool" are not supported`);
+    // An earlier assistant turn: any assistant message but a prefix-completion last message.
+    const turnAt = msgs.findIndex((m, i) => isRecord(m) && m.role === 'assistant' && !(i === msgs.length - 1 && m.prefix === true));
+    if (ctx.fault('assistant-turn-refused') && turnAt >= 0) return no(`\`messages.${turnAt}.role\`: earlier assistant turns are not supported`);
+  }
+  if (endpoint === 'messages' && ctx.fault('messages-tool-result-refused')) {
+    const at = msgs.findIndex((m) => isRecord(m) && Array.isArray(m.content) && m.content.some((c) => isRecord(c) && c.type === 'tool_result'));
+    if (at >= 0) return no(`\`messages.${at}.content\`: tool_result blocks are not supported`);
+  }
   return undefined;
+}
+
+/**
+ * Index of the first assistant turn with `tool_calls` sent back without its `reasoning_content` (what
+ * the `thinking-tool-turn-needs-reasoning` fault refuses), or undefined.
+ */
+function toolTurnWithoutReasoning(b: Record<string, unknown>): number | undefined {
+  const msgs = Array.isArray(b.messages) ? b.messages : [];
+  const at = msgs.findIndex((m) => isRecord(m) && m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0 && (m.reasoning_content === undefined || m.reasoning_content === null));
+  return at < 0 ? undefined : at;
+}
+
+/**
+ * The production service's refusal of such a turn, word for word but the index (capture
+ * fixtures/real-world/error-400-05-missing-reasoning-content.issue-quote.json).
+ */
+function missingReasoningRefusal(ctx: EmulatorContext, index: number): Refusal {
+  const message = `Missing \`reasoning_content\` field in the assistant message at message index ${index}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`;
+  return { status: statusRow(ctx.spec, 400), message, type: 'invalid_request_error', code: 'invalid_request_error', param: null };
 }
 
 function thinkingOn(ctx: EmulatorContext, b: Record<string, unknown>, aliasMode: string | undefined): boolean {

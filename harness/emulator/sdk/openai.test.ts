@@ -6,7 +6,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionChunk,
 } from 'openai/resources/chat/completions';
-import type { CompletionCreateParamsNonStreaming } from 'openai/resources/completions';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { Completion, CompletionCreateParamsNonStreaming } from 'openai/resources/completions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '#harness/emulator/index.ts';
 import { SDK_WRONG_KEY, startForSdk } from '#harness/testing/startForSdk.ts';
@@ -220,6 +221,68 @@ describe('tools', () => {
   });
 });
 
+describe('conversations', () => {
+  test("a tool round trip: the call named by tool_choice, the message pushed back as it is, a tool result, then tool_choice 'none' answers text", async () => {
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Lisbon?' }];
+    const first = await client.chat.completions.create({ model: MODEL, messages, tools: [WEATHER, TIME], tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
+    const answer = first.choices[0]!.message;
+    const call = answer.tool_calls![0]!;
+    // The answer message as the SDK returns it: its users push it back unchanged.
+    messages.push(answer);
+    const result = JSON.stringify({ city: 'Lisbon', temperature: 19, unit: 'celsius' });
+    messages.push({ role: 'tool', tool_call_id: call.id, content: result });
+    const second = await client.chat.completions.create({ model: MODEL, messages, tools: [WEATHER, TIME], tool_choice: 'none' });
+    const choice = second.choices[0]!;
+    expect(choice.finish_reason).toBe('stop');
+    expect(choice.message.tool_calls ?? []).toEqual([]);
+    expect(choice.message.content).not.toBe('');
+    expect(choice.message.content).toContain(result);
+  });
+
+  test('the code word told in an earlier turn is the answer; unknown without it', async () => {
+    const told: ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'Remember this: the code word is quince-42.' },
+      { role: 'assistant', content: 'I will remember it.' },
+      { role: 'user', content: 'What is the code word?' },
+    ];
+    expect((await client.chat.completions.create({ model: MODEL, messages: told })).choices[0]!.message.content).toBe('The code word is quince-42.');
+    const untold = await client.chat.completions.create({ model: MODEL, messages: told.slice(-1) });
+    expect(untold.choices[0]!.message.content).toMatch(/^I do not know the code word/);
+  });
+
+  test('thinking with tools across turns: the call turn sent back without reasoning_content is answered (current model)', async () => {
+    const question: ChatCompletionMessageParam = { role: 'user', content: 'What is the weather in Lisbon?' };
+    const call: WithThinking<ChatCompletionCreateParamsNonStreaming> = {
+      model: MODEL,
+      messages: [question],
+      tools: [WEATHER],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      thinking: { type: 'enabled' },
+    };
+    const first = await client.chat.completions.create(call);
+    const answer = first.choices[0]!.message as WithReasoning<ChatCompletionMessage>;
+    expect(answer.reasoning_content).toEqual(expect.stringMatching(/\S/));
+    // Only `content` (and the calls) go back: the description's rule on reasoning_content.
+    const { reasoning_content: _dropped, ...sentBack } = answer;
+    const messages: ChatCompletionMessageParam[] = [question, sentBack, { role: 'tool', tool_call_id: answer.tool_calls![0]!.id, content: '{"temperature":19}' }];
+    const second = await client.chat.completions.create({ ...call, messages, tool_choice: 'none' });
+    expect(second.choices[0]!.finish_reason).toBe('stop');
+    expect(second.choices[0]!.message.content).toContain('{"temperature":19}');
+  });
+
+  test('reasoning_content sent back: refused (400) by svc-reasoner before its retirement, accepted by a current model', async () => {
+    // `reasoning_content` is the service's extra message field; the SDK sends it as given.
+    const withReasoning: WithReasoning<ChatCompletionAssistantMessageParam> = { role: 'assistant', content: 'first', reasoning_content: 'I thought.' };
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Repeat: first' }, withReasoning, { role: 'user', content: 'Repeat: second' }];
+    const err = await rejectionOf(client.chat.completions.create({ model: 'svc-reasoner', messages }));
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(err).toMatchObject({ status: 400 });
+    const current = await client.chat.completions.create({ model: MODEL, messages });
+    expect(current.choices[0]!.message.content).toBe('second');
+  });
+});
+
 describe('JSON mode', () => {
   test("response_format json_object answers with content that parses", async () => {
     const completion = await client.chat.completions.create({
@@ -288,6 +351,20 @@ describe('beta base', () => {
   test('fill-in-the-middle: completions.create answers choices[0].text', async () => {
     const completion = await beta.completions.create({ model: 'svc-v4-pro', prompt: 'def add(a, b):\n', suffix: '\n    return c\n' });
     expect(typeof completion.choices[0]!.text).toBe('string');
+  });
+
+  test('fill-in-the-middle stream: true iterates text pieces that join to the non-streamed text', async () => {
+    const params = { model: 'svc-v4-pro', prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 64 };
+    const whole = await beta.completions.create(params);
+    const chunks: Completion[] = [];
+    for await (const chunk of await beta.completions.create({ ...params, stream: true })) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((c) => c.object === 'text_completion')).toBe(true);
+    expect(chunks.map((c) => c.choices[0]!.text).join('')).toBe(whole.choices[0]!.text);
+    const last = chunks.at(-1)!;
+    expect(last.choices[0]!.finish_reason).toBe(whole.choices[0]!.finish_reason);
+    expect(last.usage).toEqual(whole.usage);
+    expect(chunks.slice(0, -1).every((c) => c.choices[0]!.finish_reason === null)).toBe(true);
   });
 
   test('chat prefix completion is accepted and answers string content', async () => {
