@@ -988,7 +988,7 @@ const PROBES = {
     probe: async (send) => [await postChat(send, chat({ messages: toolRoundTrip(), tools: [WEATHER], tool_choice: 'none', thinking: { type: 'enabled' } }))],
     observe: ([r]) => ({ status: r?.status, message: rec(json(r).error).message, finishReason: choice(r).finish_reason }),
     clean: { status: 200, message: undefined, finishReason: 'stop' },
-    faulty: { status: 400, message: expect.stringMatching(/^Missing `reasoning_content` field in the assistant message at message index 1\. /), finishReason: undefined },
+    faulty: { status: 400, message: expect.stringMatching(/^Missing `reasoning_content` field in the assistant message at message index 1\.$/), finishReason: undefined },
   }),
 
   // the messages format ------------------------------------------------------------------------

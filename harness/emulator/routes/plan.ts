@@ -167,11 +167,12 @@ function toolTurnWithoutReasoning(b: Record<string, unknown>): number | undefine
 }
 
 /**
- * The production service's refusal of such a turn, word for word but the index (capture
+ * The production service's refusal of such a turn, word for word but the index and the provider's
+ * documentation link, which a neutral emulator does not name (capture
  * fixtures/real-world/error-400-05-missing-reasoning-content.issue-quote.json).
  */
 function missingReasoningRefusal(ctx: EmulatorContext, index: number): Refusal {
-  const message = `Missing \`reasoning_content\` field in the assistant message at message index ${index}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`;
+  const message = `Missing \`reasoning_content\` field in the assistant message at message index ${index}.`;
   return { status: statusRow(ctx.spec, 400), message, type: 'invalid_request_error', code: 'invalid_request_error', param: null };
 }
 
