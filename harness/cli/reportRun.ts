@@ -11,6 +11,8 @@ export interface ReportOptions {
   /** --json FILE: the whole machine report (summary and every cell). */
   json?: string;
   strict: boolean;
+  /** --allow-flaky: a flaky check does not fail the run. */
+  allowFlaky?: boolean;
   baseline?: RunRecord[];
   budget?: BudgetLedger;
   /** `record`: where the recording went. */
@@ -35,7 +37,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   const timed = cells.map((r) => ({ ...r, timings }));
   for (const r of timed) writeCellReports(reportDir, r, ['json']);
 
-  const exitCode = exitCodeOf(timed, { strict: options.strict, ...(options.baseline ? { baseline: options.baseline } : {}) });
+  const exitCode = exitCodeOf(timed, { strict: options.strict, allowFlaky: options.allowFlaky === true, ...(options.baseline ? { baseline: options.baseline } : {}) });
   mkdirSync(reportDir, { recursive: true });
   if (timed.length > 0) {
     // Paths relative to the summary, so the report directory can be moved or published whole.
@@ -45,7 +47,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   }
   for (const r of timed) {
     const s = r.summary;
-    io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
+    io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
   }
   io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
   if (options.budget?.report().reached) io.stderr(`svc-conformance: the spend reached --budget-usd ${options.budget.limitUsd}: the checks not run are reported as skipped (budget).`);

@@ -16,6 +16,18 @@ export function integer(command: string, name: string, value: string | undefined
   return n;
 }
 
+/**
+ * --repeat N: how many times the plan runs (default 1). `record` keeps one answer per request, and a
+ * recording (--fixtures) answers each request with the bytes it recorded: neither can ask again, so
+ * both refuse N > 1 instead of reporting repetitions that could never disagree.
+ */
+export function repeatOf(command: string, value: string | undefined, replaying: boolean): number {
+  const n = integer(command, 'repeat', value, 1, 1000) ?? 1;
+  if (n > 1 && command === 'record') throw new UsageError('record: --repeat applies to `run`; a recording keeps one answer per request. Record once, or run --repeat against the endpoint.');
+  if (n > 1 && replaying) throw new UsageError(`${command}: --repeat asks the endpoint again, and a recording (--fixtures) answers with the bytes it recorded; drop --repeat, or point --base-url at the endpoint.`);
+  return n;
+}
+
 export function parseModelMap(command: string, text: string | undefined): Record<string, string> {
   if (!text) return {};
   const out: Record<string, string> = {};

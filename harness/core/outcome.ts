@@ -2,9 +2,10 @@ import type { Exchange } from './exchange.ts';
 
 /**
  * A check's verdict. `unsupported`: the endpoint refuses the feature cleanly (a well-formed error),
- * so nothing can be judged; `error`: the harness could not judge (a HarnessError, not the endpoint).
+ * so nothing can be judged; `error`: the harness could not judge (a HarnessError, not the endpoint);
+ * `flaky`: a repeated run (`run --repeat N`) saw the check both pass and fail.
  */
-export type Verdict = 'pass' | 'fail' | 'skip' | 'unsupported' | 'error';
+export type Verdict = 'pass' | 'fail' | 'flaky' | 'skip' | 'unsupported' | 'error';
 
 /** How a failing check counts: `advisory` is what the description leaves unspecified. */
 export type Severity = 'must' | 'should' | 'advisory';
@@ -35,6 +36,20 @@ export interface TokenUse {
   cacheHitTokens: number;
 }
 
+/**
+ * How a check fared over the repetitions of `run --repeat N` (N > 1). Only pass and fail are
+ * decisive: `passes` + `fails` can be less than `runs` when a repetition skipped or errored. The
+ * estimators are over the decisive runs n with c passes, for k = 1..n: pass@k = 1 - C(n-c,k)/C(n,k)
+ * (at least one of k runs passes), pass^k = C(c,k)/C(n,k) (all k pass), keyed by k as a string.
+ */
+export interface RepeatStats {
+  runs: number;
+  passes: number;
+  fails: number;
+  passAtK: Record<string, number>;
+  passHatK: Record<string, number>;
+}
+
 /** The result of one check on one model of one target. */
 export interface CheckResult {
   checkId: string;
@@ -46,9 +61,12 @@ export interface CheckResult {
   specRefs: string[];
   model: string;
   verdict: Verdict;
-  /** Why it was skipped, unsupported or errored. */
+  /** Why it was skipped, unsupported or errored; for flaky, how many runs passed. */
   reason?: string;
+  /** A fail's failures; a flaky check's, those of its failing runs. */
   failures?: Failure[];
   durationMs: number;
   tokens?: TokenUse;
+  /** A repeated run (--repeat N, N > 1): the verdict merged over N runs, and how they went. */
+  repeat?: RepeatStats;
 }

@@ -54,7 +54,7 @@ describe('renderHtml', () => {
   test('a summary matrix of area x verdict at the top, with totals', () => {
     const matrix = /<table class="matrix">[\s\S]*?<\/table>/.exec(page)![0];
     expect(page.indexOf('<table class="matrix">')).toBeLessThan(page.indexOf('<ol class="checks">'));
-    expect(matrix).toContain('<thead><tr><th scope="col">area</th><th scope="col">fail</th><th scope="col">error</th><th scope="col">unsupported</th><th scope="col">skip</th><th scope="col">pass</th><th scope="col">total</th></tr></thead>');
+    expect(matrix).toContain('<thead><tr><th scope="col">area</th><th scope="col">fail</th><th scope="col">flaky</th><th scope="col">error</th><th scope="col">unsupported</th><th scope="col">skip</th><th scope="col">pass</th><th scope="col">total</th></tr></thead>');
     expect(matrix).toContain('<td class="fail"><a href="#checks" data-area="response" data-verdict="fail">2</a></td>');
     expect(matrix).toContain('<tfoot><tr><th scope="row"><a href="#checks" data-area="" data-verdict="">all</a></th><td class="fail"><a href="#checks" data-area="" data-verdict="fail">4</a></td>');
   });

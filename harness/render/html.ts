@@ -4,13 +4,13 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { areasOf, bodyText, costNotes, duration, failsRun, orderedResults, outcomeOf, plural, prettyJson, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { areasOf, bodyText, costNotes, duration, failsRun, orderedResults, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;
---fail:#cf222e;--error:#bc4c00;--unsupported:#6639ba;--skip:#59636e;--pass:#1a7f37}
+--fail:#cf222e;--flaky:#9a6700;--error:#bc4c00;--unsupported:#6639ba;--skip:#59636e;--pass:#1a7f37}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;
---fail:#f85149;--error:#db6d28;--unsupported:#ab7df8;--skip:#9198a1;--pass:#3fb950}}
+--fail:#f85149;--flaky:#d29922;--error:#db6d28;--unsupported:#ab7df8;--skip:#9198a1;--pass:#3fb950}}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:78rem;padding:1.5rem;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 h1{font-size:1.5rem;margin:0 0 .75rem}h2{font-size:1.2rem;margin:2rem 0 .75rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
@@ -20,12 +20,12 @@ pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;paddi
 a{color:inherit}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0 0 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .badge{display:inline-block;min-width:5.5rem;text-align:center;border-radius:1rem;padding:0 .6rem;font-weight:600;color:#fff;font-size:.85rem}
-.badge.fail{background:var(--fail)}.badge.error{background:var(--error)}.badge.unsupported{background:var(--unsupported)}.badge.skip{background:var(--skip)}.badge.pass{background:var(--pass)}
+.badge.fail{background:var(--fail)}.badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.unsupported{background:var(--unsupported)}.badge.skip{background:var(--skip)}.badge.pass{background:var(--pass)}
 .sev{display:inline-block;border:1px solid var(--line);border-radius:4px;padding:0 .35rem;font-size:.8rem;color:var(--muted)}.sev.must{font-weight:700;color:var(--fg)}
 .note{border-left:4px solid var(--error);background:var(--panel);padding:.4rem .75rem;margin:.5rem 0}
 table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:.25rem .6rem;text-align:left;vertical-align:top}
 table.matrix td{text-align:right;min-width:4.5rem}table.matrix td.zero{color:var(--muted)}table.matrix tfoot{font-weight:700}
-td.fail a{color:var(--fail);font-weight:700}td.error a{color:var(--error);font-weight:700}
+td.fail a{color:var(--fail);font-weight:700}td.flaky a{color:var(--flaky);font-weight:700}td.error a{color:var(--error);font-weight:700}
 table.headers{font-size:12.5px;margin:.25rem 0}table.headers th{font-weight:400;color:var(--muted)}
 nav#filters{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;margin:0 0 1rem}
 nav#filters [role=group]{display:flex;flex-wrap:wrap;gap:.25rem}
@@ -34,7 +34,7 @@ nav button[aria-pressed=true]{background:var(--fg);color:var(--bg)}
 button.copy{float:right;margin:.3rem}
 ol.checks{list-style:none;padding:0;margin:0}
 li.check{border:1px solid var(--line);border-left-width:4px;border-radius:6px;padding:.5rem .75rem;margin:.4rem 0}
-li.check.fail{border-left-color:var(--fail)}li.check.error{border-left-color:var(--error)}li.check.unsupported{border-left-color:var(--unsupported)}li.check.skip{border-left-color:var(--skip)}li.check.pass{border-left-color:var(--pass)}
+li.check.fail{border-left-color:var(--fail)}li.check.flaky{border-left-color:var(--flaky)}li.check.error{border-left-color:var(--error)}li.check.unsupported{border-left-color:var(--unsupported)}li.check.skip{border-left-color:var(--skip)}li.check.pass{border-left-color:var(--pass)}
 .head{display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline}.head .id{font-weight:600}.head .meta{margin-left:auto;color:var(--muted)}
 .refs,.reason,.where{margin:.25rem 0;color:var(--muted)}.reason{color:var(--fg)}
 details.failure{margin:.4rem 0 0;border-top:1px dashed var(--line);padding-top:.4rem}details.failure>summary{cursor:pointer;font-weight:600}
@@ -144,7 +144,7 @@ function failureHtml(f: Failure): string {
   return out.join('\n');
 }
 
-function checkHtml(r: CheckResult, gates: boolean): string {
+function checkHtml(r: CheckResult, gates: boolean, allowFlaky: boolean): string {
   const out = [
     `<li class="check ${r.verdict}" id="${h(`check-${r.checkId}-${r.model}`)}" data-area="${h(r.area)}" data-verdict="${r.verdict}">`,
     '<div class="head">',
@@ -158,6 +158,9 @@ function checkHtml(r: CheckResult, gates: boolean): string {
   if (r.basis !== undefined) out.push(`<div class="refs">basis: ${h(r.basis)}</div>`);
   if (r.specRefs.length > 0) out.push(`<div class="refs">spec: ${r.specRefs.map((s) => `<code>${h(s)}</code>`).join(', ')}</div>`);
   if (r.verdict === 'fail') out.push(`<div class="refs">${gates ? 'This failure fails the run.' : 'This failure does not fail the run (its severity).'}</div>`);
+  if (r.verdict === 'flaky') out.push(`<div class="refs">It passed in some runs and failed in others. ${gates ? 'This fails the run, as a failure of its severity would.' : allowFlaky ? 'With --allow-flaky this does not fail the run.' : 'At its severity this does not fail the run.'}</div>`);
+  const runs = repeatLine(r);
+  if (runs) out.push(`<div class="refs">runs: ${h(runs)}</div>`);
   if (r.reason !== undefined) out.push(`<p class="reason">${h(r.reason)}</p>`);
   if (r.verdict === 'error') out.push(`<div class="refs">The check could not be judged (the endpoint refused, reset, stalled or answered unreadable bytes, or the harness broke). ${gates ? 'At its severity this fails the run.' : 'At its severity this does not fail the run.'}</div>`);
   for (const f of r.failures ?? []) out.push(failureHtml(f));
@@ -233,16 +236,18 @@ export function renderHtml(record: RunRecord): string {
           opts.strict ? 'strict' : 'not strict',
           `seed ${opts.seed}`,
           plural(opts.runs, 'run'),
+          ...(opts.repeat === undefined ? [] : [`repeat ${opts.repeat}${opts.allowFlaky ? ', flaky allowed' : ''}`]),
           ...(opts.only === undefined ? [] : [`only ${opts.only}`]),
           ...(opts.shard === undefined ? [] : [`shard ${opts.shard}`]),
         ].join(' · '),
       ),
     ],
   ];
-  const counts = `<strong>${plural(s.mustFailures, 'must failure')}</strong> · ${plural(s.shouldFailures, 'should failure')} · ${plural(s.advisoryFailures, 'advisory failure')} · ${plural(s.error, 'error')} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`;
+  const counts = `<strong>${plural(s.mustFailures, 'must failure')}</strong> · ${plural(s.shouldFailures, 'should failure')} · ${plural(s.advisoryFailures, 'advisory failure')} · ${plural(s.error, 'error')}${s.flaky > 0 ? ` · ${s.flaky} flaky` : ''} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`;
   const notes = [
     ...(record.interrupted ? ['<p class="note">The run was interrupted before every check ran: this report is partial.</p>'] : []),
     ...(s.error > 0 ? [`<p class="note">${plural(s.error, 'check')} could not be judged. An error fails the run as a failure of its severity would.</p>`] : []),
+    ...(s.flaky > 0 ? [`<p class="note">${plural(s.flaky, 'check')} passed in some runs and failed in others (flaky). ${opts.allowFlaky ? 'With --allow-flaky a flaky check does not fail the run.' : 'A flaky check fails the run as a failure of its severity would.'}</p>`] : []),
   ];
   const u = record.usage;
   return [
@@ -272,7 +277,7 @@ export function renderHtml(record: RunRecord): string {
     `<h2>Checks (${record.results.length})</h2>`,
     filtersHtml(record),
     '<ol class="checks">',
-    ...orderedResults(record.results).map((r) => checkHtml(r, failsRun(outcome, r))),
+    ...orderedResults(record.results).map((r) => checkHtml(r, failsRun(outcome, r), opts.allowFlaky === true)),
     '</ol>',
     '</section>',
     '<section id="usage">',

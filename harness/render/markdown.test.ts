@@ -16,9 +16,9 @@ describe('renderMarkdown', () => {
   });
 
   test('a verdict table by area, with totals', () => {
-    expect(md).toContain('| Area | fail | error | unsupported | skip | pass | total |');
-    expect(md).toContain('| `response` | 2 | 0 | 0 | 0 | 1 | 3 |');
-    expect(md).toContain('| **all** | **4** | **1** | **1** | **1** | **2** | **9** |');
+    expect(md).toContain('| Area | fail | flaky | error | unsupported | skip | pass | total |');
+    expect(md).toContain('| `response` | 2 | 0 | 0 | 0 | 0 | 1 | 3 |');
+    expect(md).toContain('| **all** | **4** | **0** | **1** | **1** | **1** | **2** | **9** |');
   });
 
   test('failures first, must before should before advisory, each with severity, spec refs, message and a curl block', () => {

@@ -2,9 +2,9 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { costNotes, duration, failsRun, orderedResults, outcomeOf, plural, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { costNotes, duration, failsRun, orderedResults, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
-const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
+const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
 function row(cells: readonly string[]): string {
   return `| ${cells.map(mdCell).join(' | ')} |`;
@@ -14,9 +14,17 @@ function refs(r: CheckResult): string {
   return r.specRefs.length > 0 ? r.specRefs.map(mdCode).join(', ') : 'none';
 }
 
-function failureSection(r: CheckResult, gates: boolean, strict: boolean): string[] {
-  const counts = gates ? 'fails the run' : r.severity === 'should' && !strict ? 'fails the run only with --strict' : 'advisory: never fails the run';
-  const out = [`### ${ICON.fail} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${counts})${r.basis ? ` · basis: ${mdText(r.basis)}` : ''} · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
+/** Whether a failing (or flaky) result fails the run, in words. */
+function countsFor(r: CheckResult, gates: boolean, options: RunRecord['options']): string {
+  if (gates) return 'fails the run';
+  if (r.verdict === 'flaky' && options.allowFlaky) return 'does not fail the run: --allow-flaky';
+  return r.severity === 'should' && !options.strict ? 'fails the run only with --strict' : 'advisory: never fails the run';
+}
+
+function failureSection(r: CheckResult, gates: boolean, options: RunRecord['options']): string[] {
+  const runs = repeatLine(r);
+  const out = [`### ${ICON[r.verdict]} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${countsFor(r, gates, options)})${r.basis ? ` · basis: ${mdText(r.basis)}` : ''} · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
+  if (runs) out.push(`Runs: ${mdText(runs)}`, '');
   for (const f of r.failures ?? []) {
     const place = failurePlace(f);
     out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
@@ -73,6 +81,7 @@ export function renderMarkdown(record: RunRecord): string {
     opts.strict ? 'strict' : 'not strict',
     `seed ${opts.seed}`,
     plural(opts.runs, 'run'),
+    ...(opts.repeat === undefined ? [] : [`repeat ${opts.repeat}${opts.allowFlaky ? ', flaky allowed' : ''}`]),
     ...(opts.only === undefined ? [] : [`only ${mdCode(opts.only)}`]),
     ...(opts.shard === undefined ? [] : [`shard ${mdCode(opts.shard)}`]),
   ];
@@ -84,7 +93,8 @@ export function renderMarkdown(record: RunRecord): string {
     plural(s.shouldFailures, 'should failure'),
     plural(s.advisoryFailures, 'advisory failure'),
   ];
-  out.push(`${failureCounts.join(' · ')} · ${plural(s.error, 'error')} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`, '');
+  out.push(`${failureCounts.join(' · ')} · ${plural(s.error, 'error')}${s.flaky > 0 ? ` · ${s.flaky} flaky` : ''} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`, '');
+  if (opts.repeat) out.push('> [!NOTE]', `> Every check ran ${opts.repeat} times (--repeat); a check that passed in some runs and failed in others is flaky${opts.allowFlaky ? ', and with --allow-flaky does not fail the run' : ', and counts as a failure of its severity'}.`, '');
   if (record.interrupted) out.push('> [!WARNING]', '> The run was interrupted before every check ran: this report is partial.', '');
   if (opts.without?.length) out.push('> [!NOTE]', `> Out of scope (--without): ${opts.without.map(mdCode).join(', ')}. Their checks are skipped, and the outcome is judged on the rest.`, '');
   if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged (see Errors). An error fails the run as a failure of its severity would.`, '');
@@ -98,7 +108,13 @@ export function renderMarkdown(record: RunRecord): string {
   const failed = results.filter((r) => r.verdict === 'fail');
   if (failed.length > 0) {
     out.push(`## Failures (${failed.length})`, '');
-    for (const r of failed) out.push(...failureSection(r, failsRun(outcome, r), record.options.strict));
+    for (const r of failed) out.push(...failureSection(r, failsRun(outcome, r), record.options));
+  }
+
+  const flaky = results.filter((r) => r.verdict === 'flaky');
+  if (flaky.length > 0) {
+    out.push(`## Flaky (${flaky.length})`, '', 'These checks passed in some runs and failed in others; the failures of the failing runs follow.', '');
+    for (const r of flaky) out.push(...failureSection(r, failsRun(outcome, r), record.options));
   }
 
   const errored = results.filter((r) => r.verdict === 'error');

@@ -11,9 +11,9 @@ describe('renderMarkdownSummary', () => {
   test('one row per cell, with counts, tokens, cost and a link to its report; totals; exit code', () => {
     expect(md.startsWith('# ❌ FAIL: svc-conformance, 2 cells\n')).toBe(true);
     expect(md).toContain('exit code 1');
-    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-flash` | 2 | 1 | 1 | 1 | 2 | 1 | 1 | 9 | 94 | 0.0000209 | [report](<reports/127.0.0.1_43817/svc-v4-flash/report.md>) |');
+    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-flash` | 2 | 1 | 1 | 0 | 1 | 2 | 1 | 1 | 9 | 94 | 0.0000209 | [report](<reports/127.0.0.1_43817/svc-v4-flash/report.md>) |');
     expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-pro` (interrupted) |');
-    expect(md).toContain('| **all** |  | **4** | **2** | **2** | **2** | **4** | **2** | **2** | **18** | **188** | **0.5000209** |  |');
+    expect(md).toContain('| **all** |  | **4** | **2** | **2** | **0** | **2** | **4** | **2** | **2** | **18** | **188** | **0.5000209** |  |');
     expect(md).toContain('Spec revision `v2026-05`.');
     expect(md).toContain('> Interrupted before every check ran: `svc-v4-pro` at `http://127.0.0.1:43817`.');
   });

@@ -20,7 +20,7 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   out.push(`# ${summary.exitCode === 0 ? '✅ PASS' : '❌ FAIL'}: svc-conformance, ${plural(summary.cells.length, 'cell')}`, '');
   out.push(`${mdText(summary.startedAt)} → ${mdText(summary.finishedAt)} · exit code ${summary.exitCode}`, '');
   out.push(
-    `**${plural(t.mustFailures, 'must failure')}** · ${plural(t.shouldFailures, 'should failure')} · ${plural(t.advisoryFailures, 'advisory failure')} · ${plural(t.error, 'error')} · ${t.pass} passed · ${t.skip} skipped · ${t.unsupported} unsupported (${plural(t.total, 'check')})`,
+    `**${plural(t.mustFailures, 'must failure')}** · ${plural(t.shouldFailures, 'should failure')} · ${plural(t.advisoryFailures, 'advisory failure')} · ${plural(t.error, 'error')}${t.flaky > 0 ? ` · ${t.flaky} flaky` : ''} · ${t.pass} passed · ${t.skip} skipped · ${t.unsupported} unsupported (${plural(t.total, 'check')})`,
     '',
   );
   const revisions = [...new Set(records.map((r) => r.spec.revision))];
@@ -30,8 +30,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
 
   // Causes across every cell first: one defect seen by many checks and models is one line.
   out.push(...causesSection({ results: records.flatMap((r) => r.results), ...(summary.causes ? { causes: summary.causes } : {}) }));
-  out.push(row(['Base URL', 'Model', 'must', 'should', 'advisory', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
-  out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
+  out.push(row(['Base URL', 'Model', 'must', 'should', 'advisory', 'flaky', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
+  out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const c of summary.cells) {
     const s = c.summary;
     const note = recordOf(c.baseUrl, c.model)?.interrupted ? ' (interrupted)' : '';
@@ -39,7 +39,7 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
       row([
         mdCode(c.baseUrl),
         `${mdCode(c.model)}${note}`,
-        ...[s.mustFailures, s.shouldFailures, s.advisoryFailures, s.error, s.pass, s.skip, s.unsupported, s.total].map(String),
+        ...[s.mustFailures, s.shouldFailures, s.advisoryFailures, s.flaky, s.error, s.pass, s.skip, s.unsupported, s.total].map(String),
         String(c.usage.promptTokens + c.usage.completionTokens),
         mdText(c.usage.costUsd),
         // The cell's report.md beside its report.json, relative to this summary; a link target in
@@ -54,7 +54,7 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
     row([
       '**all**',
       '',
-      ...[t.mustFailures, t.shouldFailures, t.advisoryFailures, t.error, t.pass, t.skip, t.unsupported, t.total].map((n) => `**${n}**`),
+      ...[t.mustFailures, t.shouldFailures, t.advisoryFailures, t.flaky, t.error, t.pass, t.skip, t.unsupported, t.total].map((n) => `**${n}**`),
       `**${tokens}**`,
       `**${cost}**`,
       '',
@@ -63,6 +63,6 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   );
   for (const note of costNotes(summary)) out.push(mdText(note), '');
   if (summary.timings) out.push(`Time: ${mdText(timingNote(summary.timings))}`, '');
-  out.push('Errors (checks that could not be judged) count as failures of their severity; should failures fail the run only with `--strict`.');
+  out.push('Errors (checks that could not be judged) count as failures of their severity; should failures fail the run only with `--strict`; flaky checks (passed and failed over `--repeat N`) count as failures of their severity unless the run says `--allow-flaky`.');
   return `${out.join('\n')}\n`;
 }

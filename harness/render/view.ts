@@ -26,9 +26,9 @@ export function summaryByArea(results: readonly CheckResult[]): [string, Summary
   return areasOf(results).map((area) => [area, summarize(results.filter((r) => r.area === area))]);
 }
 
-/** The run's outcome for this record under the exit policy (results/exitCodeOf.ts), strict as the run was. */
+/** The run's outcome for this record under the exit policy (results/exitCodeOf.ts), strict and allowing flaky checks as the run did. */
 export function outcomeOf(record: RunRecord): { failed: boolean; gating: ReadonlySet<string> } {
-  const gating = gatingFailures([record], { strict: record.options.strict });
+  const gating = gatingFailures([record], { strict: record.options.strict, allowFlaky: record.options.allowFlaky === true });
   return { failed: gating.length > 0, gating: new Set(gating.map((g) => JSON.stringify([g.checkId, g.model]))) };
 }
 
@@ -75,6 +75,21 @@ export function costNotes(run: { estimate?: CostEstimate; budget?: RunBudget }):
   const b = run.budget;
   if (b) out.push(b.reached ? `Budget ${b.limitUsd} USD: reached; checks not run are skipped for budget.` : `Budget ${b.limitUsd} USD: not reached.`);
   return out;
+}
+
+/**
+ * What a repeated check's runs came to, in one line: `2 of 3 runs passed · pass@1 0.6667, pass@3 1 ·
+ * pass^1 0.6667, pass^3 0` (k = 1 and k = n, the two a reader compares); none for a single run.
+ */
+export function repeatLine(r: CheckResult): string | undefined {
+  const rep = r.repeat;
+  if (!rep) return undefined;
+  const n = rep.passes + rep.fails;
+  const ks = [...new Set(['1', String(n)])].filter((k) => rep.passAtK[k] !== undefined);
+  const at = ks.map((k) => `pass@${k} ${rep.passAtK[k]}`).join(', ');
+  const hat = ks.map((k) => `pass^${k} ${rep.passHatK[k]}`).join(', ');
+  const judged = n === rep.runs ? `${rep.passes} of ${rep.runs} runs passed` : `${rep.passes} of ${n} judged runs passed (${rep.runs} runs)`;
+  return [judged, ...(at ? [at, hat] : [])].join(' · ');
 }
 
 /** Where a run's time went, in one sentence. */

@@ -20,6 +20,11 @@ describe('causes', () => {
     expect(causes[0]!.affected).toEqual([{ checkId: 'rule.chat.messages.non-empty', model: 'm1' }, { checkId: 'rule.fim.thinking', model: 'm1' }, { checkId: 'schema.error-envelope.matches-schema', model: 'm2' }]);
   });
 
+  test("a flaky check's failures are causes too: what its failing runs saw", () => {
+    const flaky = { ...result('usage.total.equals-prompt-plus-completion', 'm1', ['the completion: prompt_tokens 6 + completion_tokens 9 = 15, but total_tokens is 16']), verdict: 'flaky' as const };
+    expect(causesOf([flaky]).map((c) => [c.severity, c.failures, c.affected])).toEqual([['must', 1, [{ checkId: 'usage.total.equals-prompt-plus-completion', model: 'm1' }]]]);
+  });
+
   test('a status mismatch is its statuses, not the rule that saw it; different statuses are different causes', () => {
     expect(causeKey('A rule.: expected HTTP 400, got 200 — POST http://x/a')).toBe(causeKey('Another rule.: expected HTTP 400, got 200'));
     expect(causeKey('A rule.: expected HTTP 400, got 200')).not.toBe(causeKey('A rule.: expected HTTP 400, got 500'));

@@ -33,9 +33,9 @@ export function causeKey(message: string): string {
     .trim();
 }
 
-/** The messages a result counts under: each failure's, or an error's reason. */
+/** The messages a result counts under: each failure's (a flaky check's failing runs too), or an error's reason. */
 function messagesOf(r: CheckResult): string[] {
-  if (r.verdict === 'fail') return (r.failures ?? []).map((f) => f.message);
+  if (r.verdict === 'fail' || r.verdict === 'flaky') return (r.failures ?? []).map((f) => f.message);
   if (r.verdict === 'error') return [r.reason ?? 'the check could not be judged'];
   return [];
 }

@@ -12,9 +12,11 @@ export interface DiffEntry {
 }
 
 export interface RunDiff {
-  /** Failing now, not failing before (passed, skipped, unsupported or errored there). */
+  /** Failing now, not failing before (passed, flaky, skipped, unsupported or errored there). */
   newlyFailing: DiffEntry[];
-  /** Passing now, failing before. */
+  /** Flaky now (passed and failed over `--repeat N`), not flaky before. */
+  newlyFlaky: DiffEntry[];
+  /** Passing now, failing or flaky before. */
   newlyPassing: DiffEntry[];
   added: DiffEntry[];
   removed: DiffEntry[];
@@ -30,17 +32,22 @@ function index(records: readonly RunRecord[]): Map<string, DiffEntry & { verdict
   return out;
 }
 
-/** What changed between two runs, check by check (same target, model and check id). */
+/**
+ * What changed between two runs, check by check (same target, model and check id). A check that
+ * went from pass to flaky is newly flaky, not newly failing: it still passes some of the time; one
+ * that went from flaky to fail is newly failing: it now fails every time.
+ */
 export function diffRecords(base: readonly RunRecord[], next: readonly RunRecord[]): RunDiff {
   const before = index(base);
   const after = index(next);
-  const diff: RunDiff = { newlyFailing: [], newlyPassing: [], added: [], removed: [] };
+  const diff: RunDiff = { newlyFailing: [], newlyFlaky: [], newlyPassing: [], added: [], removed: [] };
   const strip = ({ verdict: _v, ...e }: DiffEntry & { verdict: Verdict }): DiffEntry => e;
   for (const [k, now] of after) {
     const was = before.get(k);
     if (!was) diff.added.push({ ...strip(now), after: now.verdict });
     else if (now.verdict === 'fail' && was.verdict !== 'fail') diff.newlyFailing.push({ ...strip(now), before: was.verdict, after: 'fail' });
-    else if (now.verdict === 'pass' && was.verdict === 'fail') diff.newlyPassing.push({ ...strip(now), before: 'fail', after: 'pass' });
+    else if (now.verdict === 'flaky' && was.verdict !== 'flaky') diff.newlyFlaky.push({ ...strip(now), before: was.verdict, after: 'flaky' });
+    else if (now.verdict === 'pass' && (was.verdict === 'fail' || was.verdict === 'flaky')) diff.newlyPassing.push({ ...strip(now), before: was.verdict, after: 'pass' });
   }
   for (const [k, was] of before) if (!after.has(k)) diff.removed.push({ ...strip(was), before: was.verdict });
   return diff;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { exitCodeOf, gatingFailures } from './exitCodeOf.ts';
-import { SAMPLE_BASE_URL, sampleRecord } from '#harness/testing/sampleRecord.ts';
+import { SAMPLE_BASE_URL, sampleFlakyResult, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from './summarize.ts';
 import type { RunRecord } from './runRecord.ts';
 
@@ -66,5 +66,25 @@ describe('exitCodeOf', () => {
     // a baseline where every check passed: every must failure now is a regression
     const passed = recordOf(now.results.map((r) => ({ ...r, verdict: 'pass' as const, failures: [] })), now.target.baseUrl);
     expect(exitCodeOf([now], { strict: false, baseline: [passed] })).toBe(1);
+  });
+
+  test('a flaky check counts as a failure of its severity; with allowFlaky it fails the run at none', () => {
+    const flaky = (severity: CheckResult['severity']) => recordOf([{ ...sampleFlakyResult(), severity }]);
+    expect(gatingFailures([flaky('must')], { strict: false })).toEqual([{ baseUrl: SAMPLE_BASE_URL, model: 'svc-v4-flash', checkId: 'usage.total.equals-prompt-plus-completion', severity: 'must', verdict: 'flaky' }]);
+    expect(exitCodeOf([flaky('must')], { strict: false, allowFlaky: true })).toBe(0);
+    expect(exitCodeOf([flaky('should')], { strict: false })).toBe(0);
+    expect(exitCodeOf([flaky('should')], { strict: true })).toBe(1);
+    expect(exitCodeOf([flaky('should')], { strict: true, allowFlaky: true })).toBe(0);
+    expect(exitCodeOf([flaky('advisory')], { strict: true })).toBe(0);
+    // allowFlaky lets flaky checks through, not failures
+    expect(exitCodeOf([sampleRecord()], { strict: false, allowFlaky: true })).toBe(1);
+  });
+
+  test('with a baseline, a check that passed there and is flaky now is a regression', () => {
+    const now = recordOf([sampleFlakyResult()]);
+    const passed = recordOf([{ ...sampleFlakyResult(), verdict: 'pass', failures: [] }]);
+    expect(exitCodeOf([now], { strict: false, baseline: [passed] })).toBe(1);
+    expect(exitCodeOf([now], { strict: false, baseline: [now] })).toBe(0);
+    expect(exitCodeOf([now], { strict: false, allowFlaky: true, baseline: [passed] })).toBe(0);
   });
 });

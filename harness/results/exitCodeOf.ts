@@ -4,6 +4,8 @@ import type { RunRecord } from './runRecord.ts';
 export interface ExitPolicy {
   /** `--strict`: a failing should-check fails the run too. */
   strict: boolean;
+  /** `--allow-flaky`: a flaky check (passed and failed over `--repeat N`) fails the run at no severity. */
+  allowFlaky?: boolean;
   /**
    * A previous run's records (`run --baseline`): only regressions fail the run, that is checks that
    * passed there, on the same target and model, and fail now. A known failure, or a check the
@@ -18,7 +20,7 @@ export interface GatingFailure {
   model: string;
   checkId: string;
   severity: CheckResult['severity'];
-  verdict: 'fail' | 'error';
+  verdict: 'fail' | 'error' | 'flaky';
 }
 
 /** The target a record is about: the embedded emulator listens on a new port each run. */
@@ -40,6 +42,10 @@ function key(target: string, model: string, checkId: string): string {
  *   endpoint refused the connection, reset it, stalled, answered bytes that cannot be read). A CI
  *   gate must not pass a dead endpoint; reports tell errors from failures, so a harness bug that
  *   errors is still told apart.
+ * - verdict `flaky` (a repeated run saw the check pass and fail) counts as `fail` at its severity:
+ *   a contract that holds only some of the time does not hold. With `allowFlaky` it never fails the
+ *   run (it is still reported flaky): the endpoint is known to be nondeterministic and only what
+ *   fails every time should block.
  * - `pass`, `skip`, `unsupported`: never fail the run.
  * - with a baseline, only a regression fails the run: a check that passed in the baseline (same
  *   target, model and check id) and fails now.
@@ -53,7 +59,8 @@ export function gatingFailures(records: readonly RunRecord[], policy: ExitPolicy
   const out: GatingFailure[] = [];
   for (const record of records) {
     for (const r of record.results) {
-      if (r.verdict !== 'fail' && r.verdict !== 'error') continue;
+      if (r.verdict !== 'fail' && r.verdict !== 'error' && r.verdict !== 'flaky') continue;
+      if (r.verdict === 'flaky' && policy.allowFlaky === true) continue;
       if (r.severity === 'advisory' || (r.severity === 'should' && !policy.strict)) continue;
       if (policy.baseline && !passedBefore.has(key(targetKey(record), r.model, r.checkId))) continue;
       out.push({ baseUrl: record.target.baseUrl, model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict });

@@ -13,3 +13,5 @@ export { ReportInvalidError, isReportInvalidError } from './ReportInvalidError.t
 export { MergeConflictError, isMergeConflictError } from './MergeConflictError.ts';
 export { readRecords } from './readRecords.ts';
 export { diffRecords, type DiffEntry, type RunDiff } from './diffRecords.ts';
+export { mergeRepetitions } from './mergeRepetitions.ts';
+export { passAtK, passHatK, repeatStatsOf } from './passAtK.ts';

@@ -84,6 +84,13 @@ describe('mergeRecords', () => {
     expect(conflictOf([shard(1), shard(2, { options: { strict: false, runs: 25, seed: 7, shard: '2/2' } })]).message).toMatch(/disagree on options\.seed/);
   });
 
+  test('shards of a repeated run must agree on --repeat and --allow-flaky: a flaky verdict over 3 runs is not one over 5', () => {
+    const repeated = (n: 1 | 2, repeat: number, allowFlaky?: boolean) => shard(n, { options: { ...shard(n).options, repeat, ...(allowFlaky ? { allowFlaky } : {}) } });
+    expect(conflictOf([repeated(1, 3), repeated(2, 5)]).message).toMatch(/disagree on options\.repeat \(3 vs 5\)$/);
+    expect(conflictOf([repeated(1, 3), repeated(2, 3, true)]).message).toMatch(/disagree on options\.allowFlaky/);
+    expect(mergeRecords([repeated(1, 3), repeated(2, 3)])[0]!.options).toMatchObject({ repeat: 3, shard: '1/2,2/2' });
+  });
+
   test('a single record comes back with its summary recounted', () => {
     const r = sampleRecord();
     expect(mergeRecords([r])).toEqual([{ ...r, causes: causesOf(r.results) }]);

@@ -18,6 +18,8 @@ const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
   ['options.only', (r) => r.options.only],
   ['options.runs', (r) => r.options.runs],
   ['options.seed', (r) => r.options.seed],
+  ['options.repeat', (r) => r.options.repeat],
+  ['options.allowFlaky', (r) => r.options.allowFlaky],
 ];
 
 function shardName(record: RunRecord, index: number): string {

@@ -31,7 +31,8 @@ export function runRecordProblems(value: unknown): string[] {
   const record = value as unknown as RunRecord;
   const problems: string[] = [];
   for (const [k, n] of Object.entries(summarize(record.results))) {
-    const found = (record.summary as unknown as Record<string, number>)[k];
+    // A report written before --repeat has no flaky count, and could have no flaky result.
+    const found = (record.summary as unknown as Record<string, number | undefined>)[k] ?? (k === 'flaky' ? 0 : undefined);
     if (found !== n) problems.push(`/summary/${k}: is ${String(found)}, but the results count ${n}`);
   }
   return problems;
@@ -47,5 +48,8 @@ export function parseRunRecord(text: string, file: string): RunRecord {
   }
   const problems = runRecordProblems(value);
   if (problems.length > 0) throw new ReportInvalidError(file, problems);
-  return value as RunRecord;
+  const record = value as RunRecord;
+  // Reports written before --repeat count no flaky verdict: 0, so every reader sees every count.
+  record.summary.flaky ??= 0;
+  return record;
 }

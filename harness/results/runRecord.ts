@@ -30,6 +30,10 @@ export interface RunRecord {
     seed: number;
     /** --without: features left out of the run; their checks are skipped, out of scope. */
     without?: string[];
+    /** --repeat N (only when N > 1): each check ran N times, its results merged (mergeRepetitions.ts). */
+    repeat?: number;
+    /** --allow-flaky (only when given): a flaky check does not fail the run. */
+    allowFlaky?: boolean;
   };
   results: CheckResult[];
   summary: Summary;
@@ -78,6 +82,7 @@ export interface RunTimings {
   checksPerSecond: number;
 }
 
+/** Counts per verdict (`flaky` is absent from reports written before --repeat; parseRunRecord reads it as 0). */
 export type Summary = Record<Verdict, number> & {
   total: number;
   /** Failing checks of severity must: any makes the run exit 1. */

@@ -74,7 +74,7 @@ describe('writeRunRecord / readRunRecord', () => {
     expect(e.problems).toEqual([
       '/interrupted: must be a boolean, found "no"',
       '/: missing summary',
-      '/results/2/verdict: must be one of "pass", "fail", "skip", "unsupported", "error", found "maybe"',
+      '/results/2/verdict: must be one of "pass", "fail", "flaky", "skip", "unsupported", "error", found "maybe"',
     ]);
   });
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { createAjv } from '#harness/core/createAjv.ts';
-import { sampleRecord } from '#harness/testing/sampleRecord.ts';
-import { runRecordProblems } from './parseRunRecord.ts';
+import { sampleRecord, sampleRepeatedRecord } from '#harness/testing/sampleRecord.ts';
+import { parseRunRecord, runRecordProblems } from './parseRunRecord.ts';
 import { summaryOf } from './summaryOf.ts';
 import { RUN_RECORD_LAYOUT, RUN_SUMMARY_LAYOUT, type Layout } from './serialize.ts';
 
@@ -37,7 +37,7 @@ describe('reports/report.schema.json', () => {
     expect(errors).toContain('/results/0/verdict must be equal to one of the allowed values');
     // and the reader's own shape check agrees
     expect(runRecordProblems(broken)).toEqual(
-      expect.arrayContaining(['/: missing summary', '/results/0/verdict: must be one of "pass", "fail", "skip", "unsupported", "error", found "maybe"']),
+      expect.arrayContaining(['/: missing summary', '/results/0/verdict: must be one of "pass", "fail", "flaky", "skip", "unsupported", "error", found "maybe"']),
     );
   });
 
@@ -68,6 +68,36 @@ describe('reports/report.schema.json', () => {
       expect(validateReport(r), name).toBe(false);
       expect(runRecordProblems(r).some((p) => p.startsWith(at)), name).toBe(true);
     }
+  });
+
+  test('a repeated run: flaky results with their repeat figures, options.repeat and allowFlaky, are accepted', () => {
+    const r = sampleRepeatedRecord(true);
+    expect(errorsOf(validateReport, JSON.parse(JSON.stringify(r)))).toEqual([]);
+    expect(runRecordProblems(r)).toEqual([]);
+  });
+
+  test('flaky is keyed too: it needs failures, a reason and its repeat figures; pass@k is a number from 0 to 1 per k', () => {
+    const flakyAt = sampleRepeatedRecord().results.length - 1;
+    const cases: [string, (r: Record<string, unknown>) => void][] = [
+      ['flaky without failures', (r) => delete r['failures']],
+      ['flaky without repeat', (r) => delete r['repeat']],
+      ['flaky without reason', (r) => delete r['reason']],
+      ['pass@k above 1', (r) => ((r['repeat'] as { passAtK: Record<string, number> }).passAtK['1'] = 1.5)],
+      ['pass^k keyed by a word', (r) => ((r['repeat'] as { passHatK: Record<string, number> }).passHatK['two'] = 0.5)],
+    ];
+    for (const [name, mutate] of cases) {
+      const r = sampleRepeatedRecord();
+      mutate(r.results[flakyAt] as unknown as Record<string, unknown>);
+      expect(validateReport(r), name).toBe(false);
+      expect(runRecordProblems(r).some((p) => p.startsWith(`/results/${flakyAt}`)), name).toBe(true);
+    }
+  });
+
+  test('a report written before --repeat (no flaky count in its summary) is still read, its flaky count 0', () => {
+    const old = sampleRecord() as unknown as { summary: Record<string, number> };
+    delete old.summary['flaky'];
+    expect(errorsOf(validateReport, old)).toEqual([]);
+    expect(parseRunRecord(JSON.stringify(old), 'old.json').summary.flaky).toBe(0);
   });
 
   test('every key the schema knows is laid out by the serializer, in step', () => {

@@ -15,7 +15,7 @@ const leaf: Layout = { kind: 'leaf' };
 const object = (keys: readonly string[], fields: Readonly<Record<string, Layout>> = {}): Layout => ({ kind: 'object', keys, fields });
 const array = (of: Layout): Layout => ({ kind: 'array', of });
 
-const SUMMARY = object(['total', 'pass', 'fail', 'error', 'unsupported', 'skip', 'mustFailures', 'shouldFailures', 'advisoryFailures']);
+const SUMMARY = object(['total', 'pass', 'fail', 'flaky', 'error', 'unsupported', 'skip', 'mustFailures', 'shouldFailures', 'advisoryFailures']);
 const USAGE = object(['promptTokens', 'completionTokens', 'cacheHitTokens', 'costUsd']);
 
 const BUDGET = object(['limitUsd', 'reached']);
@@ -35,9 +35,10 @@ const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
 });
 
 const CHECK_RESULT = object(
-  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'reason', 'durationMs', 'tokens', 'failures'],
+  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'reason', 'durationMs', 'tokens', 'repeat', 'failures'],
   {
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
+    repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(
       object(['message', 'path', 'specRef', 'reproducer', 'evidence'], {
         reproducer: object(['curl', 'seed', 'path', 'fixture']),
@@ -59,7 +60,7 @@ export const RUN_RECORD_LAYOUT: Layout = object(
     spec: object(['revision', 'updated']),
     target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
     referenceTime: object(['value', 'source']),
-    options: object(['strict', 'only', 'shard', 'runs', 'seed', 'without']),
+    options: object(['strict', 'only', 'shard', 'runs', 'seed', 'without', 'repeat', 'allowFlaky']),
     summary: SUMMARY,
     usage: USAGE,
     results: array(CHECK_RESULT),

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { summarize } from './summarize.ts';
-import { sampleResults } from '#harness/testing/sampleRecord.ts';
+import { sampleFlakyResult, sampleResults } from '#harness/testing/sampleRecord.ts';
 
 describe('summarize', () => {
   test('counts every verdict, and failures by severity', () => {
@@ -8,6 +8,7 @@ describe('summarize', () => {
       total: 9,
       pass: 2,
       fail: 4,
+      flaky: 0,
       skip: 1,
       unsupported: 1,
       error: 1,
@@ -21,6 +22,11 @@ describe('summarize', () => {
     const errored = sampleResults().filter((r) => r.verdict === 'error');
     expect(errored[0]!.severity).toBe('must');
     expect(summarize(errored)).toMatchObject({ total: 1, error: 1, fail: 0, mustFailures: 0 });
+  });
+
+  test('a flaky verdict is counted under flaky only, never as a failure of its severity', () => {
+    expect(sampleFlakyResult().severity).toBe('must');
+    expect(summarize([sampleFlakyResult()])).toMatchObject({ total: 1, flaky: 1, fail: 0, mustFailures: 0 });
   });
 
   test('no results: all zero', () => {

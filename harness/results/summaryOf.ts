@@ -7,7 +7,7 @@ import { causesOf } from './causes.ts';
 /**
  * The cross-cell summary of one run: one cell per record (in the order given), `reportPaths[i]`
  * the report written for `records[i]`; totals recounted over every result; the exit code by
- * exitCodeOf, with `strict` as the run was started unless a policy is given.
+ * exitCodeOf, with `strict` and `allowFlaky` as the run was started unless a policy is given.
  */
 export function summaryOf(records: readonly RunRecord[], reportPaths: readonly string[], policy?: ExitPolicy): RunSummary {
   if (records.length === 0) throw new HarnessError('HARNESS_RESULTS_EMPTY', 'no run records to summarize: no cell was run');
@@ -23,6 +23,6 @@ export function summaryOf(records: readonly RunRecord[], reportPaths: readonly s
     cells: records.map((r, i) => ({ baseUrl: r.target.baseUrl, model: r.model, report: reportPaths[i]!, summary: r.summary, usage: r.usage })),
     totals: summarize(records.flatMap((r) => r.results)),
     causes: causesOf(records.flatMap((r) => r.results)),
-    exitCode: exitCodeOf(records, policy ?? { strict: records.some((r) => r.options.strict) }),
+    exitCode: exitCodeOf(records, policy ?? { strict: records.some((r) => r.options.strict), allowFlaky: records.some((r) => r.options.allowFlaky === true) }),
   };
 }

@@ -13,7 +13,12 @@ function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at:
 }
 
 /** One RunRecord per model covered, in the order of config.models. */
-export function buildRecords(spec: Spec, config: RunConfig, results: readonly CheckResult[], timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime'] }): RunRecord[] {
+export function buildRecords(
+  spec: Spec,
+  config: RunConfig,
+  results: readonly CheckResult[],
+  timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky'> },
+): RunRecord[] {
   return config.models
     .map((model) => {
       const mine = results.filter((r) => r.model === model).sort((a, b) => a.checkId.localeCompare(b.checkId));
@@ -27,7 +32,7 @@ export function buildRecords(spec: Spec, config: RunConfig, results: readonly Ch
         startedAt: timing.startedAt.toISOString(),
         finishedAt: timing.finishedAt.toISOString(),
         referenceTime: timing.referenceTime,
-        options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, seed: config.seed, ...(config.without && config.without.length > 0 ? { without: config.without } : {}) },
+        options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, seed: config.seed, ...(config.without && config.without.length > 0 ? { without: config.without } : {}), ...timing.options },
         results: mine,
         summary: summarize(mine),
         causes: causesOf(mine),

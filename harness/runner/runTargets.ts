@@ -9,8 +9,9 @@ import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
 import { RunClock } from './runClock.ts';
 import type { RunConfig } from './runConfig.ts';
-import { runChecks } from './runChecks.ts';
+import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
+import { repeatedEstimate } from './spend/repeatedEstimate.ts';
 import { startRecording } from './startRecording.ts';
 
 /** One target of a run, with what a targets file may set per target. */
@@ -29,6 +30,10 @@ export interface RunSettings {
   only?: string;
   shard?: { index: number; count: number };
   strict: boolean;
+  /** --repeat N: the plan runs N times, each in its own scope, and the results are merged (1: once). */
+  repeat: number;
+  /** --allow-flaky: a flaky check does not fail the run (recorded in the reports, which judge by it). */
+  allowFlaky: boolean;
   runs: number;
   seed: number;
   concurrency: number;
@@ -47,7 +52,8 @@ export interface RunHooks {
   budget?: BudgetLedger;
   /** A line for the operator (stderr). */
   log(line: string): void;
-  progress?(result: CheckResult, count: number, planned: number): void;
+  /** A result as it comes; `count` and `planned` run over every repetition, `repetition` (from 1) is set when there are several. */
+  progress?(result: CheckResult, count: number, planned: number, repetition?: { index: number; of: number }): void;
 }
 
 export interface TargetsRun {
@@ -58,7 +64,8 @@ export interface TargetsRun {
 
 /**
  * Runs the plan against each target in turn: its reference time, its recording, the cost estimate
- * (before the first live target, or any run with a budget), then the suites. What the budget or an
+ * (before the first live target, or any run with a budget), then the suites, `repeat` times over
+ * (runRepeated.ts: each in its own scope, results merged per check and model). What the budget or an
  * interruption kept from running is reported as skipped, saying why.
  */
 export async function runTargets(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks): Promise<TargetsRun> {
@@ -71,28 +78,40 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const referenceTime = await referenceTimeOf(entry, settings.now);
       const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
       if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version });
-      const config = runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(startedAt) } : {}) });
+      // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
+      const configOf = () => runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(startedAt) } : {}) });
+      const config = configOf();
       const plan = planRun(spec, config);
+      const { repeat } = settings;
       // A live target costs money: say what, before the first one (or before any run with a budget).
       if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, startedAt, settings, hooks);
-      if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
+      if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs${repeat > 1 ? `, ${repeat} times over` : ''} on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
       const watch = budget?.watch(spec, startedAt);
-      const onResult = (r: CheckResult, n: number) => {
-        hooks.progress?.(r, n, plan.length);
+      const onResult = (r: CheckResult, n: number, i: number) => {
+        hooks.progress?.(r, i * plan.length + n, plan.length * repeat, repeat > 1 ? { index: i + 1, of: repeat } : undefined);
         watch?.seen(r);
       };
-      const suites = await runChecks(config, { progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal });
+      const timing = () => ({ startedAt, finishedAt: new Date(), interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
+      // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
+      const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
+      const suites = await runRepeated({ repeat, configOf, progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) });
       run.clock.add(suites);
+      if (!settings.quiet) for (const r of suites.results) if (r.verdict === 'flaky') log(`svc-conformance: ${r.checkId} (${r.model}) is ${r.reason ?? 'flaky'}`);
       const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
-      const results = why === undefined ? suites.results : [...suites.results, ...notRun(plan, suites.results, why)];
-      const cell = buildRecords(spec, config, results, { startedAt, finishedAt: new Date(), interrupted: stop.signal.aborted, version: settings.version, referenceTime });
-      budget?.settle(cell, results);
-      run.records.push(...cell);
+      const unrun = why === undefined ? [] : notRun(plan, suites.results, why);
+      // Spent nothing; settled only so that checks the budget kept from running mark it reached.
+      budget?.settle([], unrun);
+      run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], timing()));
     } finally {
       await target.close();
     }
   }
   return run;
+}
+
+/** What the records say of --repeat and --allow-flaky: only what differs from a plain run. */
+function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'allowFlaky'> {
+  return { ...(s.repeat > 1 ? { repeat: s.repeat } : {}), ...(s.allowFlaky ? { allowFlaky: true } : {}) };
 }
 
 /** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts). */
@@ -103,10 +122,11 @@ function referenceTimeOf({ target, headers }: RunTarget, now: Date | undefined):
 
 /** The run's cost, from the cost profile or a free dry run of the plan (spend/estimate.ts); a budget it is above stops the run before anything is spent. */
 async function estimate(spec: Spec, config: RunConfig, planned: number, startedAt: Date, settings: RunSettings, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
-  if (!settings.quiet) log(`svc-conformance: estimating the cost of ${planned} check runs...`);
+  if (!settings.quiet) log(`svc-conformance: estimating the cost of ${planned * settings.repeat} check runs...`);
   // Loaded when needed: a run without an estimate does not load what the dry run uses.
   const { estimateCost } = await import('./spend/estimate.ts');
-  const e = await estimateCost(spec, config, startedAt, stop.signal);
+  // Each repetition sends the whole plan afresh: N runs cost N times one.
+  const e = repeatedEstimate(await estimateCost(spec, config, startedAt, stop.signal), settings.repeat);
   if (stop.signal.aborted) return e;
   const how = e.method === 'plan-profile' ? 'as each check cost on the embedded emulator' : 'measured on the embedded emulator';
   log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices, ${how}); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);

@@ -6,8 +6,8 @@ import { startServer, type TestServer } from './httpTestServer.ts';
 export interface ProxyOptions {
   /** An answer of the proxy's own instead of forwarding (a refusal, a 404 for a path it does not route). */
   answer?(req: IncomingMessage, path: string): { status: number; body: unknown } | undefined;
-  /** Rewrites a JSON body the target answered with (what a gateway that rewrites errors does). */
-  rewriteJson?(body: unknown, status: number): unknown;
+  /** Rewrites a JSON body the target answered with (what a gateway that rewrites errors does), knowing the request it answers. */
+  rewriteJson?(body: unknown, status: number, request: { method: string; path: string; body?: Buffer }): unknown;
 }
 
 /** Starts the proxy on 127.0.0.1; requests it forwards go to `target` with their headers and body. */
@@ -23,15 +23,24 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([n]) => !['host', 'connection', 'content-length'].includes(n)).map(([n, v]) => [n, String(v)]));
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
-    const outHeaders = Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding'));
-    if (options.rewriteJson && (answer.headers.get('content-type') ?? '').startsWith('application/json')) {
-      const rewritten = JSON.stringify(options.rewriteJson(await answer.json(), answer.status));
-      res.writeHead(answer.status, outHeaders).end(rewritten);
-      return;
+    // A client that leaves (a run abandoning a stream it no longer needs, the proxy closing) stops
+    // the forwarded request too, and a forwarded answer that breaks off ends this one: nothing
+    // is left reading from the target, and no rejection escapes the handler.
+    const upstream = new AbortController();
+    res.on('close', () => upstream.abort());
+    try {
+      const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}), signal: upstream.signal });
+      const outHeaders = Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding'));
+      if (options.rewriteJson && (answer.headers.get('content-type') ?? '').startsWith('application/json')) {
+        const rewritten = JSON.stringify(options.rewriteJson(await answer.json(), answer.status, { method: req.method ?? 'GET', path, ...(body ? { body } : {}) }));
+        res.writeHead(answer.status, outHeaders).end(rewritten);
+        return;
+      }
+      res.writeHead(answer.status, outHeaders);
+      if (answer.body) for await (const c of answer.body) res.write(c);
+      res.end();
+    } catch {
+      res.destroy();
     }
-    res.writeHead(answer.status, outHeaders);
-    if (answer.body) for await (const c of answer.body) res.write(c);
-    res.end();
   });
 }

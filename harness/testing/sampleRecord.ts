@@ -8,6 +8,7 @@ import { curlOf } from '#harness/core/curl.ts';
 import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { RunRecord } from '#harness/results/runRecord.ts';
+import { repeatStatsOf } from '#harness/results/passAtK.ts';
 import { summarize } from '#harness/results/summarize.ts';
 
 /** What a hostile or broken endpoint might send back; it must come out inert in every report. */
@@ -210,6 +211,45 @@ export function sampleResults(): CheckResult[] {
       durationMs: 30001,
     },
   ]);
+}
+
+/**
+ * A check that passed in two of three runs of `run --repeat 3` and failed in one: verdict flaky,
+ * the failing run's failure with its evidence, and the repeat figures. Kept out of sampleResults,
+ * whose counts many tests pin; add it where a test is about flaky checks.
+ */
+export function sampleFlakyResult(): CheckResult {
+  return structuredClone<CheckResult>({
+    checkId: 'usage.total.equals-prompt-plus-completion',
+    title: 'prompt_tokens + completion_tokens = total_tokens',
+    area: 'usage',
+    severity: 'must',
+    basis: 'entailed from “total_tokens”',
+    specRefs: ['meanings.usage-total-is-sum', 'objects.usage'],
+    model: 'svc-v4-flash',
+    verdict: 'flaky',
+    reason: 'flaky: 2 of 3 runs passed',
+    failures: [
+      {
+        message: 'the completion: prompt_tokens 12 + completion_tokens 9 = 21, but total_tokens is 22',
+        path: '/usage',
+        evidence: { ...temperatureExchange, request: idRequest },
+        reproducer: { curl: curlOf(idRequest) },
+      },
+    ],
+    durationMs: 31.5,
+    tokens: { promptTokens: 36, completionTokens: 27, cacheHitTokens: 0 },
+    repeat: { runs: 3, passes: 2, fails: 1, passAtK: { '1': 0.6667, '2': 1, '3': 1 }, passHatK: { '1': 0.6667, '2': 0.3333, '3': 0 } },
+  });
+}
+
+/** The sample record with the flaky result added, as `run --repeat 3` (and `allowFlaky`, when asked) would write it. */
+export function sampleRepeatedRecord(allowFlaky = false): RunRecord {
+  const r = sampleRecord();
+  // Every other check agreed with itself three times.
+  const agreed = r.results.map((x) => ({ ...x, repeat: repeatStatsOf(3, x.verdict === 'pass' ? 3 : 0, x.verdict === 'fail' ? 3 : 0) }));
+  const results = [...agreed, sampleFlakyResult()];
+  return { ...r, options: { ...r.options, repeat: 3, ...(allowFlaky ? { allowFlaky: true } : {}) }, results, summary: summarize(results) };
 }
 
 /** A fresh copy each call, so a test may change it. */

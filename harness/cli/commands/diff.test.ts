@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { repeatStatsOf, summarize, type RunRecord } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { main } from '../main.ts';
 
@@ -34,6 +35,25 @@ describe('svc-conformance diff', () => {
     expect(await main(['diff', BASE, BASE], io)).toBe(0);
     expect(io.out).toContain('newly failing: 0');
   });
+  test('a check that passed and is now flaky is newly flaky, a regression unless --allow-flaky', async () => {
+    const bundle = JSON.parse(readFileSync(BASE, 'utf8')) as { records: RunRecord[] };
+    const record = bundle.records[0]!;
+    const at = record.results.findIndex((r) => r.checkId === 'stream.events.done-last');
+    record.results[at] = { ...record.results[at]!, verdict: 'flaky', reason: 'flaky: 1 of 2 runs passed', failures: [{ message: 'no [DONE]' }], repeat: repeatStatsOf(2, 1, 1) };
+    record.summary = summarize(record.results);
+    const flaky = join(dir, 'flaky.json');
+    writeFileSync(flaky, JSON.stringify(bundle));
+    const io = captureIO();
+    expect(await main(['diff', BASE, flaky], io)).toBe(1);
+    expect(io.out).toContain('newly flaky: 1');
+    expect(io.out).toContain('  stream.events.done-last (svc-v4-flash, must) was pass, now flaky');
+    expect(io.out).toContain('newly failing: 0');
+    expect(await main(['diff', BASE, flaky, '--allow-flaky'], captureIO())).toBe(0);
+    const back = captureIO();
+    expect(await main(['diff', flaky, BASE], back)).toBe(0);
+    expect(back.out).toContain('  stream.events.done-last (svc-v4-flash, must) was flaky, now pass');
+  });
+
   test('a file that is not a report, or a missing argument: exit 2', async () => {
     const junk = join(dir, 'junk.json');
     writeFileSync(junk, '{"hello": 1}');

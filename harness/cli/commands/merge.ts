@@ -14,10 +14,12 @@ export const merge: Command = {
     const dir = resolve(values['report-dir'] ?? join('reports', 'merged'));
     const paths = records.map((r) => writeCellReports(dir, r));
     const strict = values.strict === true;
-    const summary = summaryOf(records, paths.map((p) => relative(dir, p)), { strict });
+    // Flaky checks are allowed as the shards ran (mergeRecords has checked they agree), as each merged report says.
+    const policy = { strict, allowFlaky: records.every((r) => r.options.allowFlaky === true) };
+    const summary = summaryOf(records, paths.map((p) => relative(dir, p)), policy);
     writeSummary(dir, summary, records);
-    for (const r of records) io.stdout(`${r.model} @ ${r.target.baseUrl}: ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skip} skipped (${r.options.shard ?? 'one shard'})`);
+    for (const r of records) io.stdout(`${r.model} @ ${r.target.baseUrl}: ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.flaky > 0 ? `${r.summary.flaky} flaky, ` : ''}${r.summary.skip} skipped (${r.options.shard ?? 'one shard'})`);
     io.stdout(`merged ${positionals.length} report(s) into ${records.length} cell(s): ${dir}`);
-    return exitCodeOf(records, { strict }) === 0 ? EXIT.ok : EXIT.conformanceFailure;
+    return exitCodeOf(records, policy) === 0 ? EXIT.ok : EXIT.conformanceFailure;
   },
 };

@@ -16,6 +16,9 @@ Options:
   --strict           exit 1 on failing should-checks too
   -h, --help         show this help
 
-Exit codes: 0 every must-check passed; 1 a check failed; 2 a file is not a
-report, or two shards ran the same check on the same model.`,
+Shards of a \`run --repeat N\` merge as they were run: a flaky check fails the
+merged run unless the shards ran with --allow-flaky (all of them, or none).
+
+Exit codes: 0 every must-check passed; 1 a check failed (or was flaky); 2 a
+file is not a report, or two shards ran the same check on the same model.`,
 };

@@ -24,7 +24,7 @@ Reports are written as by \`run\`.
 Replay: svc-conformance run --fixtures DIR [--fast]
 
 Options: --out DIR (required), and every option of \`run\` but --fixtures,
---config, and more than one --base-url (see \`run --help\`); --header and
+--config, --repeat and more than one --base-url (see \`run --help\`); --header and
 --header-env included (an env-sourced value is recorded as [REDACTED]).
 
 Exit codes: as \`run\`: 0 every applicable must-check passed; 1 a check failed;

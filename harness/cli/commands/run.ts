@@ -12,7 +12,7 @@ import { parseFlags, type Command, type CommandIO } from '../command.ts';
 import { interruptions } from '../interruptions.ts';
 import { progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
-import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout } from '../runFlags.ts';
+import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout, repeatOf } from '../runFlags.ts';
 import { targetsOf } from '../targetsOf.ts';
 import { VERSION } from '../version.ts';
 import { runInfo } from './runHelp.ts';
@@ -40,6 +40,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     concurrency: { type: 'string' },
     'timeout-ms': { type: 'string' },
     runs: { type: 'string' },
+    repeat: { type: 'string' },
+    'allow-flaky': { type: 'boolean' },
     seed: { type: 'string' },
     shard: { type: 'string' },
     'report-dir': { type: 'string' },
@@ -76,6 +78,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const concurrency = integer(name, 'concurrency', values.concurrency, 1, 256) ?? 4;
   const timeoutMs = integer(name, 'timeout-ms', values['timeout-ms'], 100, 3_600_000);
   const runs = integer(name, 'runs', values.runs, 1, 100_000) ?? 10;
+  const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1;
   const shard = parseShard(name, values.shard);
   const without = parseWithout(name, values.without, featuresOf(spec));
@@ -87,6 +90,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     only: values.only,
     shard,
     strict: values.strict === true,
+    repeat,
+    allowFlaky: values['allow-flaky'] === true,
     concurrency,
     timeoutMs,
     runs,
@@ -122,7 +127,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   try {
     const ran = await runTargets(spec, targets, settings, { stop, budget, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io) });
     const interrupted = stop.signal.aborted ? stop.signalName : undefined;
-    return reportRun(ran, { reportDir, json: values.json, strict: settings.strict, baseline, budget, recordDir: settings.recordDir, interrupted }, io);
+    return reportRun(ran, { reportDir, json: values.json, strict: settings.strict, allowFlaky: settings.allowFlaky, baseline, budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {
     stop.dispose();
     // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.

@@ -7,7 +7,7 @@ export const FEATURE_LIST = 'chat, models, balance, fim, prefix_completion, mess
 export const RUN_HELP = `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
                           [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--runs N] [--seed N]
-                          [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
+                          [--repeat N] [--allow-flaky] [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
                           [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--without FEATURE,...]
                           [--spec DIR] [--quiet]
 
@@ -48,6 +48,13 @@ Options:
                          pieces of a body, before the check ends in error
                          (default 60000; connecting: at most 10000)
   --runs N, --seed N     property-test runs and seed (default 10, 1)
+  --repeat N             run the whole plan N times (default 1), each time
+                         afresh (no answer shared between runs), and merge
+                         each check's verdicts: agreeing runs keep theirs;
+                         a pass and a fail make it flaky; reports add its
+                         runs, passes, fails, pass@k and pass^k. N x the cost
+  --allow-flaky          a flaky check does not fail the run (it is still
+                         reported flaky)
   --shard I/N            run share I of N of the checks (merge with \`merge\`)
   --report-dir DIR       where reports go (default reports/)
   --json FILE            also write the whole machine report (every cell) to FILE
@@ -63,9 +70,10 @@ Options:
   -h, --help             show this help
 
 Exit codes: 0 every applicable must-check passed (and should-checks, with
---strict); 1 a check failed, or could not be judged (error: refused, reset,
-timed out, unreadable answer); 2 a usage or configuration error; 130 SIGINT,
-143 SIGTERM (the partial report is written, marked interrupted).`;
+--strict); 1 a check failed, was flaky over --repeat N (unless --allow-flaky),
+or could not be judged (error: refused, reset, timed out, unreadable answer);
+2 a usage or configuration error; 130 SIGINT, 143 SIGTERM (the partial report
+is written, marked interrupted).`;
 
 
 /** `run` in the command list and its `--help`: loaded without the command's code. */

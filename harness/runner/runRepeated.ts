@@ -1,0 +1,46 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { mergeRepetitions } from '#harness/results/index.ts';
+import type { RunConfig } from './runConfig.ts';
+import { runChecks } from './runChecks.ts';
+import type { SuitesRun } from './suitesRun.ts';
+
+export interface RepeatOptions {
+  /** How many times the plan runs (`--repeat N`); 1 is a plain run. */
+  repeat: number;
+  /** The config of the next repetition, asked afresh each time: a budget then counts what the earlier ones spent. */
+  configOf(): RunConfig;
+  /** Each result as it comes: `n` counts within its repetition, `repetition` from 0. */
+  progress?(result: CheckResult, n: number, repetition: number): void;
+  /** Aborting stops the current repetition as runChecks does, and starts no other. */
+  stop?: AbortSignal;
+  /** After each repetition, with the config it ran under and its results (the budget settles what it spent). */
+  ran?(config: RunConfig, results: readonly CheckResult[]): void;
+}
+
+/**
+ * Runs one target's plan `repeat` times, one after the other. Each repetition is its own runChecks,
+ * so its own RunScope: a fresh transport, meter, served gate and samples, so no answer is reused
+ * and repetitions can disagree (a shared sample would make every repetition judge one answer).
+ * The results are merged per check and model (results/mergeRepetitions.ts); the rest adds up.
+ */
+export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
+  const { stop } = options;
+  const runs: SuitesRun[] = [];
+  for (let i = 0; i < options.repeat && !(i > 0 && stop?.aborted); i++) {
+    const config = options.configOf();
+    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}) });
+    options.ran?.(config, run.results);
+    runs.push(run);
+  }
+  if (runs.length === 1) return runs[0]!;
+  const first = runs.find((r) => r.firstCheckAt !== undefined)?.firstCheckAt;
+  const last = runs.findLast((r) => r.lastCheckAt !== undefined)?.lastCheckAt;
+  return {
+    results: mergeRepetitions(runs.map((r) => r.results)),
+    sent: runs.flatMap((r) => r.sent),
+    ...(first !== undefined ? { firstCheckAt: first } : {}),
+    ...(last !== undefined ? { lastCheckAt: last } : {}),
+    requestMs: runs.reduce((ms, r) => ms + r.requestMs, 0),
+    cancelled: runs.some((r) => r.cancelled),
+  };
+}
