@@ -65,10 +65,12 @@ export async function judgeToolAnswer(res: CheckResponse, what: string): Promise
   if (!read.ok) return outcomeOf([failure(`${what} was answered 200 with a body that is not JSON: ${read.why}`, res)]);
   const finish = get(read.body, 'choices', 0, 'finish_reason');
   const content = get(read.body, 'choices', 0, 'message', 'content');
-  const failures = [];
+  // Another call under `none` breaks Rule 3, which rule.chat.tool-choice.none-forbids-tools reports: one finding per cause.
   if (finish === 'tool_calls' || get(read.body, 'choices', 0, 'message', 'tool_calls') !== undefined) {
-    failures.push(failure(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}) instead of text`, res));
-  } else if (finish === 'stop' && (typeof content !== 'string' || content.trim() === '')) {
+    return inconclusive(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}), so whether the result is answered with text cannot be seen; rule.chat.tool-choice.none-forbids-tools judges the call`);
+  }
+  const failures = [];
+  if (finish === 'stop' && (typeof content !== 'string' || content.trim() === '')) {
     failures.push(failure(`${what} ended with finish_reason "stop" but no answer text (content ${shown(content)})`, res));
   } else if (finish !== 'stop' && finish !== 'length') {
     failures.push(failure(`${what} ended with finish_reason ${shown(finish)}, where a text answer ends with "stop" or "length"`, res));
