@@ -46,7 +46,7 @@ describe('fixtures/production-captures', () => {
   test('judges real traffic: the V4-era answers keep the contract but for the bare-UUID completion id', async () => {
     const run = await replay('production-captures');
     const judged = run.results.filter((r) => r.verdict !== 'skip');
-    expect(judged).toHaveLength(30); // the README quotes this figure
+    expect(judged).toHaveLength(31); // the README quotes this figure
     const failed = judged.filter((r) => r.verdict !== 'pass');
     // The one true difference the description states: ids are `chatcmpl-` + UUID; production sends a bare UUID.
     expect(failed.map((r) => `${r.checkId} ${r.severity} ${r.verdict}`)).toEqual(['schema.chat-completion.matches-stated-shapes should fail']);
@@ -67,6 +67,8 @@ describe('fixtures/production-captures', () => {
       'svc-v4-flash usage.cache.hit-plus-miss-equals-prompt',
       'svc-v4-flash usage.stream-total.equals-prompt-plus-completion',
       'svc-v4-flash usage.stream-cache.hit-plus-miss-equals-prompt',
+      // Where a stream's usage arrives: in the final chunk, with finish_reason (advisory, shown here).
+      'svc-v4-flash stream.usage.in-final-chunk',
       'svc-v4-flash answer.created.unix-seconds-near-clock',
       'svc-v4-flash answer.stream-created.unix-seconds-near-clock',
       'svc-v4-flash answer.model.names-a-model-of-the-service',
