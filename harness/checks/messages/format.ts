@@ -11,6 +11,8 @@ import { controlSample, messagesAnswer } from '../support/samples.ts';
 
 /** Models served in the messages format (models.yaml `formats`). */
 export const messagesModels = (m: Model) => m.kind === 'current' && Array.isArray(m.formats) && m.formats.includes('messages');
+/** The format's errors are the service's, not a model's: judged once, on the default model. */
+const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
 
 /** The `stop_reason` values of the messages format's public convention. */
 export const STOP_REASONS = ['end_turn', 'max_tokens', 'stop_sequence', 'tool_use'];
@@ -63,7 +65,7 @@ export function messagesFormatChecks(spec: Spec): Check[] {
       area: 'messages',
       ...gradeOf(envelope),
       specRefs: ['messages_format.error-envelope', 'errors.envelope', 'rules.chat.model.valid-id'],
-      appliesTo: messagesModels,
+      appliesTo: messagesDefaultModel,
       async run(ctx) {
         const { res } = await unknownModel(ctx);
         return outcomeOf(await judgeRefusal(ctx, res, unknownModelRule.expect, `a messages-format request naming the unknown model ${UNKNOWN_MODEL}`));
@@ -75,7 +77,7 @@ export function messagesFormatChecks(spec: Spec): Check[] {
       area: 'messages',
       ...gradeOf(convention),
       specRefs: ['messages_format.error-convention'],
-      appliesTo: messagesModels,
+      appliesTo: messagesDefaultModel,
       async run(ctx) {
         const { res, body } = await unknownModel(ctx);
         if (res.status < 400 || body === undefined) return skip(`no error body to judge: the request naming an unknown model was answered HTTP ${res.status}${body === undefined ? ' without a JSON body' : ''}`);
