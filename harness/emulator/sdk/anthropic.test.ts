@@ -3,6 +3,7 @@ import type { MessageCreateParamsNonStreaming, MessageParam, Tool, ToolUseBlock 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '#harness/emulator/index.ts';
 import { SDK_WRONG_KEY, startForSdk } from '#harness/testing/startForSdk.ts';
+import { rejectionOf } from '#harness/testing/rejectionOf.ts';
 
 // The official `@anthropic-ai/sdk` client, used as its users use it, against the emulator's
 // messages base ({messages_base_url}, mounted at {base_url}/anthropic).
@@ -40,16 +41,6 @@ const QUESTION: MessageParam = { role: 'user', content: 'What is the weather in 
 /** The tool_use blocks of a message. */
 function toolUses(message: Anthropic.Message): ToolUseBlock[] {
   return message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-}
-
-/** What a promise rejected with; fails the test when it resolves. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the request to be refused, and it succeeded');
 }
 
 /** The text of a message's first content block, which the description says carries `text`. */

@@ -11,6 +11,7 @@ import type { Completion, CompletionCreateParamsNonStreaming } from 'openai/reso
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '#harness/emulator/index.ts';
 import { SDK_WRONG_KEY, startForSdk } from '#harness/testing/startForSdk.ts';
+import { rejectionOf } from '#harness/testing/rejectionOf.ts';
 
 // The official `openai` client, used as its users use it, against the emulator's chat-completions
 // bases: {base_url}, {base_url}/v1 and {beta_base_url}.
@@ -58,16 +59,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await emu.close();
 });
-
-/** What a promise rejected with; fails the test when it resolves. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the request to be refused, and it succeeded');
-}
 
 /** Function tool calls of a message, narrowed from the SDK's function | custom union. */
 function functionCalls(message: ChatCompletionMessage): { name: string; arguments: string }[] {
