@@ -36,6 +36,10 @@ const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*){2,}$/;
 
 export const currentModels = (m: Model) => m.kind === 'current';
 export const legacyAliases = (m: Model) => m.kind === 'legacy_alias';
+/** Current models offering fill-in-the-middle (models.yaml `features`). */
+export const fimModels = (m: Model) => m.kind === 'current' && Array.isArray(m.features) && m.features.includes('fim');
+/** Current models served in the messages format (models.yaml `formats`). */
+export const messagesModels = (m: Model) => m.kind === 'current' && Array.isArray(m.formats) && m.formats.includes('messages');
 /** Checks of the account or the service as a whole run once, on the spec's default model. */
 export const defaultModelOnly = (m: Model) => m.kind === 'current' && m.default;
 

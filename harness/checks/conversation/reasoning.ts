@@ -14,6 +14,8 @@ import { roundTrip, toolCallOf } from './turns.ts';
 /** Thinking needs room: a reasoning model's chain of thought comes before its answer or call. */
 const THINKING_ROOM = 512;
 const thinkingOn = { thinking: { type: 'enabled' } };
+/** The reasoner's first turn, asked once and sent again with its answer. */
+const FIRST = { role: 'user', content: 'Repeat: first turn' };
 
 /**
  * `reasoning_content` across turns, both rules as what they are: the description's legacy rule for
@@ -35,7 +37,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
       async run(ctx) {
         const retired = await retiredReason(ctx);
         if (retired) return skip(`${retired}: its legacy rules no longer apply`);
-        const first = await controlSample(ctx, chat(ctx, { messages: [{ role: 'user', content: 'Repeat: first turn' }], max_tokens: THINKING_ROOM }));
+        const first = await controlSample(ctx, chat(ctx, { messages: [FIRST], max_tokens: THINKING_ROOM }));
         const message = get(first.body, 'choices', 0, 'message');
         const reasoning = get(message, 'reasoning_content');
         if (first.res.status !== 200 || typeof reasoning !== 'string' || reasoning === '') {
@@ -43,9 +45,9 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
         }
         const next = { role: 'user', content: 'Repeat: second turn' };
         const turn = { role: 'assistant', content: get(message, 'content') ?? '' };
-        const withIt = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: 'Repeat: first turn' }, { ...turn, reasoning_content: reasoning }, next] }));
+        const withIt = await ctx.send(chat(ctx, { messages: [FIRST, { ...turn, reasoning_content: reasoning }, next] }));
         const failures = await judgeRefusal(ctx, withIt, { status: 400 }, 'the assistant turn sent back with its reasoning_content');
-        const without = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: 'Repeat: first turn' }, turn, next] }));
+        const without = await ctx.send(chat(ctx, { messages: [FIRST, turn, next] }));
         if (without.status !== 200) {
           const read = await readJson(without);
           failures.push(failure(`the assistant turn sent back with content only, as the description asks, was answered HTTP ${without.status}: ${shownBody(read)}`, without));

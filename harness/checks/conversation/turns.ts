@@ -13,12 +13,14 @@ type Message = Record<string, unknown>;
 
 /** What a tool returns in the round trip: a result the answer can be about. */
 export const TOOL_RESULT = JSON.stringify({ city: 'Paris', temperature_c: 21, sky: 'clear' });
-const WEATHER = 'get_weather';
+/** The question of a round trip, in either format: one the offered WEATHER tool answers. */
+export const WEATHER_QUESTION = { role: 'user', content: 'What is the weather in Paris? Use the tool.' };
+const WEATHER = SAMPLE_TOOLS[0]!.function.name;
 
 /** The first request of a round trip: a call of WEATHER, forced by name (Rule 3), shared by the checks that need one. */
-export function forcedToolCall(ctx: CheckContext, extra: Record<string, unknown> = {}) {
+function forcedToolCall(ctx: CheckContext, extra: Record<string, unknown> = {}) {
   return controlSample(ctx, chat(ctx, {
-    messages: [{ role: 'user', content: 'What is the weather in Paris? Use the tool.' }],
+    messages: [WEATHER_QUESTION],
     tools: SAMPLE_TOOLS,
     tool_choice: { type: 'function', function: { name: WEATHER } },
     max_tokens: 64,
@@ -40,7 +42,7 @@ export async function toolCallOf(ctx: CheckContext, extra: Record<string, unknow
  * The assistant turn sent back as the description asks: `content` (a string, as the Message table
  * types it) and the calls, never `reasoning_content` ("must not be put into messages of later requests").
  */
-export function sentBack(message: Message, withReasoning = false): Message {
+function sentBack(message: Message, withReasoning = false): Message {
   return {
     role: 'assistant',
     content: typeof message.content === 'string' ? message.content : '',
@@ -52,14 +54,14 @@ export function sentBack(message: Message, withReasoning = false): Message {
 /** The conversation of a round trip: the question, the call sent back, its result. */
 export function roundTrip(message: Message, callId: string, withReasoning = false): Message[] {
   return [
-    { role: 'user', content: 'What is the weather in Paris? Use the tool.' },
+    WEATHER_QUESTION,
     sentBack(message, withReasoning),
     { role: 'tool', tool_call_id: callId, content: TOOL_RESULT },
   ];
 }
 
 /** How the answer to a tool result breaks the rules: refused, another call under `none`, no text. */
-export async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckOutcome> {
+async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckOutcome> {
   const read = await readJson(res);
   if (res.status !== 200) return outcomeOf([failure(`${what} was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
   if (!read.ok) return outcomeOf([failure(`${what} was answered 200 with a body that is not JSON: ${read.why}`, res)]);

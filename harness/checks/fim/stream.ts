@@ -1,8 +1,10 @@
 import type { Spec } from '#harness/spec/model.ts';
-import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { defineCheck, fimModels, gradeOf, type Check } from '../define.ts';
 import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
+import { fim } from '../support/requests.ts';
+import { isEventStream } from '../support/stream.ts';
 
 /** What a FIM stream amounts to: its text pieces, and what departs from a stream of them. */
 export interface FimStream {
@@ -49,17 +51,16 @@ export function fimStreamChecks(spec: Spec): Check[] {
       area: 'fim',
       ...gradeOf(entry),
       specRefs: ['streaming.fim_stream'],
-      appliesTo: (m) => m.kind === 'current' && Array.isArray(m.features) && m.features.includes('fim'),
+      appliesTo: fimModels,
       async run(ctx) {
-        const res = await ctx.send({ base: 'beta', method: 'POST', path: '/completions', body: { model: ctx.targetModel, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 32, stream: true } });
+        const res = await ctx.send(fim(ctx, { stream: true }));
         if (res.status >= 400 && res.status < 500) {
           const failures = await judgeRefusal(ctx, res, { error: true, status_unspecified: true }, 'fill-in-the-middle refusing `stream`');
           return failures.length > 0 ? outcomeOf(failures) : pass(`refused \`stream\` with HTTP ${res.status} and an error envelope (a clear refusal)`);
         }
         if (res.status !== 200) return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered HTTP ${res.status}`, res)]);
-        const type = res.headers['content-type'] ?? '';
-        if (!type.startsWith('text/event-stream')) {
-          return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered 200 as ${shown(type)}, not a stream: a streaming client (the official openai one) reads it as a stream of no chunks, without an error`, res)]);
+        if (!isEventStream(ctx.spec, res)) {
+          return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered 200 as ${shown(res.headers['content-type'] ?? '')}, not a stream: a streaming client (the official openai one) reads it as a stream of no chunks, without an error`, res)]);
         }
         const events = [];
         for await (const e of res.events()) events.push(e);

@@ -1,6 +1,6 @@
 import type { Model, Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
-import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { defineCheck, gradeOf, messagesModels, type Check } from '../define.ts';
 import { behaviourOf } from '../support/behaviour.ts';
 import { get, isObject } from '../support/body.ts';
 import { UNKNOWN_MODEL } from '../support/build.ts';
@@ -9,8 +9,6 @@ import { judgeRefusal } from '../support/refusal.ts';
 import { messagesRequest } from '../support/requests.ts';
 import { controlSample, messagesAnswer } from '../support/samples.ts';
 
-/** Models served in the messages format (models.yaml `formats`). */
-export const messagesModels = (m: Model) => m.kind === 'current' && Array.isArray(m.formats) && m.formats.includes('messages');
 /** The format's errors are the service's, not a model's: judged once, on the default model. */
 const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
 

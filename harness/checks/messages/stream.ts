@@ -1,11 +1,12 @@
 import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { defineCheck, gradeOf, messagesModels, type Check } from '../define.ts';
 import { behaviourOf } from '../support/behaviour.ts';
 import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
-import { messagesModels, STOP_REASONS } from './format.ts';
+import { eventStreamType, isEventStream } from '../support/stream.ts';
+import { STOP_REASONS } from './format.ts';
 
 /** Events of a messages-format stream, as read: the name and data of each, and what did not parse. */
 interface NamedEvent {
@@ -69,8 +70,7 @@ export function messagesStreamChecks(spec: Spec): Check[] {
       async run(ctx) {
         const res = await ctx.send(messagesRequest(ctx, { stream: true }));
         if (res.status !== 200) return skip(`the streamed messages-format request was answered HTTP ${res.status}`);
-        const type = res.headers['content-type'] ?? '';
-        if (!type.startsWith('text/event-stream')) return outcomeOf([failure(`a streamed messages-format request was answered as ${shown(type)}, not an SSE stream (text/event-stream)`, res)]);
+        if (!isEventStream(ctx.spec, res)) return outcomeOf([failure(`a streamed messages-format request was answered as ${shown(res.headers['content-type'] ?? '')}, not an SSE stream (${eventStreamType(ctx.spec)})`, res)]);
         const events: NamedEvent[] = [];
         for await (const e of res.events()) if (e.kind === 'data') events.push(named(e));
         return outcomeOf(orderDepartures(events).map((d) => failure(`the stream departs from the messages format's event order: ${d}`, res)));

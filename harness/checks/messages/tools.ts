@@ -1,6 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext } from '../context.ts';
-import { defineCheck, gradeOf, type Check } from '../define.ts';
+import { defineCheck, gradeOf, messagesModels, type Check } from '../define.ts';
 import { behaviourOf } from '../support/behaviour.ts';
 import { get, isObject, readJson } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
@@ -8,16 +8,14 @@ import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown, shownBody } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
 import { controlSample } from '../support/samples.ts';
-import { TOOL_RESULT } from '../conversation/turns.ts';
-import { messagesModels } from './format.ts';
+import { TOOL_RESULT, WEATHER_QUESTION } from '../conversation/turns.ts';
 
 /** The chat format's sample tools in the messages format's shape (`input_schema`). */
 const TOOLS = SAMPLE_TOOLS.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
 const WEATHER = TOOLS[0]!.name;
-const QUESTION = { role: 'user', content: 'What is the weather in Paris? Use the tool.' };
 
 /** A request forcing WEATHER by name, shared by both tool checks. */
-const forcedToolUse = (ctx: CheckContext) => controlSample(ctx, messagesRequest(ctx, { messages: [QUESTION], tools: TOOLS, tool_choice: { type: 'tool', name: WEATHER }, max_tokens: 64 }));
+const forcedToolUse = (ctx: CheckContext) => controlSample(ctx, messagesRequest(ctx, { messages: [WEATHER_QUESTION], tools: TOOLS, tool_choice: { type: 'tool', name: WEATHER }, max_tokens: 64 }));
 
 const toolUseBlock = (body: unknown) => (Array.isArray(get(body, 'content')) ? (get(body, 'content') as unknown[]).find((b) => isObject(b) && b.type === 'tool_use') : undefined);
 
@@ -60,7 +58,7 @@ export function messagesToolChecks(spec: Spec): Check[] {
         const block = toolUseBlock(first.body);
         if (first.res.status !== 200 || !isObject(block) || typeof block.id !== 'string') return inconclusive(`the forced tool use (HTTP ${first.res.status}) gave no tool_use block with an id to answer; messages.tools.named-tool-used judges that`);
         const res = await ctx.send(messagesRequest(ctx, {
-          messages: [QUESTION, { role: 'assistant', content: get(first.body, 'content') }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: block.id, content: TOOL_RESULT }] }],
+          messages: [WEATHER_QUESTION, { role: 'assistant', content: get(first.body, 'content') }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: block.id, content: TOOL_RESULT }] }],
           tools: TOOLS,
           max_tokens: 64,
         }));

@@ -3,8 +3,8 @@ import type { Level, Violation } from '#harness/derive/validators/index.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
-import { currentModels, defaultModelOnly, defineCheck, severityOf, type Check } from '../define.ts';
-import { chatBody, messagesRequest } from '../support/requests.ts';
+import { currentModels, defaultModelOnly, defineCheck, fimModels, messagesModels, severityOf, type Check } from '../define.ts';
+import { chatBody, fim, messagesRequest } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
@@ -54,13 +54,13 @@ const SOURCES: Source[] = [
   {
     object: 'fim_completion',
     subject: 'fim-completion',
-    appliesTo: (m) => m.kind === 'current' && Array.isArray(m.features) && m.features.includes('fim'),
-    bodies: single('fim', (ctx) => ({ base: 'beta', method: 'POST', path: '/completions', body: { model: ctx.targetModel, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 32 } })),
+    appliesTo: fimModels,
+    bodies: single('fim', fim),
   },
   {
     object: 'messages_response',
     subject: 'messages-response',
-    appliesTo: (m) => m.kind === 'current' && Array.isArray(m.formats) && m.formats.includes('messages'),
+    appliesTo: messagesModels,
     bodies: single('messages', messagesRequest),
   },
   {

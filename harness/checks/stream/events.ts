@@ -8,7 +8,7 @@ import { SAMPLE_TOOLS } from '../support/build.ts';
 import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { streamedCompletion } from '../support/samples.ts';
-import { brokeOff, MAX_TEXT_CHARS, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
+import { brokeOff, eventStreamType, isEventStream, MAX_TEXT_CHARS, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
 
 type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
 
@@ -80,15 +80,14 @@ export function streamChecks(spec: Spec): Check[] {
   return [
     defineCheck({
       id: 'stream.response.content-type-is-event-stream',
-      title: `a stream is served as ${ct?.value ?? 'text/event-stream'}`,
+      title: `a stream is served as ${eventStreamType(spec)}`,
       area: 'stream',
       ...gradeOf(ct ?? {}, 'unspecified'),
       specRefs: ['endpoints.chat_completions.stream.content_type'],
       appliesTo: currentModels,
       async run(ctx) {
         const { res } = await streamedCompletion(ctx);
-        const got = res.headers['content-type'] ?? '';
-        return got.startsWith(ct?.value ?? 'text/event-stream') ? pass() : outcomeOf([failure(`content-type is ${JSON.stringify(got)}`, res)]);
+        return isEventStream(spec, res) ? pass() : outcomeOf([failure(`content-type is ${JSON.stringify(res.headers['content-type'] ?? '')}`, res)]);
       },
     }),
     streamCheck(spec, 'stream.events.all-parse', 'every data event is a chunk JSON or [DONE]', 'streaming.framing', 'first_chunk', 'per-event', (s, res) => {

@@ -2,7 +2,7 @@ import { isUnspecified, type Condition, type Rule, type Spec, type TypeExpr } fr
 import { parseQuantity } from '#harness/spec/quantity.ts';
 import type { CheckContext, CheckRequest } from '../context.ts';
 import { isObject } from './body.ts';
-import { chatBody } from './requests.ts';
+import { chatBody, fimBody } from './requests.ts';
 
 /** A model id no service has: what an `unknown_model` condition sends. */
 export const UNKNOWN_MODEL = 'svc-no-such-model';
@@ -81,7 +81,7 @@ export function buildForRule(ctx: CheckContext, rule: Rule, conditions: readonly
   if (!endpoint) return { skip: `rule names endpoint ${rule.endpoint}, which the spec lacks` };
   const object = endpoint.request ?? '';
   const isFim = rule.endpoint === 'fim_completions';
-  const body: Record<string, unknown> = isFim ? { model: ctx.targetModel, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 32 } : chatBody(ctx);
+  const body: Record<string, unknown> = isFim ? fimBody(ctx) : chatBody(ctx);
   let base = endpoint.bases.includes('base_url') ? 'base_url' : endpoint.bases[0]!;
   let rawBody: string | undefined;
   for (const c of conditions) {

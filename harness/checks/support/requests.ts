@@ -22,6 +22,15 @@ export function longPrompt(words: number, salt = ''): string {
   return `${out.join(' ')}${salt}`;
 }
 
+/** The smallest fill-in-the-middle request for the model under test, on the beta base. */
+export function fimBody(ctx: CheckContext, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { model: ctx.targetModel, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 32, ...extra };
+}
+
+export function fim(ctx: CheckContext, extra: Record<string, unknown> = {}): CheckRequest {
+  return { base: 'beta', method: 'POST', path: '/completions', body: fimBody(ctx, extra) };
+}
+
 /** The smallest messages-format request for the model under test, at the messages base and path. */
 export function messagesRequest(ctx: CheckContext, extra: Record<string, unknown> = {}): CheckRequest {
   return { base: 'messages_base_url', method: 'POST', path: MESSAGES_PATH, body: { model: ctx.targetModel, max_tokens: 32, messages: [{ role: 'user', content: 'Say hello in five words.' }], ...extra } };

@@ -109,6 +109,16 @@ export function chunkJudge(spec: Spec, strict: boolean): (chunk: Json) => Violat
   };
 }
 
+/** The media type SSE is served as: the spec's (endpoints.yaml, the chat stream's content_type), else the SSE standard's. */
+export function eventStreamType(spec: Spec): string {
+  return spec.endpoints.chat_completions?.stream?.content_type?.value ?? 'text/event-stream';
+}
+
+/** Whether a response is served as an SSE stream (parameters such as `; charset=utf-8` allowed). */
+export function isEventStream(spec: Spec, res: CheckResponse): boolean {
+  return (res.headers['content-type'] ?? '').startsWith(eventStreamType(spec));
+}
+
 /** Reads an SSE response incrementally: each event is parsed, judged and folded in as it arrives, then dropped. */
 export async function readStream(res: CheckResponse, options: ReadStreamOptions = {}): Promise<ReadStream> {
   const out: ReadStream = {
