@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CHOICES } from '../choices.ts';
+import { CHOICES, refusal } from '../choices.ts';
 import type { EmulatorContext } from '../context.ts';
 import { generateChat, type Generated, type ToolChoice, type ToolDef } from '../generate/chat.ts';
 import { tokenize } from '../generate/tokenize.ts';
 import type { Refusal } from '../http/refusal.ts';
 import { effectiveMaxTokens, resolveModel, type Served } from '../models.ts';
 import { costOf } from '#harness/spec/pricing.ts';
-import { statusRow } from '../choices.ts';
 import { validateRequest } from '../validate/index.ts';
 import { isRecord } from './request.ts';
 
@@ -72,7 +71,7 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
 
   const missOnly = costOf(spec, served.requested, { promptCacheHitTokens: 0, promptCacheMissTokens: promptTokens, completionTokens: 0 }, now);
   if (!ctx.balances.canCover(key, missOnly) && !ctx.fault('balance-402-not-enforced')) {
-    return { status: statusRow(spec, 402), message: 'insufficient balance for this request', type: 'insufficient_balance', code: 'insufficient_balance', param: null };
+    return refusal(spec, 402, 'insufficient balance for this request', 'insufficient_balance', null, 'insufficient_balance');
   }
 
   const split = ctx.cache.split(`${key}|${servedId}`, promptTokenStream(msgs));
@@ -134,7 +133,7 @@ export const UNOFFERED_FUNCTION = 'run_shell_command';
 
 /** Faults that refuse a request the description says is served; each names what it refuses. */
 function acceptSideFault(ctx: EmulatorContext, b: Record<string, unknown>, base: string, endpoint: string, hasTools: boolean): Refusal | undefined {
-  const no = (message: string): Refusal => ({ status: statusRow(ctx.spec, 400), message, type: 'invalid_request_error', code: 'invalid_request_error', param: null });
+  const no = (message: string): Refusal => refusal(ctx.spec, 400, message, 'invalid_request_error');
   const thinking = isRecord(b.thinking) && b.thinking.type === 'enabled';
   if (ctx.fault('thinking-with-tools-refused') && thinking && hasTools) return no('thinking cannot be combined with tools');
   if (ctx.fault('tool-choice-auto-refused') && b.tool_choice === 'auto') return no('`tool_choice` "auto" is not supported');
@@ -172,8 +171,7 @@ function toolTurnWithoutReasoning(b: Record<string, unknown>): number | undefine
  * fixtures/real-world/error-400-05-missing-reasoning-content.issue-quote.json).
  */
 function missingReasoningRefusal(ctx: EmulatorContext, index: number): Refusal {
-  const message = `Missing \`reasoning_content\` field in the assistant message at message index ${index}.`;
-  return { status: statusRow(ctx.spec, 400), message, type: 'invalid_request_error', code: 'invalid_request_error', param: null };
+  return refusal(ctx.spec, 400, `Missing \`reasoning_content\` field in the assistant message at message index ${index}.`, 'invalid_request_error');
 }
 
 function thinkingOn(ctx: EmulatorContext, b: Record<string, unknown>, aliasMode: string | undefined): boolean {
