@@ -1,4 +1,5 @@
-import type { CheckResult, TokenUse, Verdict } from '#harness/core/outcome.ts';
+import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
+import { tokensOf } from '#harness/core/tokens.ts';
 import { repeatStatsOf } from './passAtK.ts';
 
 /**
@@ -11,11 +12,6 @@ const PRECEDENCE: readonly Verdict[] = ['fail', 'flaky', 'error', 'pass', 'unsup
 
 const keyOf = (r: CheckResult) => JSON.stringify([r.checkId, r.model]);
 
-function addTokens(a: TokenUse | undefined, b: TokenUse | undefined): TokenUse | undefined {
-  if (!a || !b) return a ?? b;
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens };
-}
-
 /** `flaky: 2 of 3 runs passed`, and what the runs that were neither came to. */
 function flakyReason(runs: readonly CheckResult[], passes: number, fails: number): string {
   const others = runs.filter((r) => r.verdict !== 'pass' && r.verdict !== 'fail').map((r) => r.verdict);
@@ -27,7 +23,8 @@ function flakyReason(runs: readonly CheckResult[], passes: number, fails: number
 function mergeOne(runs: readonly CheckResult[], repeated: boolean): CheckResult {
   const passes = runs.filter((r) => r.verdict === 'pass').length;
   const fails = runs.filter((r) => r.verdict === 'fail').length;
-  const tokens = runs.reduce<TokenUse | undefined>((t, r) => addTokens(t, r.tokens), undefined);
+  // No tokens when no run reported any, as a single run's result has none.
+  const tokens = runs.some((r) => r.tokens) ? tokensOf(runs) : undefined;
   const spent = { durationMs: runs.reduce((ms, r) => ms + r.durationMs, 0), ...(tokens ? { tokens } : {}), ...(repeated ? { repeat: repeatStatsOf(runs.length, passes, fails) } : {}) };
   if (passes > 0 && fails > 0) {
     const failing = runs.filter((r) => r.verdict === 'fail');

@@ -4,7 +4,7 @@ import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { targetModelOf, type RunConfig } from './runConfig.ts';
-import { tokensOf } from './spend/tokens.ts';
+import { tokensOf } from '#harness/core/tokens.ts';
 
 /** Tokens a model's checks reported, and their cost at the spec's prices on the day of the run. */
 function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at: Date): UsageTotals {

@@ -5,7 +5,7 @@ import type { SendRequest } from '#harness/transport/index.ts';
 import { isBudgetReached } from './spend/BudgetReachedError.ts';
 import type { Meter } from './spend/meter.ts';
 import { addBound, NO_BOUND, requestBound, type RequestBound } from './spend/requestBound.ts';
-import { addTokens, NO_TOKENS } from './spend/tokens.ts';
+import { addTokens, NO_TOKENS } from '#harness/core/tokens.ts';
 import { UsageReader } from './spend/usageReader.ts';
 
 /**

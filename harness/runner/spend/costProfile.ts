@@ -5,7 +5,7 @@ import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { SuitesRun } from '../suitesRun.ts';
 import { addBound, NO_BOUND, type RequestBound } from './requestBound.ts';
-import { addTokens, NO_TOKENS } from './tokens.ts';
+import { addTokens, NO_TOKENS } from '#harness/core/tokens.ts';
 
 /** What a set of checks asks of one model: requests, the tokens the emulator's answers reported, their bound. */
 export interface Cost {

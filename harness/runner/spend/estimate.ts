@@ -10,7 +10,7 @@ import type { SuitesRun } from '../suitesRun.ts';
 import PROFILE from './costProfile.json' with { type: 'json' };
 import { estimateFromProfile, profileCovers, profileOf, type CostProfile } from './costProfile.ts';
 import { NO_BOUND, addBound } from './requestBound.ts';
-import { tokensOf } from './tokens.ts';
+import { tokensOf } from '#harness/core/tokens.ts';
 
 /** The committed profile (`npm run profile:costs` measures it again). */
 export const COST_PROFILE: CostProfile = PROFILE;

@@ -1,6 +1,6 @@
 import type { TokenUse } from '#harness/core/outcome.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
-import { NO_TOKENS } from './tokens.ts';
+import { NO_TOKENS } from '#harness/core/tokens.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,7 @@
 import type { CheckResult, TokenUse } from '#harness/core/outcome.ts';
 
+// Token counts added up: the runner's spend and the merged results of repeated runs share this one sum.
+
 export const NO_TOKENS: TokenUse = { promptTokens: 0, completionTokens: 0, cacheHitTokens: 0 };
 
 export function addTokens(a: TokenUse, b: TokenUse): TokenUse {
