@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { areasOf, bodyText, costNotes, duration, failsRun, orderedResults, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { areasOf, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;
@@ -233,12 +233,7 @@ export function renderHtml(record: RunRecord): string {
       h(
         [
           `${record.startedAt} → ${record.finishedAt}`,
-          opts.strict ? 'strict' : 'not strict',
-          `seed ${opts.seed}`,
-          plural(opts.runs, 'run'),
-          ...(opts.repeat === undefined ? [] : [`repeat ${opts.repeat}${opts.allowFlaky ? ', flaky allowed' : ''}`]),
-          ...(opts.only === undefined ? [] : [`only ${opts.only}`]),
-          ...(opts.shard === undefined ? [] : [`shard ${opts.shard}`]),
+          ...optionWords(opts),
         ].join(' · '),
       ),
     ],

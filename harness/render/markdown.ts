@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { costNotes, duration, failsRun, orderedResults, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { costNotes, duration, failsRun, optionWords, orderedResults, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -78,12 +78,7 @@ export function renderMarkdown(record: RunRecord): string {
   const opts = record.options;
   const run = [
     `${mdText(record.startedAt)} → ${mdText(record.finishedAt)}`,
-    opts.strict ? 'strict' : 'not strict',
-    `seed ${opts.seed}`,
-    plural(opts.runs, 'run'),
-    ...(opts.repeat === undefined ? [] : [`repeat ${opts.repeat}${opts.allowFlaky ? ', flaky allowed' : ''}`]),
-    ...(opts.only === undefined ? [] : [`only ${mdCode(opts.only)}`]),
-    ...(opts.shard === undefined ? [] : [`shard ${mdCode(opts.shard)}`]),
+    ...optionWords(opts, mdCode),
   ];
   out.push(row(['Run', run.join(' · ')]));
   out.push(row(['Harness', `${record.harness.name} ${mdText(record.harness.version)}`]), '');

@@ -46,6 +46,18 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** The run's options in words, for a report's header; `code` marks a value the user typed (Markdown quotes it). */
+export function optionWords(opts: RunRecord['options'], code: (value: string) => string = (value) => value): string[] {
+  return [
+    opts.strict ? 'strict' : 'not strict',
+    `seed ${opts.seed}`,
+    plural(opts.runs, 'run'),
+    ...(opts.repeat === undefined ? [] : [`repeat ${opts.repeat}${opts.allowFlaky ? ', flaky allowed' : ''}`]),
+    ...(opts.only === undefined ? [] : [`only ${code(opts.only)}`]),
+    ...(opts.shard === undefined ? [] : [`shard ${code(opts.shard)}`]),
+  ];
+}
+
 /** A JSON value pretty-printed. */
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
