@@ -50,7 +50,7 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'endedEarly', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
   {
     causes: array(CAUSE),
     budget: BUDGET,

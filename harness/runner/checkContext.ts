@@ -3,7 +3,7 @@ import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured
 import type { CheckContext, CheckRequest, CheckResponse } from '#harness/checks/index.ts';
 import { validatorFor } from '#harness/derive/validators/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { SendRequest } from '#harness/transport/index.ts';
+import { KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
 import { baseUrlOf } from './baseUrls.ts';
 import { CheckTracker } from './checkTracker.ts';
 import { targetModelOf, type RunConfig } from './runConfig.ts';
@@ -34,6 +34,9 @@ function authHeaders(mode: CheckRequest['auth'], key: string, emptyBalanceKey: s
       return { authorization: `Bearer ${key}` };
   }
 }
+
+/** Whether a request of this auth mode carries a key meant to be accepted (the run's, or the empty-balance key). */
+const withKey = (mode: CheckRequest['auth']): boolean => mode === undefined || mode === 'key' || mode === 'empty-balance';
 
 /** A stream may carry what it asked for (streamCap.ts); other requests keep the transport's caps. */
 const withStreamCap = (cap: number | undefined) => (cap === undefined ? {} : { maxStreamBytes: cap });
@@ -80,6 +83,10 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       if ('outOfScope' in v) throw new BlockedError(v.outOfScope);
       if ('served' in v && !v.served) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${v.why}`);
     }
+    // Whether the run's key went with it: a refused key blocks every check that needed it (keyRefused.ts).
+    const keyed = withKey(req.auth);
+    if (keyed) tracker.auth.keyed += 1;
+    else tracker.auth.keyless += 1;
     const res = await tracker.wrap({
       method: req.method,
       url: baseUrlOf(spec, config, req.base) + req.path,
@@ -91,6 +98,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     }, (r) => sender.send(r), model);
     const missing = res.headers[NOT_CAPTURED_HEADER];
     if (missing !== undefined) throw new NotCapturedError(missing);
+    if (keyed && res.status === KeyRefusal.STATUS) tracker.auth.refusedWithKey += 1;
     return res;
   };
   return {

@@ -19,6 +19,12 @@ export class CheckTracker {
   /** Requests sent, and the most they could have cost (for the estimate). */
   requests = 0;
   bound: RequestBound = NO_BOUND;
+  /**
+   * Requests that carried the run's key (or another meant to be valid), and those that carried none
+   * or a wrong one on purpose; `refusedWithKey`: of the first, those answered 401. Once the endpoint
+   * refused the key, only a check that sent no key at all is judged (runner/keyRefused.ts).
+   */
+  auth = { keyed: 0, keyless: 0, refusedWithKey: 0 };
   readonly #open = new Set<() => void>();
   constructor(readonly meter?: Meter, private readonly spec?: Spec) {}
 

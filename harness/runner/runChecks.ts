@@ -1,6 +1,8 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
+import type { CheckTracker } from './checkTracker.ts';
 import { resultHead } from './execute.ts';
+import { blockedByRefusedKey, NO_REQUESTS } from './keyRefused.ts';
 import { planRun, type Planned } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runMetered } from './runMetered.ts';
@@ -19,6 +21,8 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
   const scope = openRunScope(config, spec);
   const run: SuitesRun = { results: [], sent: [], requestMs: 0, cancelled: false };
   const { stop } = options;
+  /** What each result's check did with the key, for judging it again once the key is refused. */
+  const auth = new Map<CheckResult, CheckTracker['auth']>();
   const cancel = () => {
     run.cancelled = true;
   };
@@ -32,10 +36,11 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
         while (next < queue.length && !run.cancelled) {
           const { check, model } = queue[next++]!;
           run.firstCheckAt ??= performance.now();
-          let tracked: { count: number; bound: RequestBound } | undefined;
-          const result = await guarded({ check, model }, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound })));
+          let tracked: { count: number; bound: RequestBound; auth: CheckTracker['auth'] } | undefined;
+          const result = await guarded({ check, model }, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, auth: t.auth })));
           run.lastCheckAt = performance.now();
-          if (tracked) run.sent.push({ checkId: check.id, model, ...tracked });
+          auth.set(result, tracked?.auth ?? NO_REQUESTS);
+          if (tracked) run.sent.push({ checkId: check.id, model, count: tracked.count, bound: tracked.bound });
           run.results.push(result);
           options.progress?.(result, run.results.length);
         }
@@ -43,6 +48,12 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
       await Promise.all(Array.from({ length: Math.min(Math.max(1, config.concurrency), queue.length) }, worker));
     }
     run.requestMs = scope.meter.requestMs();
+    // The key refused: the checks that ended before it was declared, on 401s to it, judged nothing either.
+    const refused = scope.transport.keyRefused();
+    if (refused !== undefined) {
+      run.keyRefused = refused;
+      run.results = run.results.map((r) => blockedByRefusedKey(r, auth.get(r) ?? NO_REQUESTS, refused));
+    }
   } finally {
     stop?.removeEventListener('abort', cancel);
     await closeQuietly(scope);

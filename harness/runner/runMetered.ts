@@ -4,7 +4,9 @@ import type { Check } from '#harness/checks/index.ts';
 import { createCheckContext } from './checkContext.ts';
 import { CheckTracker } from './checkTracker.ts';
 import { executeCheck, resultHead } from './execute.ts';
+import { blockedByRefusedKey } from './keyRefused.ts';
 import { notRunForBudget } from './spend/budgetLedger.ts';
+import { notRecordedReason } from '#harness/replay/recordedChecks.ts';
 import type { RunConfig } from './runConfig.ts';
 import { secretsOf, type RunScope } from './runScope.ts';
 
@@ -14,6 +16,9 @@ import { secretsOf, type RunScope } from './runScope.ts';
  */
 export async function runMetered(scope: RunScope, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
   const { spec, config, meter } = scope;
+  // A replay answers only what it recorded: another check would get another check's bytes.
+  const unrecorded = notRecordedReason(config.target.recording, check.id, model);
+  if (unrecorded !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'not-recorded', reason: unrecorded, durationMs: 0 };
   if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
   const tracker = new CheckTracker(meter, spec);
   const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope);
@@ -25,6 +30,9 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
     const { failures: _dropped, ...rest } = result;
     final = { ...rest, verdict: 'skip', reason: tracker.budgetStop };
   }
+  // A refused key judged nothing that needed it (keyRefused.ts); runChecks reviews the checks that ended before it was declared.
+  const refused = scope.transport.keyRefused();
+  if (refused !== undefined) final = blockedByRefusedKey(final, tracker.auth, refused);
   // Checks read raw answers: an endpoint that echoes the key would put it in a failure message.
   return redactValue(final, secretsOf(config));
 }

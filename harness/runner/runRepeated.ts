@@ -26,7 +26,8 @@ export interface RepeatOptions {
 export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   const { stop } = options;
   const runs: SuitesRun[] = [];
-  for (let i = 0; i < options.repeat && !(i > 0 && stop?.aborted); i++) {
+  // A refused key ends the run: another repetition would only be refused again.
+  for (let i = 0; i < options.repeat && !(i > 0 && (stop?.aborted || runs.at(-1)?.keyRefused)); i++) {
     const config = options.configOf();
     const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}) });
     options.ran?.(config, run.results);
@@ -42,5 +43,8 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
     ...(last !== undefined ? { lastCheckAt: last } : {}),
     requestMs: runs.reduce((ms, r) => ms + r.requestMs, 0),
     cancelled: runs.some((r) => r.cancelled),
+    ...withKeyRefused(runs.find((r) => r.keyRefused)?.keyRefused),
   };
 }
+
+const withKeyRefused = (refused: SuitesRun['keyRefused']) => (refused === undefined ? {} : { keyRefused: refused });

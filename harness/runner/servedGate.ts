@@ -3,7 +3,7 @@ import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
-import type { SendRequest } from '#harness/transport/index.ts';
+import { isTransportError, type SendRequest } from '#harness/transport/index.ts';
 
 /** One endpoint of the spec on one base it is served under, and the feature it belongs to. */
 export interface Route {
@@ -129,7 +129,15 @@ export class ServedGate {
     const { send, urlOf, headers, modelFor } = this.#options;
     const valid = validRequest(route, modelFor(route));
     const jsonHeaders: Record<string, string> = valid.body === undefined ? {} : { 'content-type': 'application/json' };
-    const asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid, probe: true });
+    let asked: CheckResponse;
+    try {
+      asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid, probe: true });
+    } catch (err) {
+      // The run's key was refused before this probe went out: nothing is known of the route, and the
+      // checks that send there with the key are refused in their turn; those sending none still run.
+      if (isTransportError(err) && err.code === 'HARNESS_KEY_REFUSED') return { unknown: err.message };
+      throw err;
+    }
     // A recording that holds no answer to the probe: nothing is known, so nothing is blocked either.
     const notCaptured = { unknown: `the fixture set holds no capture answering ${route.method} ${route.path} (the probe of whether it is served)` };
     if (asked.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;

@@ -1,4 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
+import type { KeyRefused } from '#harness/transport/index.ts';
 import type { RequestBound } from './spend/requestBound.ts';
 
 /** What one target's checks came to, whichever executor ran them (runChecks in-process, runSuites under vitest). */
@@ -13,6 +14,8 @@ export interface SuitesRun {
   requestMs: number;
   /** True when `stop` cancelled the run before every check ran. */
   cancelled: boolean;
+  /** Set when the endpoint refused the run's key (transport/keyRefusal.ts): the run ended early. */
+  keyRefused?: KeyRefused;
 }
 
 export interface SuitesOptions {

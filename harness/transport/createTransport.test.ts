@@ -241,6 +241,34 @@ describe('options and lifecycle', () => {
   });
 });
 
+describe('a refused key', () => {
+  test('once the first requests carrying the key are all answered 401, no other carrying it is sent; requests without it still are', async () => {
+    const key = 'sk-refused-key-0123456789';
+    const arrived: string[] = [];
+    server = await startServer((req, res) => {
+      req.resume();
+      arrived.push(req.headers.authorization ?? '(none)');
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"invalid API key","type":"authentication_error"}}');
+    });
+    // Concurrency 1: the requests after the third wait in line and are refused there, unsent.
+    transport = createTransport({ secrets: [key], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const withKey = () => failure(transport!.send({ method: 'GET', url: `${server!.url}/models`, headers: { authorization: `Bearer ${key}` } }).then((r) => r.text().then(() => r.status)));
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(withKey));
+    expect(answers.slice(0, 3)).toEqual([undefined, undefined, undefined]);
+    expect(answers.slice(3).map((e) => (e as TransportError).code)).toEqual(['HARNESS_KEY_REFUSED', 'HARNESS_KEY_REFUSED']);
+    expect((answers[4] as Error).message).toBe(`not sent: the key was refused: every request carrying it was answered 401 (3 of 3) — GET ${server.url}/models`);
+    expect((answers[4] as Error).message).not.toContain(key);
+    expect(transport.keyRefused()).toEqual({ status: 401, count: 3 });
+    // Refused at once, in line or not.
+    expect(((await withKey()) as TransportError).code).toBe('HARNESS_KEY_REFUSED');
+    // A request without the key (a check sending a wrong one on purpose) is still sent and answered.
+    const wrong = await transport.send({ method: 'GET', url: `${server.url}/models`, headers: { authorization: 'Bearer sk-wrong' } });
+    expect(wrong.status).toBe(401);
+    await wrong.text();
+    expect(arrived).toEqual([`Bearer ${key}`, `Bearer ${key}`, `Bearer ${key}`, 'Bearer sk-wrong']);
+  });
+});
+
 describe('a dead endpoint ends quickly', () => {
   test('a refused endpoint: nothing more is sent, the rest fail at once citing the first cause', async () => {
     const port = await deadPort();

@@ -8,6 +8,7 @@ import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { BodyPump } from './bodyPump.ts';
 import { EndpointHealth, RetryBudget } from './endpointHealth.ts';
+import { KeyRefusal } from './keyRefusal.ts';
 import { TransportError } from './errors.ts';
 import { contextOf, kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
 import { limit } from './interceptors/limit.ts';
@@ -26,8 +27,12 @@ const DEFAULT_RETRY_BUDGET = 8;
 /** Failures that mean no answer came: the ones that, in a row, make the endpoint unresponsive. */
 const NO_ANSWER = new Set(['HARNESS_CONNECT', 'HARNESS_TIMEOUT', 'HARNESS_RESET', 'HARNESS_PROTOCOL']);
 
-/** A request refused in line, once the endpoint (or its path) was declared unresponsive. */
-class Unsent extends Error {}
+/** A request refused in line, once the endpoint (or its path) was declared unresponsive, or the key it carries refused. */
+class Unsent extends Error {
+  constructor(message: string, readonly code: 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' = 'HARNESS_UNRESPONSIVE') {
+    super(message);
+  }
+}
 
 /** A path as endpoint health counts it: method and path, without the query, streamed requests apart (a server may hang on streams only). */
 const whereOf = (method: string, path: string, streamed = false) => `${method} ${path.split('?')[0]}${streamed ? ' (streamed)' : ''}`;
@@ -52,6 +57,7 @@ export function createTransport(options: TransportOptions): Transport {
   const semaphore = new Semaphore(options.concurrency);
   const counters = { requests: 0, retries: 0 };
   const health = new EndpointHealth();
+  const keys = new KeyRefusal();
   /** Requests on the wire, so that declaring a path or the endpoint unresponsive also ends those sent to it already. */
   const inFlight = new Set<{ where: string; abort: AbortController }>();
   const abandon = () => {
@@ -112,8 +118,10 @@ export function createTransport(options: TransportOptions): Transport {
       },
     }),
     limit(semaphore, (opts) => {
-      const where = contextOf(opts)?.where;
-      const why = where === undefined ? undefined : health.refusal(where);
+      const context = contextOf(opts);
+      const keyRefused = context?.keyed === true ? keys.refusal() : undefined;
+      if (keyRefused !== undefined) return new Unsent(`not sent: ${keyRefused}`, 'HARNESS_KEY_REFUSED');
+      const why = context?.where === undefined ? undefined : health.refusal(context.where);
       return why === undefined ? undefined : new Unsent(`not sent: ${why}`);
     }),
   );
@@ -122,10 +130,14 @@ export function createTransport(options: TransportOptions): Transport {
     const { payload, headers, recorded } = prepare(req, secrets);
     const exchange: Exchange = { request: recorded, attempts: 0 };
     const secret = secrets.findIndex((s) => s.length >= 4 && Object.values(headers).some((v) => v.includes(s)));
+    // Secret 0 is the run's key (runScope.ts): only answers to requests carrying it say whether it is refused.
+    const keyed = secret === 0;
     const record = options.record ? () => options.record?.(exchange, secret >= 0 ? { secret } : {}) : undefined;
     if (closed) throw new TransportError('HARNESS_CLOSED', 'the transport is closed', exchange);
     const url = new URL(req.url);
     const where = whereOf(req.method, url.pathname, isStream(req.body));
+    const keyRefused = keyed ? keys.refusal() : undefined;
+    if (keyRefused !== undefined) throw new TransportError('HARNESS_KEY_REFUSED', `not sent: ${keyRefused}`, exchange);
     const refused = health.refusal(where);
     if (refused !== undefined) throw new TransportError('HARNESS_UNRESPONSIVE', `not sent: ${refused}`, exchange);
     /** No answer at all: counts toward declaring the endpoint unresponsive. */
@@ -133,7 +145,7 @@ export function createTransport(options: TransportOptions): Transport {
       if (code !== undefined && NO_ANSWER.has(code)) failed(`${code}: ${message}`, where, true, url.origin, req.probe === true);
     };
     const flight = { where, abort: new AbortController() };
-    const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0, where };
+    const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0, where, keyed };
     const opts: Dispatcher.RequestOptions & ContextualOptions = {
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
@@ -152,7 +164,7 @@ export function createTransport(options: TransportOptions): Transport {
       inFlight.delete(flight);
       exchange.attempts = context.attempts;
       const reason: unknown = flight.abort.signal.aborted ? flight.abort.signal.reason : err;
-      const error = reason instanceof Unsent ? new TransportError('HARNESS_UNRESPONSIVE', reason.message, exchange) : toTransportError(err, exchange, secrets, timeouts);
+      const error = reason instanceof Unsent ? new TransportError(reason.code, reason.message, exchange) : toTransportError(err, exchange, secrets, timeouts);
       if (error instanceof TransportError) noAnswer(error.code, error.message);
       record?.();
       throw error;
@@ -161,6 +173,7 @@ export function createTransport(options: TransportOptions): Transport {
     const headersMs = headersAt - context.attemptStartedAt;
     const responseHeaders = flattenHeaders(data.headers);
     exchange.attempts = context.attempts;
+    if (keyed && responseHeaders[NOT_CAPTURED_HEADER] === undefined) keys.answered(data.statusCode);
     const withResponse = Object.assign(exchange, {
       response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
     });
@@ -204,6 +217,7 @@ export function createTransport(options: TransportOptions): Transport {
     stats() {
       return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries };
     },
+    keyRefused: () => keys.declared(),
   };
 }
 

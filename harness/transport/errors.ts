@@ -8,9 +8,10 @@ import type { Exchange } from '#harness/core/exchange.ts';
  * - `HARNESS_RESET`: the connection broke before the response was complete;
  * - `HARNESS_PROTOCOL`: what came back is not HTTP/1.1;
  * - `HARNESS_CLOSED`: the transport was closed while the request waited or ran;
- * - `HARNESS_UNRESPONSIVE`: not sent: the endpoint was declared unresponsive (endpointHealth.ts).
+ * - `HARNESS_UNRESPONSIVE`: not sent: the endpoint was declared unresponsive (endpointHealth.ts);
+ * - `HARNESS_KEY_REFUSED`: not sent: the request carries the run's key, which the endpoint refused (keyRefusal.ts).
  */
-export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE';
+export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED';
 
 /**
  * The exchange could not be completed, so a check that meets one ends `errored`: it says nothing

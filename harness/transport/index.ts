@@ -1,4 +1,5 @@
 export { createTransport } from './createTransport.ts';
-export type { SendRequest, SendResult, SseEvent, Transport, TransportOptions, TransportStats } from './types.ts';
+export type { KeyRefused, SendRequest, SendResult, SseEvent, Transport, TransportOptions, TransportStats } from './types.ts';
+export { KeyRefusal } from './keyRefusal.ts';
 export { TransportError, isTransportError, MalformedResponseError, isMalformedResponseError, type TransportErrorCode, type MalformedResponseCode } from './errors.ts';
 export { retryDelayMs, retryAfterMs } from './retryDelayMs.ts';

@@ -1,8 +1,9 @@
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
+import type { KeyRefused } from './keyRefusal.ts';
 
-export type { SseEvent };
+export type { SseEvent, KeyRefused };
 
 export interface TransportOptions {
   /** Secrets to scrub from every recorded byte (the API key). */
@@ -85,4 +86,6 @@ export interface Transport {
   send(req: SendRequest): Promise<SendResult>;
   close(): Promise<void>;
   stats(): TransportStats;
+  /** Set once the endpoint refused the run's key (keyRefusal.ts): requests carrying it are no longer sent. */
+  keyRefused(): KeyRefused | undefined;
 }

@@ -14,6 +14,8 @@ export interface RequestContext {
   attemptStartedAt: number;
   /** The path as endpoint health counts it (createTransport.ts), for refusing a request still in line. */
   where?: string;
+  /** The request carries the run's key (keyRefusal.ts), for refusing it still in line once the key was refused. */
+  keyed?: boolean;
 }
 
 export const kRequestContext: unique symbol = Symbol('svc-conformance.transport.request');

@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { progressLine } from './progressLine.ts';
+
+const result = (checkId: string, verdict: CheckResult['verdict'], reason?: string): CheckResult => ({ checkId, title: checkId, area: 'a', severity: 'must', specRefs: [], model: 'm', verdict, ...(reason ? { reason } : {}), durationMs: 0 });
+
+describe('progressLine', () => {
+  test('checks ending in a row with the same verdict and reason print once, then how many more did', () => {
+    const io = captureIO();
+    const line = progressLine(io);
+    const dead = 'HARNESS_CONNECT: connection refused — POST http://127.0.0.1:9/chat/completions';
+    const feed: CheckResult[] = [result('a.one', 'pass'), result('a.two', 'error', dead), result('a.three', 'error', dead), result('a.four', 'error', dead), result('a.five', 'skip', 'other'), result('a.six', 'error', dead), result('a.seven', 'error', dead)];
+    feed.forEach((r, i) => line(r, i + 1, feed.length));
+    expect(io.err).toEqual([
+      '  [1/7] pass  a.one (m)',
+      `  [2/7] error a.two (m): ${dead}`,
+      '  … and 2 more checks: error, for the same reason',
+      '  [5/7] skip  a.five (m): other',
+      `  [6/7] error a.six (m): ${dead}`,
+      '  … and 1 more check: error, for the same reason',
+    ]);
+  });
+
+  test('passes are never folded: each is its own line', () => {
+    const io = captureIO();
+    const line = progressLine(io);
+    line(result('a.one', 'pass'), 1, 2);
+    line(result('a.two', 'pass'), 2, 2);
+    expect(io.err).toEqual(['  [1/2] pass  a.one (m)', '  [2/2] pass  a.two (m)']);
+  });
+});

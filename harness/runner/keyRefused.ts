@@ -1,0 +1,29 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import type { KeyRefused } from '#harness/transport/index.ts';
+import type { CheckTracker } from './checkTracker.ts';
+
+/**
+ * The one line a run whose key the endpoint refused (transport/keyRefusal.ts) ends with: what
+ * happened and what to check. It names the variable, never its value.
+ */
+export function keyRefusedMessage(refused: KeyRefused, apiKeyEnv: string, baseUrl: string): string {
+  return `the endpoint refused the API key: every authenticated request was answered ${refused.status} (${refused.count} of ${refused.count}). Check that $${apiKeyEnv} (--api-key-env) holds a key for ${baseUrl}.`;
+}
+
+/** What a check that sent nothing has done with the key. */
+export const NO_REQUESTS: CheckTracker['auth'] = { keyed: 0, keyless: 0, refusedWithKey: 0 };
+
+/**
+ * A check's result once the run's key was refused. Only a check that sent requests, none of them
+ * with the key (the auth checks sending a wrong or no key on purpose), judged the endpoint; any
+ * other was refused before sending, or judged nothing but the refusal of the key (a 401 where it
+ * expected an answer, or a served-verdict or sample built on one): skipped, blocked by the key.
+ */
+export function blockedByRefusedKey(result: CheckResult, auth: CheckTracker['auth'], refused: KeyRefused): CheckResult {
+  if (auth.keyless > 0 && auth.keyed === 0) return result;
+  if (result.verdict === 'skip' && result.skipKind === 'blocked') return result;
+  const { failures: _failures, reason: _reason, ...rest } = result;
+  const what = `the key was refused (every authenticated request was answered ${refused.status})`;
+  const reason = auth.refusedWithKey > 0 ? `not judged: ${what}; its own requests with the key were answered ${refused.status} too` : `not sent: ${what}`;
+  return { ...rest, verdict: 'skip', skipKind: 'blocked', reason };
+}
