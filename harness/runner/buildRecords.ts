@@ -17,7 +17,7 @@ export function buildRecords(
   spec: Spec,
   config: RunConfig,
   results: readonly CheckResult[],
-  timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky'> },
+  timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky'>; endedEarly?: RunRecord['endedEarly'] },
 ): RunRecord[] {
   return config.models
     .map((model) => {
@@ -38,6 +38,7 @@ export function buildRecords(
         causes: causesOf(mine),
         usage: usageOf(spec, model, mine, timing.startedAt),
         interrupted: timing.interrupted,
+        ...(timing.endedEarly ? { endedEarly: timing.endedEarly } : {}),
       };
       return record;
     })

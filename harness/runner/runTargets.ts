@@ -4,6 +4,7 @@ import type { CostEstimate, RunRecord } from '#harness/results/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Target } from '#harness/targets/target.ts';
 import { buildRecords } from './buildRecords.ts';
+import { keyRefusedMessage } from './keyRefused.ts';
 import { notRun } from './notRun.ts';
 import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
@@ -97,11 +98,14 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const suites = await runRepeated({ repeat, configOf, progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) });
       run.clock.add(suites);
       if (!settings.quiet) for (const r of suites.results) if (r.verdict === 'flaky') log(`svc-conformance: ${r.checkId} (${r.model}) is ${r.reason ?? 'flaky'}`);
+      // Said once, whatever --quiet: the one thing to fix before anything else can be judged.
+      const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
+      if (endedEarly) log(`svc-conformance: ${endedEarly.message}`);
       const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
       const unrun = why === undefined ? [] : notRun(plan, suites.results, why);
       // Spent nothing; settled only so that checks the budget kept from running mark it reached.
       budget?.settle([], unrun);
-      run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], timing()));
+      run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}) }));
     } finally {
       await target.close();
     }
