@@ -14,15 +14,20 @@ import { main } from './main.ts';
  * error with evidence saying what happened, and the others still run.
  *
  * The stalls cost the run's timeouts, shortened with `--timeout-ms` (the flag a user would give a
- * slow or a hostile endpoint); every case runs at once, so the file takes about as long as its
- * slowest case.
+ * slow or a hostile endpoint) for the stall cases only, whose expiry is the thing under test; the
+ * other cases keep the default timeouts, so a busy machine never times out a healthy answer. Every
+ * case runs at once, so the file takes about as long as its slowest case.
  */
 
 const { spec } = loadSpec();
 const tmp = tempDirs('svc-hostile-');
 const NOW = '2026-06-01T00:00:00Z';
-/** The run's headers and body-idle timeout: a stall is reported after this long. */
-const TIMEOUT_MS = 3_000;
+/**
+ * The stall cases' headers and body-idle timeout: a stall is reported after this long. Long enough
+ * that the healthy answers of the same run (the emulator's, in this process) come well within it on
+ * a loaded machine; short enough that a stall still costs the case only seconds.
+ */
+const STALL_TIMEOUT_MS = 10_000;
 /** A case: a dry run for the cost estimate, the run, a timeout or two, with room for a loaded machine. */
 const CASE_TIMEOUT_MS = 120_000;
 
@@ -35,6 +40,8 @@ interface Case {
   says: RegExp;
   /** Checks the mode leaves alone that must still pass (none when nothing answers). */
   passing: string[];
+  /** The case stalls: the run gets --timeout-ms STALL_TIMEOUT_MS, whose expiry is what is tested. */
+  stalls?: true;
 }
 
 const PLAIN = ['schema.chat-completion.matches-schema'];
@@ -46,8 +53,8 @@ const CASES: Case[] = [
   { mode: 'reset-before-response', affected: [...PLAIN, ...STREAMED], says: /HARNESS_RESET.*connection reset/, passing: UNTOUCHED },
   { mode: 'reset-during-response', affected: [...PLAIN, 'stream.events.done-last'], says: /HARNESS_RESET.*connection reset/, passing: UNTOUCHED },
   // One suite file, so the stalled requests wait at once: the case costs one headers timeout.
-  { mode: 'stall-before-headers', only: 'schema.*', affected: [...PLAIN, 'schema.stream-chunk.matches-schema', 'schema.error-envelope.matches-schema'], says: /HARNESS_TIMEOUT.*no response headers within \d+ ms/, passing: UNTOUCHED },
-  { mode: 'stall-mid-stream', only: 'st*', affected: ['stream.events.done-last', 'stream.events.final-chunk-has-finish-reason'], says: /HARNESS_TIMEOUT.*stalled for \d+ ms/, passing: ['stateless.history.not-kept', 'stream.response.content-type-is-event-stream'] },
+  { mode: 'stall-before-headers', stalls: true, only: 'schema.*', affected: [...PLAIN, 'schema.stream-chunk.matches-schema', 'schema.error-envelope.matches-schema'], says: /HARNESS_TIMEOUT.*no response headers within \d+ ms/, passing: UNTOUCHED },
+  { mode: 'stall-mid-stream', stalls: true, only: 'st*', affected: ['stream.events.done-last', 'stream.events.final-chunk-has-finish-reason'], says: /HARNESS_TIMEOUT.*stalled for \d+ ms/, passing: ['stateless.history.not-kept', 'stream.response.content-type-is-event-stream'] },
   { mode: 'endless-body', affected: [...PLAIN, 'stream.events.done-last'], says: /BODY_TOO_LARGE.*(cut at|longer than) \d+ bytes/, passing: UNTOUCHED },
   { mode: 'not-json', affected: PLAIN, says: /MALFORMED_JSON.*not JSON/, passing: [...UNTOUCHED, ...STREAMED] },
   { mode: 'invalid-utf8', affected: [...PLAIN, 'stream.events.all-parse'], says: /not valid UTF-8/, passing: UNTOUCHED },
@@ -85,7 +92,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function runAgainst(mode: HostileMode, only: string): Promise<Outcome> {
+async function runAgainst(mode: HostileMode, only: string, stalls: boolean): Promise<Outcome> {
   const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 60_000 });
   servers.push(server);
   const keyVar = `SVC_HOSTILE_${mode.toUpperCase().replace(/-/g, '_')}`;
@@ -94,7 +101,7 @@ async function runAgainst(mode: HostileMode, only: string): Promise<Outcome> {
   const io = captureIO();
   try {
     // Enough slots that every stalled request waits at once: a stall costs one timeout, not one per wave.
-    const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--only', only, '--now', NOW, '--concurrency', '16', '--timeout-ms', String(TIMEOUT_MS), '--report-dir', dir, '--quiet'], io);
+    const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--only', only, '--now', NOW, '--concurrency', '16', ...(stalls ? ['--timeout-ms', String(STALL_TIMEOUT_MS)] : []), '--report-dir', dir, '--quiet'], io);
     const cell = join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash');
     const report = join(cell, 'report.json');
     const results = existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as { results: CheckResult[] }).results : [];
@@ -105,8 +112,8 @@ async function runAgainst(mode: HostileMode, only: string): Promise<Outcome> {
 }
 
 describe('run against a hostile endpoint: it finishes, reports, exits 1, and says what happened', () => {
-  test.concurrent.each(CASES)('$mode', async ({ mode, only = 's*', affected, says, passing }) => {
-    const run = await runAgainst(mode, only);
+  test.concurrent.each(CASES)('$mode', async ({ mode, only = 's*', affected, says, passing, stalls = false }) => {
+    const run = await runAgainst(mode, only, stalls);
     const byId = new Map(run.results.map((r) => [r.checkId, r]));
 
     // The run finished within its timeouts and wrote every report.
@@ -130,12 +137,12 @@ describe('run against a hostile endpoint: it finishes, reports, exits 1, and say
 
 /*
  * The same endpoints with default settings (no --timeout-ms, default concurrency, every check of a
- * model): a dead endpoint ends the run, reports written, exit 1, within 2 minutes. A stall costs one
- * default timeout (60 s): once three requests on two paths got no answer, nothing more is sent and
- * what was already sent is abandoned. The two waits run side by side.
+ * model): a dead endpoint ends the run, reports written, exit 1. A stall costs one default timeout
+ * (60 s): once three requests on two paths got no answer, nothing more is sent and what was already
+ * sent is abandoned. The bound is the test's own timeout (3 minutes: one default timeout per
+ * request would take over an hour), never a measured duration, so a busy machine cannot fail it.
  */
-describe('with default settings, a dead endpoint ends the run within 2 minutes', () => {
-  const DEFAULT_BOUND_MS = 120_000;
+describe('with default settings, a dead endpoint ends the run in about one timeout', () => {
   test.concurrent.each([
     { mode: 'refused' as const, everywhere: false },
     { mode: 'server-error-everywhere' as const, everywhere: false },
@@ -150,14 +157,11 @@ describe('with default settings, a dead endpoint ends the run within 2 minutes',
     const keyVar = `SVC_HOSTILE_DEFAULT_${mode.toUpperCase().replace(/-/g, '_')}`;
     process.env[keyVar] = server.apiKey;
     const dir = tmp();
-    const started = Date.now();
     try {
       const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', dir, '--quiet'], captureIO());
-      const elapsed = Date.now() - started;
       const cell = join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash');
       const results = (JSON.parse(readFileSync(join(cell, 'report.json'), 'utf8')) as { results: CheckResult[] }).results;
       expect(code).toBe(1);
-      expect(elapsed, `${mode}: ${elapsed} ms`).toBeLessThan(DEFAULT_BOUND_MS);
       for (const file of ['report.md', 'junit.xml', 'report.html']) expect(existsSync(join(cell, file))).toBe(true);
       // The checks that were not sent end in error citing the first cause (or the probe's own failure, which they waited on).
       expect(results.filter((r) => r.verdict === 'error' && /declared unresponsive: .*(HARNESS_[A-Z]+|HTTP 5\d\d)|^HARNESS_(TIMEOUT|RESET|CONNECT): /.test(r.reason ?? '')).length, results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? ''}`).join('\n')).toBeGreaterThan(0);
