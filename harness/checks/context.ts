@@ -1,6 +1,6 @@
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
-import type { Failure } from '#harness/core/outcome.ts';
+import type { Failure, SkipKind } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
@@ -64,5 +64,5 @@ export type ServedVerdict = { served: true } | { served: false; why: string; evi
 export type CheckOutcome =
   | { verdict: 'pass'; note?: string }
   | { verdict: 'fail'; failures: Failure[] }
-  | { verdict: 'skip'; reason: string }
+  | { verdict: 'skip'; reason: string; kind: SkipKind }
   | { verdict: 'unsupported'; reason: string };

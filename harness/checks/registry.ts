@@ -1,5 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { Check } from './define.ts';
+import { selector, type Selection } from './selection.ts';
 
 /** Checks by id. Registering an id twice is an error: ids are stable names, never reused. */
 export class CheckRegistry {
@@ -21,22 +22,16 @@ export class CheckRegistry {
     return [...new Set(this.all().map((c) => c.area))];
   }
 
-  /** Checks of an area that `--only` selects (a substring or a glob with `*`). */
-  select(area: string | undefined, only: string | undefined): Check[] {
-    const match = only === undefined ? () => true : globMatcher(only);
+  /** Checks of an area that `--only` and `--skip` select (selection.ts). */
+  select(area: string | undefined, selection: Selection = {}): Check[] {
+    const match = selector(selection);
     return this.all().filter((c) => (area === undefined || c.area === area) && match(c.id));
   }
 
   /** (check, model) pairs to run. */
-  plan(spec: Spec, models: readonly string[], area?: string, only?: string): { check: Check; model: string }[] {
-    return this.select(area, only).flatMap((check) =>
+  plan(spec: Spec, models: readonly string[], area?: string, selection: Selection = {}): { check: Check; model: string }[] {
+    return this.select(area, selection).flatMap((check) =>
       models.filter((id) => spec.models[id] && check.appliesTo(spec.models[id]!, id)).map((model) => ({ check, model })),
     );
   }
-}
-
-function globMatcher(pattern: string): (id: string) => boolean {
-  if (!pattern.includes('*')) return (id) => id.includes(pattern);
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return (id) => re.test(id);
 }

@@ -46,7 +46,7 @@ describe('--budget-usd', () => {
         modelMap: {},
         concurrency: 1,
         strict: false,
-        only: 'request.',
+        only: ['request.'],
         runs: 2,
         seed: 1,
         referenceTime: { value: new Date().toISOString(), source: 'local-clock' },

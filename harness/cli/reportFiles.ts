@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RENDERERS, renderMarkdownSummary } from '#harness/render/index.ts';
 import { serializeRunSummary, type RunRecord, type RunSummary } from '#harness/results/index.ts';
@@ -12,11 +12,22 @@ export function hostSlug(baseUrl: string): string {
 }
 
 /**
- * The per-cell reports of one record under DIR/<host>/<model>/, one file per renderer of
+ * A cell's folder under the report directory: the embedded emulator and a replayed recording listen
+ * on a new port each run, so theirs is named by what they are (`emulator`, `replay`) and a CI
+ * artefact path stays the same from run to run; a live endpoint's by its host.
+ */
+export function cellFolder(target: Pick<RunRecord['target'], 'kind' | 'baseUrl'>): string {
+  if (target.kind === 'emulator') return 'emulator';
+  if (target.kind === 'fixtures') return 'replay';
+  return hostSlug(target.baseUrl);
+}
+
+/**
+ * The per-cell reports of one record under DIR/<target>/<model>/, one file per renderer of
  * render/index.ts (or those named); returns the path of the cell's report.json.
  */
 export function writeCellReports(dir: string, record: RunRecord, names: readonly ReportName[] = Object.keys(RENDERERS) as ReportName[]): string {
-  const cell = join(dir, hostSlug(record.target.baseUrl), record.model);
+  const cell = join(dir, cellFolder(record.target), record.model);
   mkdirSync(cell, { recursive: true });
   for (const name of names) writeFileSync(join(cell, RENDERERS[name].file), RENDERERS[name].render(record));
   return join(cell, RENDERERS.json.file);
@@ -27,4 +38,34 @@ export function writeSummary(dir: string, summary: RunSummary, records: readonly
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'summary.json'), serializeRunSummary(summary));
   writeFileSync(join(dir, 'summary.md'), renderMarkdownSummary(summary, records));
+}
+
+const isDir = (path: string) => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Removes a previous run's reports from DIR before a run writes its own, so nothing there looks
+ * current that this run did not write: summary.json and summary.md, and each DIR/<target>/<model>/
+ * report file (the files the renderers write, nothing else), with the folders they leave empty.
+ */
+export function clearReports(dir: string): void {
+  if (!isDir(dir)) return;
+  for (const f of ['summary.json', 'summary.md']) rmSync(join(dir, f), { force: true });
+  const reportFiles = new Set(Object.values(RENDERERS).map((r) => r.file));
+  for (const target of readdirSync(dir)) {
+    const targetDir = join(dir, target);
+    if (!isDir(targetDir)) continue;
+    for (const model of readdirSync(targetDir)) {
+      const cell = join(targetDir, model);
+      if (!isDir(cell)) continue;
+      for (const f of readdirSync(cell)) if (reportFiles.has(f)) rmSync(join(cell, f), { force: true });
+      if (readdirSync(cell).length === 0) rmdirSync(cell);
+    }
+    if (readdirSync(targetDir).length === 0) rmdirSync(targetDir);
+  }
 }

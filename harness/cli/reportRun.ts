@@ -1,19 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { exitCodeOf, summaryOf, type RunRecord } from '#harness/results/index.ts';
+import { OUTCOME_WORD, summaryOf, withBaseline, type RunRecord } from '#harness/results/index.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
-import { EXIT, type CommandIO } from './command.ts';
+import type { CommandIO } from './command.ts';
 import { writeCellReports, writeSummary } from './reportFiles.ts';
 
 export interface ReportOptions {
   reportDir: string;
   /** --json FILE: the whole machine report (summary and every cell). */
   json?: string;
-  strict: boolean;
-  /** --allow-flaky: a flaky check does not fail the run. */
-  allowFlaky?: boolean;
-  baseline?: RunRecord[];
+  /** --baseline FILE: its records, and the path as the user gave it. */
+  baseline?: { records: RunRecord[]; source: string };
   budget?: BudgetLedger;
   /** `record`: where the recording went. */
   recordDir?: string;
@@ -25,37 +23,36 @@ const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Writes a run's reports (each cell's, the summary, --json) and prints what it came to; returns the
- * exit code. Each cell's report.json is written last: it carries the timings, reporting included.
+ * exit code, the gate's (results/gate.ts) as every report says it. Each cell's report.json is
+ * written last: it carries the timings, reporting included.
  */
 export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO): number {
   const { reportDir, interrupted } = options;
-  const extras = { ...(options.budget ? { budget: options.budget.report() } : {}), ...(run.estimate ? { estimate: run.estimate } : {}) };
+  const extras = { ...(options.budget ? { budget: options.budget.report() } : {}), ...(run.estimate ? { estimate: run.estimate } : {}), ...(interrupted ? { interruptedBy: interrupted } : {}) };
   const reportStart = performance.now();
-  const cells = run.records.map((r) => ({ ...r, ...extras }));
+  // The whole exit policy goes into each record, so its reports and a later re-reading judge alike.
+  const judged = options.baseline ? withBaseline(run.records, options.baseline.records, options.baseline.source) : run.records;
+  const cells = judged.map((r) => ({ ...r, ...extras }));
   const paths = cells.map((r) => writeCellReports(reportDir, r, ['markdown', 'junit', 'html']));
   const timings = run.clock.timings(run.records, performance.now() - reportStart);
   const timed = cells.map((r) => ({ ...r, timings }));
   for (const r of timed) writeCellReports(reportDir, r, ['json']);
 
-  const exitCode = exitCodeOf(timed, { strict: options.strict, allowFlaky: options.allowFlaky === true, ...(options.baseline ? { baseline: options.baseline } : {}) });
   mkdirSync(reportDir, { recursive: true });
-  if (timed.length > 0) {
-    // Paths relative to the summary, so the report directory can be moved or published whole.
-    const summary = { ...summaryOf(timed, paths.map((p) => relative(reportDir, p))), ...(interrupted ? { interrupted: true } : {}), ...extras, timings };
-    writeSummary(reportDir, summary, timed);
-    if (options.json) writeFileSync(resolve(options.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
-  }
+  // Paths relative to the summary, so the report directory can be moved or published whole.
+  const { interruptedBy: _signal, ...runExtras } = extras;
+  const summary = { ...summaryOf(timed, paths.map((p) => relative(reportDir, p))), ...runExtras, timings };
+  writeSummary(reportDir, summary, timed);
+  if (options.json) writeFileSync(resolve(options.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
   for (const r of timed) {
     const s = r.summary;
-    io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
+    io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
   }
   io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
   if (options.budget?.report().reached) io.stderr(`svc-conformance: the spend reached --budget-usd ${options.budget.limitUsd}: the checks not run are reported as skipped (budget).`);
-  io.stdout(`reports: ${reportDir} (summary.md)${exitCode === 0 ? '' : ' — failures are listed in each report.md'}`);
+  io.stdout(`${OUTCOME_WORD[summary.outcome]}: ${summary.reason}`);
+  io.stdout(`reports: ${reportDir} (summary.md)${summary.outcome === 'fail' ? ' — failures are listed in each report.md' : ''}`);
   if (options.recordDir !== undefined) io.stdout(`recording: ${options.recordDir} (manifest.json, exchanges/)`);
-  if (interrupted) {
-    io.stderr(`svc-conformance: interrupted (${interrupted}): the reports are partial; checks not run are reported as skipped (interrupted).`);
-    return interrupted === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-  }
-  return exitCode === 0 ? EXIT.ok : EXIT.conformanceFailure;
+  if (interrupted) io.stderr(`svc-conformance: interrupted (${interrupted}): the reports are partial; checks not run are reported as skipped (interrupted).`);
+  return summary.exitCode;
 }

@@ -1,4 +1,5 @@
 import { HarnessError } from './errors/index.ts';
+import type { SkipKind } from './outcome.ts';
 
 /**
  * A check whose request goes to an endpoint the target does not serve is not judged again: the
@@ -6,9 +7,11 @@ import { HarnessError } from './errors/index.ts';
  * "blocked by" it. A feature the run leaves out (`--without`) skips its checks "out of scope".
  */
 export class BlockedError extends HarnessError {
-  constructor(reason: string) {
+  readonly kind: Extract<SkipKind, 'blocked' | 'out-of-scope'>;
+  constructor(reason: string, kind: Extract<SkipKind, 'blocked' | 'out-of-scope'> = 'blocked') {
     super('HARNESS_BLOCKED', reason);
     this.name = 'BlockedError';
+    this.kind = kind;
   }
 }
 

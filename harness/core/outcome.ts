@@ -7,6 +7,22 @@ import type { Exchange } from './exchange.ts';
  */
 export type Verdict = 'pass' | 'fail' | 'flaky' | 'skip' | 'unsupported' | 'error';
 
+/**
+ * Why a check was skipped, typed so that the gate and every report count skips alike (never by
+ * reading a reason's words):
+ * - `inconclusive`: a premise failed on the same exchange or its control, so nothing could be judged;
+ * - `blocked`: the request goes to an endpoint (or route) the target does not serve, or to one
+ *   declared unresponsive; the served check reports it once;
+ * - `out-of-scope`: the run leaves the feature out (`--without`);
+ * - `budget`: the spend reached `--budget-usd` before it was sent;
+ * - `interrupted`: SIGINT or SIGTERM stopped the run before it ran;
+ * - `not-recorded`: a replay holds no recording that answers it;
+ * - `not-applicable`: the check does not apply here (a profile that is off, a model already retired).
+ */
+export type SkipKind = 'inconclusive' | 'blocked' | 'out-of-scope' | 'budget' | 'interrupted' | 'not-recorded' | 'not-applicable';
+
+export const SKIP_KINDS: readonly SkipKind[] = ['inconclusive', 'blocked', 'out-of-scope', 'budget', 'interrupted', 'not-recorded', 'not-applicable'];
+
 /** How a failing check counts: `advisory` is what the description leaves unspecified. */
 export type Severity = 'must' | 'should' | 'advisory';
 
@@ -63,6 +79,8 @@ export interface CheckResult {
   verdict: Verdict;
   /** Why it was skipped, unsupported or errored; for flaky, how many runs passed. */
   reason?: string;
+  /** A skip's kind (SkipKind); reports written before it had one are read by skipKindOf. */
+  skipKind?: SkipKind;
   /** A fail's failures; a flaky check's, those of its failing runs. */
   failures?: Failure[];
   durationMs: number;

@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { areasOf, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { areasOf, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;
@@ -20,7 +20,7 @@ pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;paddi
 a{color:inherit}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0 0 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .badge{display:inline-block;min-width:5.5rem;text-align:center;border-radius:1rem;padding:0 .6rem;font-weight:600;color:#fff;font-size:.85rem}
-.badge.fail{background:var(--fail)}.badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.unsupported{background:var(--unsupported)}.badge.skip{background:var(--skip)}.badge.pass{background:var(--pass)}
+.badge.fail{background:var(--fail)}.badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.unsupported{background:var(--unsupported)}.badge.skip{background:var(--skip)}.badge.pass{background:var(--pass)}.badge.interrupted,.badge.nothing-judged{background:var(--error)}
 .sev{display:inline-block;border:1px solid var(--line);border-radius:4px;padding:0 .35rem;font-size:.8rem;color:var(--muted)}.sev.must{font-weight:700;color:var(--fg)}
 .note{border-left:4px solid var(--error);background:var(--panel);padding:.4rem .75rem;margin:.5rem 0}
 table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:.25rem .6rem;text-align:left;vertical-align:top}
@@ -221,7 +221,7 @@ function filtersHtml(record: RunRecord): string {
 export function renderHtml(record: RunRecord): string {
   const outcome = outcomeOf(record);
   const s = record.summary;
-  const verdictWord = outcome.failed ? 'FAIL' : 'PASS';
+  const verdictWord = outcomeHeadline(outcome.outcome, false);
   const opts = record.options;
   const facts: [string, string][] = [
     ['Target', `<code>${h(record.target.baseUrl)}</code> (${h(record.target.kind)}; messages <code>${h(record.target.messagesBaseUrl)}</code>)`],
@@ -257,7 +257,8 @@ export function renderHtml(record: RunRecord): string {
     '</head>',
     '<body>',
     '<header>',
-    `<h1><span class="badge ${outcome.failed ? 'fail' : 'pass'}">${verdictWord}</span> ${h(record.model)} at <code>${h(record.target.baseUrl)}</code></h1>`,
+    `<h1><span class="badge ${outcome.outcome}">${verdictWord}</span> ${h(record.model)} at <code>${h(record.target.baseUrl)}</code></h1>`,
+    `<p class="reason"><strong>${h(outcome.reason)}.</strong></p>`,
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
     `<p>${counts}</p>`,
     ...notes,
@@ -272,7 +273,7 @@ export function renderHtml(record: RunRecord): string {
     `<h2>Checks (${record.results.length})</h2>`,
     filtersHtml(record),
     '<ol class="checks">',
-    ...orderedResults(record.results).map((r) => checkHtml(r, failsRun(outcome, r), opts.allowFlaky === true)),
+    ...orderedResults(record.results).map((r) => checkHtml(r, failsRun(r, opts), opts.allowFlaky === true)),
     '</ol>',
     '</section>',
     '<section id="usage">',

@@ -1,8 +1,8 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { causesOf, firstFailureOf, type Cause, type RunRecord } from '#harness/results/index.ts';
+import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { costNotes, duration, failsRun, optionWords, orderedResults, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { costNotes, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -14,16 +14,16 @@ function refs(r: CheckResult): string {
   return r.specRefs.length > 0 ? r.specRefs.map(mdCode).join(', ') : 'none';
 }
 
-/** Whether a failing (or flaky) result fails the run, in words. */
-function countsFor(r: CheckResult, gates: boolean, options: RunRecord['options']): string {
-  if (gates) return 'fails the run';
-  if (r.verdict === 'flaky' && options.allowFlaky) return 'does not fail the run: --allow-flaky';
-  return r.severity === 'should' && !options.strict ? 'fails the run only with --strict' : 'advisory: never fails the run';
+/** Whether a failing (or flaky) result fails the run, in the gate's words (results/gate.ts). */
+function countsFor(r: CheckResult, options: RunRecord['options']): string {
+  const standing = standingOf(r, options);
+  if (standing.counts === 'none') return 'does not fail the run';
+  return standing.counts === 'gates' ? `fails the run: ${standing.why}` : `does not fail the run: ${standing.why}`;
 }
 
-function failureSection(r: CheckResult, gates: boolean, options: RunRecord['options']): string[] {
+function failureSection(r: CheckResult, options: RunRecord['options']): string[] {
   const runs = repeatLine(r);
-  const out = [`### ${ICON[r.verdict]} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${countsFor(r, gates, options)})${r.basis ? ` · basis: ${mdText(r.basis)}` : ''} · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
+  const out = [`### ${ICON[r.verdict]} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${countsFor(r, options)})${r.basis ? ` · basis: ${mdText(r.basis)}` : ''} · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
   if (runs) out.push(`Runs: ${mdText(runs)}`, '');
   for (const f of r.failures ?? []) {
     const place = failurePlace(f);
@@ -51,8 +51,9 @@ function failureSection(r: CheckResult, gates: boolean, options: RunRecord['opti
 export function causesSection(record: { results: readonly CheckResult[]; causes?: readonly Cause[] }, heading = '##'): string[] {
   const causes = record.causes ?? causesOf(record.results);
   if (causes.length === 0) return [];
-  const failures = causes.reduce((n, c) => n + c.failures, 0);
-  const out = [`${heading} Causes: ${plural(failures, 'failure')} from ${plural(causes.length, 'cause')}`, ''];
+  // Counted in checks, as every headline counts: a check with two defects is one failing check under two causes.
+  const failing = new Set(causes.flatMap((c) => c.affected.map((a) => JSON.stringify([a.checkId, a.model])))).size;
+  const out = [`${heading} Causes: ${plural(failing, 'failing check')} from ${plural(causes.length, 'cause')}`, ''];
   causes.forEach((c, i) => {
     const checks = c.affected.map((a) => `${mdCode(a.checkId)} (${mdText(a.model)})`);
     out.push(`${i + 1}. **${c.severity}** · ${mdText(c.message)} · ${plural(c.failures, 'failure')} in ${plural(c.affected.length, 'check')}: ${checks.slice(0, 12).join(', ')}${checks.length > 12 ? `, and ${checks.length - 12} more` : ''}`);
@@ -69,7 +70,7 @@ export function renderMarkdown(record: RunRecord): string {
   const results = orderedResults(record.results);
   const out: string[] = [];
 
-  out.push(`# ${outcome.failed ? '❌ FAIL' : '✅ PASS'}: ${mdText(record.model)} at ${mdCode(record.target.baseUrl)}`, '');
+  out.push(`# ${outcomeHeadline(outcome.outcome)}: ${mdText(record.model)} at ${mdCode(record.target.baseUrl)}`, '', `**${mdText(outcome.reason)}.**`, '');
   out.push('| | |', '|---|---|');
   out.push(row(['Target', `${mdCode(record.target.baseUrl)} (${record.target.kind}; messages ${mdCode(record.target.messagesBaseUrl)})`]));
   out.push(row(['Model', record.targetModel === record.model ? mdCode(record.model) : `${mdCode(record.model)} (asked as ${mdCode(record.targetModel)})`]));
@@ -103,13 +104,13 @@ export function renderMarkdown(record: RunRecord): string {
   const failed = results.filter((r) => r.verdict === 'fail');
   if (failed.length > 0) {
     out.push(`## Failures (${failed.length})`, '');
-    for (const r of failed) out.push(...failureSection(r, failsRun(outcome, r), record.options));
+    for (const r of failed) out.push(...failureSection(r, record.options));
   }
 
   const flaky = results.filter((r) => r.verdict === 'flaky');
   if (flaky.length > 0) {
     out.push(`## Flaky (${flaky.length})`, '', 'These checks passed in some runs and failed in others; the failures of the failing runs follow.', '');
-    for (const r of flaky) out.push(...failureSection(r, failsRun(outcome, r), record.options));
+    for (const r of flaky) out.push(...failureSection(r, record.options));
   }
 
   const errored = results.filter((r) => r.verdict === 'error');
@@ -124,7 +125,7 @@ export function renderMarkdown(record: RunRecord): string {
   if (skipped.length > 0) {
     out.push(`## Skipped and unsupported (${skipped.length})`, '');
     out.push(row(['Check', 'Verdict', 'Reason']), '|---|---|---|');
-    for (const r of skipped) out.push(row([`${ICON[r.verdict]} ${mdCode(r.checkId)}`, r.verdict, mdText(r.reason ?? '')]));
+    for (const r of skipped) out.push(row([`${ICON[r.verdict]} ${mdCode(r.checkId)}`, r.verdict === 'skip' ? `skip (${skipKindOf(r)})` : r.verdict, mdText(r.reason ?? '')]));
     out.push('');
   }
 

@@ -1,6 +1,6 @@
 import { addUsd, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdText } from './escape.ts';
-import { costNotes, plural, timingNote } from './view.ts';
+import { costNotes, outcomeHeadline, plural, timingNote } from './view.ts';
 import { causesSection } from './markdown.ts';
 
 function row(cells: readonly string[]): string {
@@ -17,7 +17,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   const recordOf = (baseUrl: string, model: string) => records.find((r) => r.target.baseUrl === baseUrl && r.model === model);
   const t = summary.totals;
   const out: string[] = [];
-  out.push(`# ${summary.exitCode === 0 ? '✅ PASS' : '❌ FAIL'}: svc-conformance, ${plural(summary.cells.length, 'cell')}`, '');
+  out.push(`# ${outcomeHeadline(summary.outcome)}: svc-conformance, ${plural(summary.cells.length, 'cell')}`, '');
+  out.push(`**${mdText(summary.reason)}.**`, '');
   out.push(`${mdText(summary.startedAt)} → ${mdText(summary.finishedAt)} · exit code ${summary.exitCode}`, '');
   out.push(
     `**${plural(t.mustFailures, 'must failure')}** · ${plural(t.shouldFailures, 'should failure')} · ${plural(t.advisoryFailures, 'advisory failure')} · ${plural(t.error, 'error')}${t.flaky > 0 ? ` · ${t.flaky} flaky` : ''} · ${t.pass} passed · ${t.skip} skipped · ${t.unsupported} unsupported (${plural(t.total, 'check')})`,
@@ -30,8 +31,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
 
   // Causes across every cell first: one defect seen by many checks and models is one line.
   out.push(...causesSection({ results: records.flatMap((r) => r.results), ...(summary.causes ? { causes: summary.causes } : {}) }));
-  out.push(row(['Base URL', 'Model', 'must', 'should', 'advisory', 'flaky', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
-  out.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
+  out.push(row(['Base URL', 'Model', 'outcome', 'must', 'should', 'advisory', 'flaky', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
+  out.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const c of summary.cells) {
     const s = c.summary;
     const note = recordOf(c.baseUrl, c.model)?.interrupted ? ' (interrupted)' : '';
@@ -39,6 +40,7 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
       row([
         mdCode(c.baseUrl),
         `${mdCode(c.model)}${note}`,
+        outcomeHeadline(c.outcome),
         ...[s.mustFailures, s.shouldFailures, s.advisoryFailures, s.flaky, s.error, s.pass, s.skip, s.unsupported, s.total].map(String),
         String(c.usage.promptTokens + c.usage.completionTokens),
         mdText(c.usage.costUsd),
@@ -54,6 +56,7 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
     row([
       '**all**',
       '',
+      `**${outcomeHeadline(summary.outcome)}**`,
       ...[t.mustFailures, t.shouldFailures, t.advisoryFailures, t.flaky, t.error, t.pass, t.skip, t.unsupported, t.total].map((n) => `**${n}**`),
       `**${tokens}**`,
       `**${cost}**`,
@@ -63,6 +66,6 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   );
   for (const note of costNotes(summary)) out.push(mdText(note), '');
   if (summary.timings) out.push(`Time: ${mdText(timingNote(summary.timings))}`, '');
-  out.push('Errors (checks that could not be judged) count as failures of their severity; should failures fail the run only with `--strict`; flaky checks (passed and failed over `--repeat N`) count as failures of their severity unless the run says `--allow-flaky`.');
+  out.push('Errors (checks that could not be judged) count as failures of their severity; should failures fail the run only with `--strict`; flaky checks (passed and failed over `--repeat N`) count as failures of their severity unless the run says `--allow-flaky`; with `--baseline`, only a regression fails the run. A run that was interrupted, or in which no must-check was judged, is never a PASS.');
   return `${out.join('\n')}\n`;
 }

@@ -4,7 +4,7 @@
  */
 import type { CheckResult, Severity, Verdict } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
-import { gatingFailures, summarize, VERDICTS, type CostEstimate, type RunBudget, type RunRecord, type RunTimings, type Summary } from '#harness/results/index.ts';
+import { OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Outcome, type RunBudget, type RunRecord, type RunTimings, type Summary } from '#harness/results/index.ts';
 
 export { VERDICTS };
 
@@ -26,15 +26,18 @@ export function summaryByArea(results: readonly CheckResult[]): [string, Summary
   return areasOf(results).map((area) => [area, summarize(results.filter((r) => r.area === area))]);
 }
 
-/** The run's outcome for this record under the exit policy (results/exitCodeOf.ts), strict and allowing flaky checks as the run did. */
-export function outcomeOf(record: RunRecord): { failed: boolean; gating: ReadonlySet<string> } {
-  const gating = gatingFailures([record], { strict: record.options.strict, allowFlaky: record.options.allowFlaky === true });
-  return { failed: gating.length > 0, gating: new Set(gating.map((g) => JSON.stringify([g.checkId, g.model]))) };
+export { cellGate as outcomeOf } from '#harness/results/index.ts';
+
+const OUTCOME_ICON: Readonly<Record<Outcome, string>> = { pass: '✅', fail: '❌', interrupted: '⏹️', 'nothing-judged': '⚠️' };
+
+/** An outcome as every headline shows it: `❌ FAIL`. */
+export function outcomeHeadline(outcome: Outcome, icon = true): string {
+  return icon ? `${OUTCOME_ICON[outcome]} ${OUTCOME_WORD[outcome]}` : OUTCOME_WORD[outcome];
 }
 
-/** Whether a result is one that fails the run, given outcomeOf(record). */
-export function failsRun(outcome: { gating: ReadonlySet<string> }, r: CheckResult): boolean {
-  return outcome.gating.has(JSON.stringify([r.checkId, r.model]));
+/** Whether a result fails the run, as the gate (results/gate.ts) counts it under the record's policy. */
+export function failsRun(r: CheckResult, options: RunRecord['options']): boolean {
+  return standingOf(r, options).counts === 'gates';
 }
 
 /** `12 ms`, `1.3 s`. */
@@ -53,7 +56,9 @@ export function optionWords(opts: RunRecord['options'], code: (value: string) =>
     `seed ${opts.seed}`,
     plural(opts.runs, 'run'),
     ...(opts.repeat === undefined ? [] : [`repeat ${opts.repeat}${opts.allowFlaky ? ', flaky allowed' : ''}`]),
-    ...(opts.only === undefined ? [] : [`only ${code(opts.only)}`]),
+    ...(opts.only === undefined ? [] : [`only ${code(opts.only.join(','))}`]),
+    ...(opts.skip === undefined ? [] : [`skip ${code(opts.skip.join(','))}`]),
+    ...(opts.baseline === undefined ? [] : [`baseline ${code(opts.baseline.source)}`]),
     ...(opts.shard === undefined ? [] : [`shard ${code(opts.shard)}`]),
   ];
 }

@@ -1,5 +1,7 @@
 import type { Severity, Verdict } from '#harness/core/outcome.ts';
-import { targetKey } from './exitCodeOf.ts';
+import { UsageError } from '#harness/core/errors/index.ts';
+import { baselineCellOf, cellWords, targetKey, withBaseline } from './baseline.ts';
+import { gate, type GateDecision } from './gate.ts';
 import type { RunRecord } from './runRecord.ts';
 
 export interface DiffEntry {
@@ -12,7 +14,7 @@ export interface DiffEntry {
 }
 
 export interface RunDiff {
-  /** Failing now, not failing before (passed, flaky, skipped, unsupported or errored there). */
+  /** Failing (fail or error) now, not before (passed, flaky, skipped or unsupported there). */
   newlyFailing: DiffEntry[];
   /** Flaky now (passed and failed over `--repeat N`), not flaky before. */
   newlyFlaky: DiffEntry[];
@@ -20,13 +22,21 @@ export interface RunDiff {
   newlyPassing: DiffEntry[];
   added: DiffEntry[];
   removed: DiffEntry[];
+  /**
+   * The gate (gate.ts) over the new run's cells that the base run has too, with the base run as
+   * their baseline: exactly what `run --baseline BASE` would have decided for the new run.
+   */
+  decision: GateDecision;
 }
+
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error']);
 
 function index(records: readonly RunRecord[]): Map<string, DiffEntry & { verdict: Verdict }> {
   const out = new Map<string, DiffEntry & { verdict: Verdict }>();
   for (const rec of records) {
+    const target = targetKey(rec.target);
     for (const r of rec.results) {
-      out.set(JSON.stringify([targetKey(rec), r.model, r.checkId]), { target: targetKey(rec), model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict });
+      out.set(JSON.stringify([target, r.model, r.checkId]), { target, model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict });
     }
   }
   return out;
@@ -35,19 +45,24 @@ function index(records: readonly RunRecord[]): Map<string, DiffEntry & { verdict
 /**
  * What changed between two runs, check by check (same target, model and check id). A check that
  * went from pass to flaky is newly flaky, not newly failing: it still passes some of the time; one
- * that went from flaky to fail is newly failing: it now fails every time.
+ * that went from flaky to fail is newly failing: it now fails every time. An error counts as a
+ * failure, as the gate counts it. Two runs that share no cell cannot be compared: a UsageError.
  */
-export function diffRecords(base: readonly RunRecord[], next: readonly RunRecord[]): RunDiff {
+export function diffRecords(base: readonly RunRecord[], next: readonly RunRecord[], source = 'BASE'): RunDiff {
+  const common = next.filter((r) => baselineCellOf(r, base));
+  if (common.length === 0) {
+    throw new UsageError(`diff: the two runs share no cell (target and model): BASE holds ${[...new Set(base.map(cellWords))].join(', ') || 'none'}; NEW holds ${[...new Set(next.map(cellWords))].join(', ') || 'none'}. Compare two runs of the same target.`);
+  }
   const before = index(base);
   const after = index(next);
-  const diff: RunDiff = { newlyFailing: [], newlyFlaky: [], newlyPassing: [], added: [], removed: [] };
+  const diff: RunDiff = { newlyFailing: [], newlyFlaky: [], newlyPassing: [], added: [], removed: [], decision: gate(withBaseline(common, base, source)) };
   const strip = ({ verdict: _v, ...e }: DiffEntry & { verdict: Verdict }): DiffEntry => e;
   for (const [k, now] of after) {
     const was = before.get(k);
     if (!was) diff.added.push({ ...strip(now), after: now.verdict });
-    else if (now.verdict === 'fail' && was.verdict !== 'fail') diff.newlyFailing.push({ ...strip(now), before: was.verdict, after: 'fail' });
+    else if (FAILING.has(now.verdict) && !FAILING.has(was.verdict)) diff.newlyFailing.push({ ...strip(now), before: was.verdict, after: now.verdict });
     else if (now.verdict === 'flaky' && was.verdict !== 'flaky') diff.newlyFlaky.push({ ...strip(now), before: was.verdict, after: 'flaky' });
-    else if (now.verdict === 'pass' && (was.verdict === 'fail' || was.verdict === 'flaky')) diff.newlyPassing.push({ ...strip(now), before: was.verdict, after: 'pass' });
+    else if (now.verdict === 'pass' && (FAILING.has(was.verdict) || was.verdict === 'flaky')) diff.newlyPassing.push({ ...strip(now), before: was.verdict, after: 'pass' });
   }
   for (const [k, was] of before) if (!after.has(k)) diff.removed.push({ ...strip(was), before: was.verdict });
   return diff;

@@ -1,6 +1,8 @@
 export type { CostEstimate, RunBudget, RunRecord, RunSummary, RunTimings, Summary, UsageTotals } from './runRecord.ts';
 export { summarize, VERDICTS } from './summarize.ts';
-export { exitCodeOf, gatingFailures, targetKey, type ExitPolicy, type GatingFailure } from './exitCodeOf.ts';
+export { cellGate, gate, isFailing, OUTCOME_WORD, standingOf, withPolicy, type CaseStanding, type CellGate, type ExitCode, type GateDecision, type Outcome } from './gate.ts';
+export { baselineCellOf, cellWords, checkBaselineCovers, targetKey, withBaseline } from './baseline.ts';
+export { skipKindOf } from './skipKind.ts';
 export { serializeRunRecord, serializeRunSummary } from './serialize.ts';
 export { parseRunRecord, runRecordProblems } from './parseRunRecord.ts';
 export { readRunRecord } from './readRunRecord.ts';

@@ -16,6 +16,8 @@ const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
   ['referenceTime.source', (r) => r.referenceTime.source],
   ['options.strict', (r) => r.options.strict],
   ['options.only', (r) => r.options.only],
+  ['options.skip', (r) => r.options.skip],
+  ['options.baseline', (r) => r.options.baseline],
   ['options.runs', (r) => r.options.runs],
   ['options.seed', (r) => r.options.seed],
   ['options.repeat', (r) => r.options.repeat],
@@ -67,6 +69,12 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     // Each shard's usage was totalled and priced by its run (prices can depend on the time).
     usage: sumUsage(group.map(({ record }) => record.usage)),
     interrupted: group.some(({ record }) => record.interrupted),
+    ...(() => {
+      // SIGTERM if any shard was terminated: the merged exit code (143) is then the harsher one.
+      const by = group.map(({ record }) => record.interruptedBy).filter((s) => s !== undefined);
+      return by.length > 0 ? { interruptedBy: by.includes('SIGTERM') ? ('SIGTERM' as const) : ('SIGINT' as const) } : {};
+    })(),
+    ...(group.find(({ record }) => record.endedEarly) ? { endedEarly: group.find(({ record }) => record.endedEarly)!.record.endedEarly! } : {}),
   };
 }
 

@@ -51,5 +51,8 @@ export function parseRunRecord(text: string, file: string): RunRecord {
   const record = value as RunRecord;
   // Reports written before --repeat count no flaky verdict: 0, so every reader sees every count.
   record.summary.flaky ??= 0;
+  // Reports written before --only was repeatable hold one pattern.
+  const only = record.options.only as string[] | string | undefined;
+  if (typeof only === 'string') record.options.only = [only];
   return record;
 }

@@ -1,5 +1,6 @@
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
 import type { Cause } from './causes.ts';
+import type { ExitCode, Outcome } from './gate.ts';
 
 /**
  * Everything one run learned about one base URL and one model. Reports are rendered from this
@@ -24,7 +25,15 @@ export interface RunRecord {
   referenceTime: { value: string; source: 'flag' | 'server-date' | 'local-clock' | 'fixture' };
   options: {
     strict: boolean;
-    only?: string;
+    /** --only: the check-id patterns (substring, or glob with `*`) that selected the checks. */
+    only?: string[];
+    /** --skip: the check-id patterns left out. */
+    skip?: string[];
+    /**
+     * --baseline FILE: the verdicts its record of this cell (same target and model) gave, by check
+     * id. The gate (gate.ts) fails the run only on a regression from them.
+     */
+    baseline?: { source: string; verdicts: Record<string, Verdict> };
     shard?: string;
     runs: number;
     seed: number;
@@ -40,6 +49,14 @@ export interface RunRecord {
   usage: UsageTotals;
   /** True when the run was stopped (SIGINT) before every check ran. */
   interrupted: boolean;
+  /** The signal that interrupted it: SIGTERM exits 143, SIGINT 130. */
+  interruptedBy?: 'SIGINT' | 'SIGTERM';
+  /**
+   * Set when the harness itself ended the run early on what the endpoint answered, e.g. every
+   * authenticated request refused with 401 (`key-refused`): `message` is the one line that says so
+   * and what to check. The checks not sent are skipped `blocked`; the gate fails such a run.
+   */
+  endedEarly?: { kind: 'key-refused'; message: string };
   /** --budget-usd: the limit and whether the spend reached it (checks not run are skipped for budget). */
   budget?: RunBudget;
   /** The cost estimate made before the run (live runs, and runs with --budget-usd). */
@@ -104,9 +121,13 @@ export interface RunSummary {
   schemaVersion: 1;
   startedAt: string;
   finishedAt: string;
-  cells: { baseUrl: string; model: string; report: string; summary: Summary; usage: UsageTotals }[];
+  cells: { baseUrl: string; model: string; report: string; outcome: Outcome; reason: string; summary: Summary; usage: UsageTotals }[];
   totals: Summary;
-  exitCode: 0 | 1;
+  /** The gate's decision (gate.ts), the same the process exit code, every headline and the JUnit carry. */
+  outcome: Outcome;
+  /** Why, in one sentence. */
+  reason: string;
+  exitCode: ExitCode;
   /** True when SIGINT/SIGTERM stopped the run: the reports are partial. */
   interrupted?: boolean;
   budget?: RunBudget;

@@ -27,11 +27,11 @@ describe('summaryOf', () => {
     expect(s.schemaVersion).toBe(1);
   });
 
-  test('the exit code follows exitCodeOf, strict as the run was started unless a policy is given', () => {
-    expect(summaryOf([a], ['x']).exitCode).toBe(0); // a holds a pass and a should failure
-    expect(summaryOf([{ ...a, options: { ...a.options, strict: true } }], ['x']).exitCode).toBe(1);
-    expect(summaryOf([a], ['x'], { strict: true }).exitCode).toBe(1);
+  test('the outcome and exit code are the gate\'s, under the policy each record carries', () => {
+    expect(summaryOf([a], ['x'])).toMatchObject({ outcome: 'pass', exitCode: 0 }); // a holds a pass and a should failure
+    expect(summaryOf([{ ...a, options: { ...a.options, strict: true } }], ['x'])).toMatchObject({ outcome: 'fail', exitCode: 1 });
     expect(summaryOf([a, b], ['x', 'y']).exitCode).toBe(1);
+    expect(summaryOf([a, b], ['x', 'y']).cells.map((c) => c.outcome)).toEqual(['pass', 'fail']);
   });
 
   test('no records, or paths that do not match the records, are refused', () => {

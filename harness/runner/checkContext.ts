@@ -80,7 +80,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     const route = served.routeOf(req.base, req.method, req.path);
     if (route) {
       const v = await served.verdict(route);
-      if ('outOfScope' in v) throw new BlockedError(v.outOfScope);
+      if ('outOfScope' in v) throw new BlockedError(v.outOfScope, 'out-of-scope');
       if ('served' in v && !v.served) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${v.why}`);
     }
     // Whether the run's key went with it: a refused key blocks every check that needed it (keyRefused.ts).

@@ -28,11 +28,14 @@ export async function executeCheck(check: Check, ctx: CheckContext, spent: () =>
         return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...done() };
       case 'fail':
         return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => withReproducer(f, keyVariable, headerVariables)), ...done() };
+      case 'skip':
+        return { ...base, verdict: 'skip', skipKind: outcome.kind, reason: outcome.reason, ...done() };
       default:
         return { ...base, verdict: outcome.verdict, reason: outcome.reason, ...done() };
     }
   } catch (err) {
-    if (isNotCaptured(err) || isBlocked(err)) return { ...base, verdict: 'skip', reason: err.message, ...done() };
+    if (isNotCaptured(err)) return { ...base, verdict: 'skip', skipKind: 'not-recorded', reason: err.message, ...done() };
+    if (isBlocked(err)) return { ...base, verdict: 'skip', skipKind: err.kind, reason: err.message, ...done() };
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
     return { ...base, verdict: 'error', reason, ...done() };
   }

@@ -22,7 +22,7 @@ describe('planRun', () => {
   });
 
   test('the shards of a run, each area sharded on its own, add up to the whole plan once', () => {
-    const selection = { models: ['svc-v4-flash', 'svc-v4-pro'], only: '*list*' };
+    const selection = { models: ['svc-v4-flash', 'svc-v4-pro'], only: ['*list*'] };
     const whole = planRun(spec, selection);
     expect(new Set(whole.map((p) => p.check.area)).size).toBeGreaterThan(1);
     const shards = [1, 2, 3].flatMap((index) => planRun(spec, { ...selection, shard: { index, count: 3 } }));
@@ -41,7 +41,7 @@ describe('planRun', () => {
         modelMap: {},
         concurrency: 2,
         strict: false,
-        only: '*list*',
+        only: ['*list*'],
         shard: { index: 2, count: 3 },
         runs: 1,
         seed: 1,

@@ -1,4 +1,5 @@
 import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
+import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 
 /**
  * What the CLI hands one target's checks (runChecks.ts in-process, or the suites through vitest's
@@ -11,6 +12,8 @@ export interface RunConfig {
     kind: 'emulator' | 'fixtures' | 'live';
     baseUrl: string;
     messagesBaseUrl: string;
+    /** fixtures: the checks the recording holds, per model; any other is skipped as not recorded. */
+    recording?: RecordedChecks;
   };
   apiKey: string;
   /** A second key whose balance cannot cover a request (402 checks), when the run has one. */
@@ -29,7 +32,9 @@ export interface RunConfig {
   /** --timeout-ms: headers and body-idle timeout of every request (connect: at most 10 s). */
   timeoutMs?: number;
   strict: boolean;
-  only?: string;
+  /** --only and --skip: check-id patterns (checks/selection.ts). */
+  only?: string[];
+  skip?: string[];
   shard?: { index: number; count: number };
   runs: number;
   seed: number;

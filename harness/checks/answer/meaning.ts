@@ -22,14 +22,14 @@ interface Seen {
 type Source = (ctx: CheckContext) => Promise<Seen | { outcome: CheckOutcome }>;
 
 function fromBody(res: CheckResponse, body: unknown, unreadable?: string): Seen | { outcome: CheckOutcome } {
-  if (res.status !== 200 || !isObject(body)) return { outcome: skip(`the request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so there is no completion to judge`) };
+  if (res.status !== 200 || !isObject(body)) return { outcome: skip(`the request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so there is no completion to judge`, 'inconclusive') };
   const calls = get(body, 'choices', 0, 'message', 'tool_calls');
   const toolNames = Array.isArray(calls) ? calls.map((c) => get(c, 'function', 'name')).filter((n): n is string => typeof n === 'string') : [];
   return { res, where: 'the completion', carriers: [body], toolNames };
 }
 
 function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | { outcome: CheckOutcome } {
-  if (res.status !== 200 || !stream) return { outcome: skip(`the streamed request was answered HTTP ${res.status}, so there is no stream to judge`) };
+  if (res.status !== 200 || !stream) return { outcome: skip(`the streamed request was answered HTTP ${res.status}, so there is no stream to judge`, 'inconclusive') };
   if (stream.error !== undefined) return { outcome: outcomeOf([failure(brokeOff(stream), res)]) };
   const carriers = [stream.first, stream.last].filter((c): c is Json => c !== undefined);
   return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text) };
@@ -76,7 +76,7 @@ async function serverClock(ctx: CheckContext, res: CheckResponse): Promise<{ val
 /** `created` near the server's clock. */
 const createdJudge: Judge = async (seen, ctx, meaning) => {
   const values = seen.carriers.map((c) => c.created).filter((v) => v !== undefined);
-  if (values.length === 0) return skip(`${seen.where} carries no \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`);
+  if (values.length === 0) return skip(`${seen.where} carries no \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`, 'inconclusive');
   const clock = await serverClock(ctx, seen.res);
   const now = clock.value.getTime() / 1000;
   const tolerance = meaning.tolerance_seconds ?? 86_400;
@@ -95,7 +95,7 @@ const createdJudge: Judge = async (seen, ctx, meaning) => {
 const modelJudge: Judge = async (seen, ctx) => {
   const known = new Set(Object.keys(ctx.spec.models).flatMap((id) => [id, ctx.mapModel(id)]));
   const values = seen.carriers.map((c) => c.model).filter((v) => v !== undefined);
-  if (values.length === 0) return skip(`${seen.where} carries no \`model\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`);
+  if (values.length === 0) return skip(`${seen.where} carries no \`model\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`, 'inconclusive');
   const unknown = [...new Set(values)].filter((v) => typeof v === 'string' && !known.has(v));
   return outcomeOf(unknown.map((v) => failure(`${seen.where} names model ${shown(v)}, which is no model of the service (${[...new Set(Object.keys(ctx.spec.models).map((id) => ctx.mapModel(id)))].join(', ')})`, seen.res, { path: '/model' })));
 };

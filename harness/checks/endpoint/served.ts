@@ -25,8 +25,8 @@ export function servedChecks(spec: Spec): Check[] {
         appliesTo: defaultModelOnly,
         async run(ctx) {
           const v = await ctx.served(endpoint, base);
-          if ('outOfScope' in v) return skip(v.outOfScope);
-          if ('unknown' in v) return skip(v.unknown);
+          if ('outOfScope' in v) return skip(v.outOfScope, 'out-of-scope');
+          if ('unknown' in v) return skip(v.unknown, 'inconclusive');
           return v.served ? outcomeOf([]) : outcomeOf(v.evidence.map((evidence, i) => ({ message: i === 0 ? v.why : 'the same request to a path that does not exist, for comparison', evidence })));
         },
       }),

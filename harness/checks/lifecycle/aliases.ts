@@ -36,7 +36,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
         appliesTo: (_m, id) => id === alias,
         async run(ctx) {
           const s = await stateAt(ctx, model);
-          if ('indeterminate' in s) return skip(s.indeterminate);
+          if ('indeterminate' in s) return skip(s.indeterminate, 'inconclusive');
           const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx) });
           if (s.state === 'retired') {
             const failures = await judgeRefusal(ctx, res, { error: true, status_unspecified: true }, `${alias} after retirement (${s.at})`);

@@ -53,7 +53,7 @@ export function messagesFormatChecks(spec: Spec): Check[] {
       appliesTo: messagesModels,
       async run(ctx) {
         const { res, body, unreadable } = await messagesAnswer(ctx);
-        if (res.status !== 200 || body === undefined) return skip(`the messages-format request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}; schema.messages-response.matches-schema judges that`);
+        if (res.status !== 200 || body === undefined) return skip(`the messages-format request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}; schema.messages-response.matches-schema judges that`, 'inconclusive');
         return outcomeOf(shapeDepartures(body).map((d) => failure(`the reply departs from the messages format's convention: ${d}`, res)));
       },
     }),
@@ -78,7 +78,7 @@ export function messagesFormatChecks(spec: Spec): Check[] {
       appliesTo: messagesDefaultModel,
       async run(ctx) {
         const { res, body } = await unknownModel(ctx);
-        if (res.status < 400 || body === undefined) return skip(`no error body to judge: the request naming an unknown model was answered HTTP ${res.status}${body === undefined ? ' without a JSON body' : ''}`);
+        if (res.status < 400 || body === undefined) return skip(`no error body to judge: the request naming an unknown model was answered HTTP ${res.status}${body === undefined ? ' without a JSON body' : ''}`, 'inconclusive');
         const type = get(body, 'type');
         return type === 'error' ? pass() : outcomeOf([failure(`the error body's top-level \`type\` is ${shown(type)}, where the messages format's clients read "error"`, res)]);
       },

@@ -69,7 +69,7 @@ export function messagesStreamChecks(spec: Spec): Check[] {
       appliesTo: messagesModels,
       async run(ctx) {
         const res = await ctx.send(messagesRequest(ctx, { stream: true }));
-        if (res.status !== 200) return skip(`the streamed messages-format request was answered HTTP ${res.status}`);
+        if (res.status !== 200) return skip(`the streamed messages-format request was answered HTTP ${res.status}`, 'inconclusive');
         if (!isEventStream(ctx.spec, res)) return outcomeOf([failure(`a streamed messages-format request was answered as ${shown(res.headers['content-type'] ?? '')}, not an SSE stream (${eventStreamType(ctx.spec)})`, res)]);
         const events: NamedEvent[] = [];
         for await (const e of res.events()) if (e.kind === 'data') events.push(named(e));

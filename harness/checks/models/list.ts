@@ -43,7 +43,7 @@ export function modelChecks(spec: Spec): Check[] {
       appliesTo: defaultModelOnly,
       async run(ctx) {
         const { res, body } = await sample(ctx, 'models', () => ({ base: 'base_url', method: 'GET', path: '/models' }));
-        if (res.status !== 200) return skip(`GET /models answered ${res.status} (models.list.names-model-ids judges that)`);
+        if (res.status !== 200) return skip(`GET /models answered ${res.status} (models.list.names-model-ids judges that)`, 'inconclusive');
         const ids = new Set(idsIn(body));
         const current = Object.entries(ctx.spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => id);
         // A model counts as served when the endpoint answers a chat request naming it.

@@ -91,7 +91,7 @@ export function boundChecks(spec: Spec): Check[] {
         appliesTo: currentModels,
         async run(ctx) {
           const p = probes(ctx);
-          if ('skip' in p) return skip(p.skip);
+          if ('skip' in p) return skip(p.skip, 'inconclusive');
           const failures = [];
           for (const probe of p.inside) {
             const res = await ctx.send(request(ctx, probe.value));
@@ -110,7 +110,7 @@ export function boundChecks(spec: Spec): Check[] {
         appliesTo: currentModels,
         async run(ctx) {
           const p = probes(ctx);
-          if ('skip' in p) return skip(p.skip);
+          if ('skip' in p) return skip(p.skip, 'inconclusive');
           const failures = [];
           for (const probe of p.outside) {
             const res = await ctx.send(request(ctx, probe.value));

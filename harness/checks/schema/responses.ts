@@ -144,7 +144,7 @@ export function schemaChecks(spec: Spec): Check[] {
             if (!got.expectStatus(got.res.status)) {
               if (got.res.status === 404 && source.object !== 'error_envelope') return unsupported(`the endpoint answered 404: not served here`);
               // No refusal came, so there is no envelope to judge: the status is the rule checks' finding.
-              if (source.object === 'error_envelope') return skip(`no error answer to judge: a request with empty \`messages\` was answered HTTP ${got.res.status} (rule.chat.messages.non-empty judges the status)`);
+              if (source.object === 'error_envelope') return skip(`no error answer to judge: a request with empty \`messages\` was answered HTTP ${got.res.status} (rule.chat.messages.non-empty judges the status)`, 'inconclusive');
               return outcomeOf([failure(`expected a ${source.object === 'error_envelope' ? 'refusal' : 'success'} to judge, got HTTP ${got.res.status}`, got.res)]);
             }
             if ('stream' in got) return judgeStreamed(got.stream, got.res, lvl.level);

@@ -9,7 +9,7 @@ import { controlSample } from './samples.ts';
  * invited to) first show, on a control exchange, that it does. When it does not, nothing was seen:
  * the verdict is a skip that says why, never a pass.
  */
-export const inconclusive = (why: string): CheckOutcome => skip(`inconclusive: ${why}`);
+export const inconclusive = (why: string): CheckOutcome => skip(`inconclusive: ${why}`, 'inconclusive');
 
 
 /** A text with a stop sequence in its middle: a model that repeats it shows where `stop` must cut. */

@@ -1,9 +1,10 @@
-import type { Failure } from '#harness/core/outcome.ts';
+import type { Failure, SkipKind } from '#harness/core/outcome.ts';
 import type { CheckOutcome, CheckResponse } from '../context.ts';
 import type { JsonRead } from './body.ts';
 
 export const pass = (note?: string): CheckOutcome => (note === undefined ? { verdict: 'pass' } : { verdict: 'pass', note });
-export const skip = (reason: string): CheckOutcome => ({ verdict: 'skip', reason });
+/** A skip of its kind (core/outcome.ts SkipKind): by default the check does not apply here. */
+export const skip = (reason: string, kind: SkipKind = 'not-applicable'): CheckOutcome => ({ verdict: 'skip', reason, kind });
 export const unsupported = (reason: string): CheckOutcome => ({ verdict: 'unsupported', reason });
 
 /** A failure with the exchange as evidence (the runner adds the curl reproducer from it). */

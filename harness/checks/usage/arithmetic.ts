@@ -14,10 +14,10 @@ const SUBJECTS: Record<string, { subject: string; expectation: string }> = {
 
 /** The sum a usage object breaks, or why it cannot be judged (a field absent or not a number). */
 function judgeSum(usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckResponse, where: string): CheckOutcome {
-  if (!isObject(usage)) return skip(`${where} carries no usage object to add up (the schema checks report its absence)`);
+  if (!isObject(usage)) return skip(`${where} carries no usage object to add up (the schema checks report its absence)`, 'inconclusive');
   const names = [sum.total, ...sum.parts];
   const missing = names.filter((n) => typeof usage[n] !== 'number');
-  if (missing.length > 0) return skip(`${where}: usage has no numeric ${missing.map((n) => `\`${n}\``).join(', ')} to add up (the schema checks report it)`);
+  if (missing.length > 0) return skip(`${where}: usage has no numeric ${missing.map((n) => `\`${n}\``).join(', ')} to add up (the schema checks report it)`, 'inconclusive');
   const [total, ...parts] = names.map((n) => usage[n] as number);
   const added = parts.reduce((a, b) => a + b, 0);
   if (added === total) return outcomeOf([]);
@@ -43,7 +43,7 @@ export function usageChecks(spec: Spec): Check[] {
         title,
         async run(ctx) {
           const { res, body, unreadable } = await plainCompletion(ctx);
-          if (res.status !== 200 || body === undefined) return skip(`the completion request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so usage cannot be judged`);
+          if (res.status !== 200 || body === undefined) return skip(`the completion request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so usage cannot be judged`, 'inconclusive');
           return judgeSum(get(body, 'usage'), sum, res, 'the completion');
         },
       }),
@@ -54,9 +54,9 @@ export function usageChecks(spec: Spec): Check[] {
         specRefs: [...common.specRefs, 'objects.chat_completion_chunk.fields.usage'],
         async run(ctx) {
           const { res, stream } = await streamedWithUsage(ctx);
-          if (res.status !== 200 || !stream) return skip(`the streamed request was answered HTTP ${res.status}, so usage cannot be judged`);
+          if (res.status !== 200 || !stream) return skip(`the streamed request was answered HTTP ${res.status}, so usage cannot be judged`, 'inconclusive');
           if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
-          if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage, even asked with `stream_options.include_usage` (the description does not say it does; stream.usage.in-final-chunk reports it)');
+          if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage, even asked with `stream_options.include_usage` (the description does not say it does; stream.usage.in-final-chunk reports it)', 'inconclusive');
           return judgeSum(stream.message.usage, sum, res, 'the stream');
         },
       }),

@@ -1,5 +1,5 @@
 import { UsageError } from '#harness/core/errors/index.ts';
-import { diffRecords, readRecords, type DiffEntry } from '#harness/results/index.ts';
+import { diffRecords, OUTCOME_WORD, readRecords, withPolicy, type DiffEntry } from '#harness/results/index.ts';
 import { EXIT, parseFlags, type Command } from '../command.ts';
 import { diffInfo } from './diffHelp.ts';
 
@@ -8,8 +8,13 @@ export const diff: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags('diff', argv, { strict: { type: 'boolean' }, 'allow-flaky': { type: 'boolean' } }, true);
     if (positionals.length !== 2) throw new UsageError('diff: name two files, BASE.json and NEW.json. Run `svc-conformance diff --help`.');
-    const [base, next] = await Promise.all(positionals.map((f) => readRecords(f)));
-    const d = diffRecords(base!, next!);
+    const [base, read] = await Promise.all(positionals.map((f) => readRecords(f)));
+    // The flags add to the policy NEW ran with; they never relax it.
+    const next = withPolicy(read!, {
+      ...(values.strict === true ? { strict: true } : {}),
+      ...(values['allow-flaky'] === true ? { allowFlaky: true } : {}),
+    });
+    const d = diffRecords(base!, next, positionals[0]!);
     const line = (e: DiffEntry) => `  ${e.checkId} (${e.model}, ${e.severity})${e.before ? ` was ${e.before}` : ''}${e.after ? `, now ${e.after}` : ''}`;
     const section = (title: string, entries: DiffEntry[]) => {
       io.stdout(`${title}: ${entries.length}`);
@@ -20,9 +25,10 @@ export const diff: Command = {
     section('newly passing', d.newlyPassing);
     section('added', d.added);
     section('removed', d.removed);
-    // A check newly flaky is a regression as one newly failing is, as `run` gates it, unless flaky checks are allowed.
-    const worse = [...d.newlyFailing, ...(values['allow-flaky'] === true ? [] : d.newlyFlaky)];
-    const regressions = worse.filter((e) => e.severity === 'must' || (values.strict === true && e.severity === 'should'));
-    return regressions.length > 0 ? EXIT.conformanceFailure : EXIT.ok;
+    // The same decision `run --baseline BASE` makes for NEW (results/gate.ts).
+    const { decision } = d;
+    io.stdout(`${OUTCOME_WORD[decision.outcome]} against BASE: ${decision.reason}`);
+    for (const c of decision.cells) for (const r of c.gating) io.stdout(`  regression: ${r.checkId} (${r.model}, ${r.severity}) was ${c.record.options.baseline?.verdicts[r.checkId]}, now ${r.verdict}`);
+    return decision.outcome === 'pass' ? EXIT.ok : EXIT.conformanceFailure;
   },
 };

@@ -13,11 +13,18 @@ A check is newly flaky when it passed and failed over \`run --repeat N\` in
 NEW and was not flaky in BASE; one flaky in BASE that fails every time in NEW
 is newly failing, and one that passes every time is newly passing.
 
+An error counts as a failure, as the run's gate counts it. Its last lines
+are the decision \`run --baseline BASE.json\` would have made for NEW: PASS,
+or FAIL with each regression (a check that fails the run now and was not
+failing in BASE), INTERRUPTED or NOTHING JUDGED (NEW cannot show that
+nothing regressed).
+
 Options:
-  --strict       newly failing (or flaky) should-checks count too
-  --allow-flaky  a newly flaky check is listed but is not a regression
+  --strict       should-checks gate too (as NEW's run with --strict would)
+  --allow-flaky  a flaky check is listed but does not gate
   -h, --help     show this help
 
-Exit codes: 0 no must-check newly fails or is newly flaky; 1 one does (a
-regression); 2 a file is not a report.`,
+Exit codes: 0 PASS against BASE; 1 a regression, or NEW is interrupted or
+judged nothing; 2 a file is not a report, or the two share no cell (target
+and model).`,
 };

@@ -36,7 +36,7 @@ describe('the committed cost profile', () => {
   });
 
   test('a part of a run (--only, --shard, --without) is measured instead', async () => {
-    expect((await estimateCost(spec, config({ only: 'schema.' }), at)).method).toBe('emulator-dry-run');
+    expect((await estimateCost(spec, config({ only: ['schema.'] }), at)).method).toBe('emulator-dry-run');
     expect((await estimateCost(spec, config({ shard: { index: 1, count: 2 } }), at)).method).toBe('emulator-dry-run');
   });
 });

@@ -1,0 +1,42 @@
+/**
+ * Which checks a run selects: `--only` patterns (any one selects a check; none given selects all)
+ * less `--skip` patterns. A pattern is a substring of the check id, or a glob with `*` matching the
+ * whole id.
+ */
+export interface Selection {
+  only?: readonly string[];
+  skip?: readonly string[];
+}
+
+export function globMatcher(pattern: string): (id: string) => boolean {
+  if (!pattern.includes('*')) return (id) => id.includes(pattern);
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return (id) => re.test(id);
+}
+
+/** Whether the selection takes the check `id`. */
+export function selector(selection: Selection): (id: string) => boolean {
+  const only = (selection.only ?? []).map(globMatcher);
+  const skip = (selection.skip ?? []).map(globMatcher);
+  return (id) => (only.length === 0 || only.some((m) => m(id))) && !skip.some((m) => m(id));
+}
+
+/** `--only a,b --only c` as [a, b, c]: each value a comma-separated list, blanks dropped. */
+export function patternsOf(values: readonly string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/**
+ * What is wrong with a selection over these check ids, in words a user acts on: each pattern that
+ * matches no check (a typo selects nothing, or leaves nothing out), and a selection left empty.
+ */
+export function selectionProblems(selection: Selection, ids: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const [flag, patterns] of [['--only', selection.only], ['--skip', selection.skip]] as const) {
+    for (const p of patterns ?? []) {
+      if (!ids.some(globMatcher(p))) problems.push(`${flag} ${JSON.stringify(p)} matches no check`);
+    }
+  }
+  if (problems.length === 0 && !ids.some(selector(selection))) problems.push('the selection leaves no check to run');
+  return problems;
+}

@@ -1,0 +1,180 @@
+import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
+import type { RunRecord } from './runRecord.ts';
+import { skipKindOf } from './skipKind.ts';
+
+/**
+ * THE decision of whether a run passed, written once. The exit code, summary.json, every report's
+ * headline, the JUnit and `diff` all read it, so they cannot disagree. Its whole policy travels in
+ * each record (`options.strict`, `options.allowFlaky`, `options.baseline`, `interrupted`,
+ * `endedEarly`): a saved report.json is judged again exactly as its run was.
+ *
+ * A result that failed (verdict fail, error or flaky):
+ * - `must` fails the run; `should` only with `strict`; `advisory` never (the description leaves it open);
+ * - `error` (the check could not be judged: refused connection, stall, unreadable bytes, a harness
+ *   bug) counts as a failure of its severity: a CI gate must not pass a dead endpoint;
+ * - `flaky` (passed and failed over `--repeat N`) counts as a failure of its severity, unless
+ *   `allowFlaky`: then it is tolerated (still reported);
+ * - with a baseline, only a regression fails the run: a check the baseline judged and did not see
+ *   failing (pass, skip, unsupported there). One failing there too is `known`; one the baseline never
+ *   ran is tolerated as `not in the baseline` (a newer harness's check does not break an old gate).
+ *
+ * The run's outcome, most telling first:
+ * - `interrupted`: SIGINT or SIGTERM stopped it (exit 130 or 143): the reports are partial, never PASS;
+ * - `fail`: a result fails the run, or the harness ended it early (the key was refused) (exit 1);
+ * - `nothing-judged`: a cell in which no must-check was judged, pass or fail (every one skipped,
+ *   blocked, not recorded, unsupported or errored below the gate); with no must-check in the
+ *   selection, no check at all judged (exit 1): a PASS has to be earned;
+ * - `pass` (exit 0).
+ */
+export type Outcome = 'pass' | 'fail' | 'interrupted' | 'nothing-judged';
+
+export type ExitCode = 0 | 1 | 130 | 143;
+
+/** The word every headline uses for an outcome. */
+export const OUTCOME_WORD: Readonly<Record<Outcome, string>> = { pass: 'PASS', fail: 'FAIL', interrupted: 'INTERRUPTED', 'nothing-judged': 'NOTHING JUDGED' };
+
+/** How one result counts: `gates` fails the run; `known` fails as the baseline did; `tolerated` fails below the gate. */
+export type CaseStanding = { counts: 'gates'; why: string } | { counts: 'known'; why: string } | { counts: 'tolerated'; why: string } | { counts: 'none' };
+
+export interface CellGate {
+  record: RunRecord;
+  outcome: Outcome;
+  /** Results that fail the run. */
+  gating: CheckResult[];
+  /** Failing results the baseline saw failing too. */
+  known: CheckResult[];
+  /** Failing results below the gate (should without --strict, advisory, flaky allowed, not in the baseline). */
+  tolerated: CheckResult[];
+  /** Checks judged (pass, fail or flaky) among those the outcome rests on: the must-checks, else all. */
+  judged: number;
+  /** Of those, what was not judged and why: skips by kind, errors, unsupported. */
+  unjudged: Partial<Record<SkipKind | 'error' | 'unsupported', number>>;
+  /** One sentence: why the cell has its outcome. */
+  reason: string;
+}
+
+export interface GateDecision {
+  outcome: Outcome;
+  exitCode: ExitCode;
+  cells: CellGate[];
+  /** One sentence for the whole run. */
+  reason: string;
+}
+
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'flaky']);
+
+/** Whether a verdict is a failure of some kind (before severity and policy). */
+export function isFailing(verdict: Verdict): boolean {
+  return FAILING.has(verdict);
+}
+
+/** How a result counts under its record's policy (see the top of this file). */
+export function standingOf(r: CheckResult, options: RunRecord['options']): CaseStanding {
+  if (!isFailing(r.verdict)) return { counts: 'none' };
+  if (r.verdict === 'flaky' && options.allowFlaky === true) return { counts: 'tolerated', why: 'flaky, allowed by --allow-flaky' };
+  if (r.severity === 'advisory') return { counts: 'tolerated', why: 'advisory: never fails the run' };
+  if (r.severity === 'should' && !options.strict) return { counts: 'tolerated', why: 'should: fails the run only with --strict' };
+  const baseline = options.baseline;
+  if (baseline) {
+    const before = baseline.verdicts[r.checkId];
+    if (before === undefined) return { counts: 'tolerated', why: `not in the baseline (${baseline.source})` };
+    if (isFailing(before)) return { counts: 'known', why: `known: ${before} in the baseline too (${baseline.source})` };
+    return { counts: 'gates', why: `regression: ${before} in the baseline (${baseline.source}), ${r.verdict} now` };
+  }
+  return { counts: 'gates', why: r.verdict === 'error' ? `could not be judged (${r.severity}): fails the run as a failure would` : `${r.severity}: fails the run` };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function unjudgedText(u: CellGate['unjudged']): string {
+  const parts = Object.entries(u).map(([k, n]) => `${n} ${k === 'error' ? (n === 1 ? 'error' : 'errors') : k}`);
+  return parts.length > 0 ? parts.join(', ') : 'none ran';
+}
+
+/** The gate of one cell (one record). */
+export function cellGate(record: RunRecord): CellGate {
+  const gating: CheckResult[] = [];
+  const known: CheckResult[] = [];
+  const tolerated: CheckResult[] = [];
+  for (const r of record.results) {
+    const s = standingOf(r, record.options);
+    if (s.counts === 'gates') gating.push(r);
+    else if (s.counts === 'known') known.push(r);
+    else if (s.counts === 'tolerated') tolerated.push(r);
+  }
+  const must = record.results.filter((r) => r.severity === 'must');
+  const scope = must.length > 0 ? must : record.results;
+  const unjudged: CellGate['unjudged'] = {};
+  let judged = 0;
+  for (const r of scope) {
+    if (r.verdict === 'pass' || r.verdict === 'fail' || r.verdict === 'flaky') judged += 1;
+    else {
+      const k = r.verdict === 'skip' ? skipKindOf(r)! : r.verdict;
+      unjudged[k] = (unjudged[k] ?? 0) + 1;
+    }
+  }
+  const what = must.length > 0 ? 'must-check' : 'check';
+  const ran = record.results.filter((r) => skipKindOf(r) !== 'interrupted').length;
+  let outcome: Outcome;
+  let reason: string;
+  if (record.interrupted) {
+    outcome = 'interrupted';
+    reason = `stopped${record.interruptedBy ? ` by ${record.interruptedBy}` : ''} after ${ran} of ${record.results.length} checks: the report is partial${gating.length > 0 ? `, and ${plural(gating.length, 'check')} already fail the run` : ''}`;
+  } else if (record.endedEarly) {
+    outcome = 'fail';
+    reason = `${record.endedEarly.message}${gating.length > 0 ? `; ${plural(gating.length, 'check')} fail the run` : ''}`;
+  } else if (gating.length > 0) {
+    outcome = 'fail';
+    reason = `${plural(gating.length, 'check')} fail the run (${countsText(gating)})`;
+  } else if (judged === 0) {
+    outcome = 'nothing-judged';
+    reason = `no ${what} was judged: ${unjudgedText(unjudged)} of ${plural(scope.length, what)}`;
+  } else {
+    outcome = 'pass';
+    const beside = [
+      ...(known.length > 0 ? [`${plural(known.length, 'known failure')} from the baseline`] : []),
+      ...(tolerated.length > 0 ? [`${tolerated.length} below the gate (${countsText(tolerated)})`] : []),
+      ...(judged < scope.length ? [`not judged: ${unjudgedText(unjudged)}`] : []),
+    ];
+    reason = `${judged} of ${plural(scope.length, what)} judged, and every one held${beside.length > 0 ? `; ${beside.join('; ')}` : ''}`;
+  }
+  return { record, outcome, gating, known, tolerated, judged, unjudged, reason };
+}
+
+/** `2 must failures, 1 error, 1 flaky`: failing results by what they are. */
+function countsText(results: readonly CheckResult[]): string {
+  const n = (p: (r: CheckResult) => boolean) => results.filter(p).length;
+  const parts: string[] = [];
+  for (const sev of ['must', 'should', 'advisory'] as const) {
+    const k = n((r) => r.verdict === 'fail' && r.severity === sev);
+    if (k > 0) parts.push(plural(k, `${sev} failure`));
+  }
+  const errors = n((r) => r.verdict === 'error');
+  if (errors > 0) parts.push(plural(errors, 'error'));
+  const flaky = n((r) => r.verdict === 'flaky');
+  if (flaky > 0) parts.push(`${flaky} flaky`);
+  return parts.join(', ');
+}
+
+const RANK: readonly Outcome[] = ['interrupted', 'fail', 'nothing-judged', 'pass'];
+
+/** The gate over every cell of a run: its outcome is the most telling of its cells'. */
+export function gate(records: readonly RunRecord[]): GateDecision {
+  const cells = records.map(cellGate);
+  if (cells.length === 0) return { outcome: 'nothing-judged', exitCode: 1, cells, reason: 'no cell was run' };
+  const outcome = RANK.find((o) => cells.some((c) => c.outcome === o))!;
+  const exitCode: ExitCode = outcome === 'pass' ? 0 : outcome === 'interrupted' ? (records.some((r) => r.interruptedBy === 'SIGTERM') ? 143 : 130) : 1;
+  const deciding = cells.filter((c) => c.outcome === outcome);
+  let reason: string;
+  if (cells.length === 1) reason = cells[0]!.reason;
+  else if (outcome === 'pass') {
+    const judged = cells.reduce((n, c) => n + c.judged, 0);
+    reason = `every cell passed: ${judged} checks judged across ${cells.length} cells, and every one held${cells.some((c) => c.known.length + c.tolerated.length > 0) ? ' (each cell\'s report lists what failed below the gate)' : ''}`;
+  } else reason = deciding.map((c) => `${c.record.model} at ${c.record.target.baseUrl}: ${c.reason}`).join('; ');
+  return { outcome, exitCode, cells, reason };
+}
+
+/** The records with their policy replaced where `policy` says (merge --strict, diff's baseline). */
+export function withPolicy(records: readonly RunRecord[], policy: Partial<Pick<RunRecord['options'], 'strict' | 'allowFlaky'>>): RunRecord[] {
+  return records.map((r) => ({ ...r, options: { ...r.options, ...policy } }));
+}
