@@ -91,12 +91,11 @@ describe('redaction', () => {
 });
 
 describe('network failures', () => {
+  // Quickly: the bound is the test's timeout, shorter than the 30 s connect timeout a refusal must not wait for.
   test('connection refused: TransportError HARNESS_CONNECT, quickly, with the redacted URL in the message', async () => {
     const port = await deadPort();
-    transport = createTransport({ secrets: ['sk-secret-1234'], concurrency: 1, retry: SPEC_RETRY_POLICY });
-    const started = performance.now();
+    transport = createTransport({ secrets: ['sk-secret-1234'], concurrency: 1, retry: SPEC_RETRY_POLICY, timeouts: { connectMs: 30_000 } });
     const err = await failure(transport.send({ method: 'POST', url: `http://127.0.0.1:${port}/chat/completions?k=sk-secret-1234`, body: { model: 'm' } }));
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(err).toBeInstanceOf(TransportError);
     const error = err as TransportError;
     expect(isHarnessError(error)).toBe(true);
@@ -109,7 +108,7 @@ describe('network failures', () => {
     });
     expect(error.exchange.response).toBeUndefined();
     expect(transport.stats().retries).toBe(0); // network failures are not retried
-  });
+  }, 10_000);
 
   test('no response headers in time: HARNESS_TIMEOUT', async () => {
     server = await startServer((req) => {
@@ -285,16 +284,18 @@ describe('a dead endpoint ends quickly', () => {
   });
 
   test('requests waiting in line for a slot are not sent once the endpoint is declared', async () => {
+    const arrived: string[] = [];
     server = await startServer((req) => {
+      arrived.push(req.url ?? '');
       req.resume(); // and never answer
     });
     transport = createTransport({ secrets: [], concurrency: 3, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 1000 } });
     const paths = ['/a', '/b', '/c', '/d', '/e', '/f', '/g', '/h', '/i'];
-    const started = performance.now();
     const errs = await Promise.all(paths.map((p) => failure(transport!.send({ method: 'GET', url: `${server!.url}${p}` }))));
-    // Three waves of timeouts without the judgement (3 s); with it, one timeout and the probe of the
-    // root, which gets no answer either: the rest is abandoned or never sent.
-    expect(performance.now() - started).toBeLessThan(2700);
+    // Three waves of timeouts without the judgement; with it, the first wave's timeout and the probe
+    // of the root, which gets no answer either: the second wave is abandoned, the third never sent
+    // (counted, not timed).
+    expect(arrived.filter((p) => ['/g', '/h', '/i'].includes(p))).toEqual([]);
     const codes = errs.map((e) => (e as TransportError).code);
     expect(codes.slice(0, 3)).toEqual(['HARNESS_TIMEOUT', 'HARNESS_TIMEOUT', 'HARNESS_TIMEOUT']);
     expect(codes.at(-1)).toBe('HARNESS_UNRESPONSIVE');

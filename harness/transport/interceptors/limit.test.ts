@@ -35,17 +35,14 @@ describe('limit: requests in flight', () => {
   test('20 requests, held 50 ms each, concurrency 3: the server never sees more than 3 at once', async () => {
     const seen = await holdingServer(50);
     transport = createTransport({ secrets: [], concurrency: 3, retry: SPEC_RETRY_POLICY });
-    const started = performance.now();
     const bodies = await Promise.all(
       Array.from({ length: 20 }, async () => (await transport!.send({ method: 'GET', url: `${server!.url}/models` })).json()),
     );
     expect(bodies).toHaveLength(20);
     expect(seen.total()).toBe(20);
     expect(seen.peak()).toBe(3);
+    // 3 at once and never more: the limit queues, it does not serialise (a peak of 1 would).
     expect(transport.stats()).toEqual({ maxInFlight: 3, requests: 20, retries: 0 });
-    // 20 / 3 rounds of 50 ms: the limit queues, it does not serialise.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(6 * 50 - 10);
-    expect(performance.now() - started).toBeLessThan(20 * 50);
   });
 
   test('bodies nobody reads still give their slots back: no deadlock', async () => {

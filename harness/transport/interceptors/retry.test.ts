@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTransport } from '../createTransport.ts';
 import { isTransportError } from '../errors.ts';
-import { SPEC_RETRY_POLICY, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
+import { SPEC_RETRY_POLICY, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import type { Transport, TransportOptions } from '../types.ts';
 
 let server: TestServer | undefined;
@@ -61,15 +61,17 @@ describe('retry: Retry-After first', () => {
     expect(transport.stats()).toMatchObject({ requests: 2, retries: 1 });
   });
 
-  test('with the real clock, the 200 comes after at least ~1 s', async () => {
-    await scriptedServer([{ status: 429, headers: { 'retry-after': '1' } }, { status: 200 }]);
+  test('without an injected sleep the wait is the real clock\'s: the retry is not sent while Retry-After runs', async () => {
+    const { seen } = await scriptedServer([{ status: 429, headers: { 'retry-after': '30' } }, { status: 200 }]);
     transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
-    const started = performance.now();
-    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
-    const elapsed = performance.now() - started;
-    expect(res.status).toBe(200);
-    expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(5000);
+    const caught = transport.send({ method: 'GET', url: `${server!.url}/models` }).catch((err: unknown) => err);
+    while (seen.length === 0) await pause(10);
+    // Nothing is measured: a sleep that did not wait would have sent the retry by now; one that waits 30 s cannot have.
+    await pause(200);
+    expect(seen).toHaveLength(1);
+    await transport.close();
+    const err = await caught;
+    expect(isTransportError(err) && err.code).toBe('HARNESS_CLOSED');
   });
 });
 
@@ -177,16 +179,16 @@ describe('retry: exponential backoff', () => {
     expect(bodies).toEqual(Array(3).fill('{"model":"m","messages":[]}'));
   });
 
+  // The bound is the test's timeout: a 503's wait is at least 30 s, so only an ended wait lets it finish.
   test('close() during a retry wait ends the request at once with HARNESS_CLOSED', async () => {
-    await scriptedServer([{ status: 503 }]);
+    const { seen } = await scriptedServer([{ status: 503 }]);
     transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
     const pending = transport.send({ method: 'GET', url: `${server!.url}/models` });
     const caught = pending.catch((err: unknown) => err);
-    await new Promise((r) => setTimeout(r, 100));
-    const started = performance.now();
+    while (seen.length === 0) await pause(10);
+    await pause(100); // the 503 has been read by now, and its wait begun (were it not, close() ends the request all the same)
     await transport.close();
     const err = await caught;
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(isTransportError(err) && err.code).toBe('HARNESS_CLOSED');
-  });
+  }, 20_000);
 });
