@@ -96,3 +96,37 @@ describe('record, then replay', () => {
     expect(replay.verdicts).toEqual(run.verdicts);
   }, 60_000);
 });
+
+/**
+ * Issue 19, item 3: a recording answers only what it recorded. Its manifest names the models and,
+ * per model, the checks it holds; replaying another model is a usage error, and a check it never
+ * ran is skipped "not recorded", never answered with another check's or model's bytes.
+ */
+describe('a replay answers only what it recorded', () => {
+  test('a flash recording: --model svc-v4-pro exits 2 naming svc-v4-flash; without --model, flash alone, and every check not recorded skipped as not-recorded', async () => {
+    const out = tmp();
+    const recorded = await cli('record', ['--out', out, '--model', 'svc-v4-flash', '--now', '2026-06-01T00:00:00Z', '--only', 'stream.events']);
+    expect(recorded.code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { models: string[]; checks: Record<string, string[]> };
+    expect(manifest.models).toEqual(['svc-v4-flash']);
+    expect(manifest.checks).toEqual({ 'svc-v4-flash': recorded.results.map((r) => r.checkId).sort() });
+
+    const io = captureIO();
+    expect(await main(['run', '--fixtures', out, '--model', 'svc-v4-pro', '--quiet'], io)).toBe(2);
+    expect(io.text()).toContain(`run: --fixtures ${out} recorded svc-v4-flash only; --model svc-v4-pro was never recorded. Replay with --model svc-v4-flash, or record svc-v4-pro.`);
+
+    // No --model and no --only: the recorded model, every check of the plan, judged only where recorded.
+    const replayed = await cli('run', ['--fixtures', out, '--fast']);
+    expect(new Set(replayed.results.map((r) => r.model))).toEqual(new Set(['svc-v4-flash']));
+    const held = new Set(manifest.checks['svc-v4-flash']);
+    const others = replayed.results.filter((r) => !held.has(r.checkId));
+    expect(others.length).toBeGreaterThan(50);
+    for (const r of others) {
+      expect(r.verdict, r.checkId).toBe('skip');
+      expect(r.skipKind, r.checkId).toBe('not-recorded');
+      expect(r.reason, r.checkId).toMatch(/^not recorded: /);
+    }
+    for (const r of replayed.results.filter((x) => held.has(x.checkId))) expect(r.verdict, r.checkId).toBe(recorded.verdicts[`${r.checkId} ${r.model}`]);
+  }, 60_000);
+});
+

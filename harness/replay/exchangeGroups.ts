@@ -1,4 +1,4 @@
-import { canonicalBody, type FixtureExchange, type FixtureKey } from './fixtureFormat.ts';
+import { canonicalBody, modelOf, type FixtureExchange, type FixtureKey } from './fixtureFormat.ts';
 import type { RequestKey } from './requestKey.ts';
 
 /** A fallback match needs this share of the body in common (prefix + suffix) with the recording. */
@@ -6,6 +6,8 @@ const SIMILARITY = 0.8;
 
 interface Group {
   canonical: string;
+  /** The model its request named: a fallback never answers another model's request from it. */
+  model: string | undefined;
   auth: FixtureKey['auth'];
   size: number;
   served: number;
@@ -17,8 +19,8 @@ interface Group {
  * The shared state of a recording's handlers. Exchanges with the same key (method, path with query,
  * key index, body hash, auth form) form a group answered in turn: each once in recording order,
  * then the last again. A request whose body matches nothing recorded (a check's random marker or
- * cache salt) falls back to the group with its method, path and key index, no auth form, not yet
- * answered, whose canonical body is most alike (common prefix + suffix >= 80% of the longer one),
+ * cache salt) falls back to the group with its method, path, key index and body `model`, no auth
+ * form, not yet answered, whose canonical body is most alike (common prefix + suffix >= 80% of the longer one),
  * and keeps that group from then on. Without `fallback` (a set built from captures) a recording
  * answers only the very request it was paired with.
  */
@@ -35,7 +37,7 @@ export class ExchangeGroups {
       const id = keyId(fx.key);
       let group = this.#groups.get(id);
       if (!group) {
-        group = { canonical: canonicalBody(fx.request), auth: fx.key.auth, size: 0, served: 0, taken: false };
+        group = { canonical: canonicalBody(fx.request), model: modelOf(fx.request.body), auth: fx.key.auth, size: 0, served: 0, taken: false };
         this.#groups.set(id, group);
       }
       this.#place.set(fx, { group, index: group.size });
@@ -75,7 +77,8 @@ export class ExchangeGroups {
     const prefix = keyId({ method: req.method, path: req.path, secret: req.secret, bodyHash: '' });
     let best: { group: Group; score: number } | undefined;
     for (const [id, group] of this.#groups) {
-      if (!id.startsWith(prefix) || group.taken || group.auth !== undefined) continue;
+      // The same route (method, path, key) and the same model: an alike body of another model is another model's answer.
+      if (!id.startsWith(prefix) || group.taken || group.auth !== undefined || group.model !== req.model) continue;
       const score = similarity(group.canonical, req.canonical);
       if (score >= SIMILARITY && (best === undefined || score > best.score)) best = { group, score };
     }

@@ -37,6 +37,18 @@ export interface FixtureManifest {
   coverage?: 'partial';
   /** Where a set built from captures came from, in a sentence. */
   source?: string;
+  /**
+   * The spec models the run recorded, in its order: a replay runs these, and refuses any other
+   * (another model's requests would be answered with these models' bytes). Older recordings lack it.
+   */
+  models?: string[];
+  /**
+   * Per recorded model, the ids of the checks whose exchanges the recording holds (sorted). A replay
+   * skips any other check as not recorded instead of answering it with another check's bytes.
+   * Absent when it cannot be told: an older recording, one that stopped before its end, a set
+   * built from captures (which answers by request, not by check).
+   */
+  checks?: Record<string, string[]>;
 }
 
 /** How a request carried its credential: a bearer token, none, or a malformed Authorization. */
@@ -92,6 +104,13 @@ export function canonicalBody(req: { body?: unknown; rawBody?: string }): string
   if (req.rawBody !== undefined) return `raw:${req.rawBody}`;
   if (req.body !== undefined) return canonicalJson(req.body, 0);
   return '';
+}
+
+/** The model a request body names (`model` at its top), if any: chat, FIM and messages bodies all carry it there. */
+export function modelOf(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { model } = body as { model?: unknown };
+  return typeof model === 'string' ? model : undefined;
 }
 
 export function bodyHash(canonical: string): string {
@@ -207,12 +226,17 @@ function checked<T>(file: string, value: unknown, shape: 'manifest' | 'exchange'
   return value as T;
 }
 
-export function readFixture(dir: string): Fixture {
+/** DIR/manifest.json alone, checked against the schema (what a replay decides its models by). */
+export function readManifest(dir: string): FixtureManifest {
   const manifestFile = join(dir, 'manifest.json');
   const raw = parseFile(manifestFile) as { schemaVersion?: unknown } | null;
   // The version first: a recording from another harness version differs in more than one field.
   if (raw?.schemaVersion !== SCHEMA_VERSION) throw new Error(`${manifestFile}: schemaVersion ${String(raw?.schemaVersion)} is not ${SCHEMA_VERSION}`);
-  const manifest = checked<FixtureManifest>(manifestFile, raw, 'manifest');
+  return checked<FixtureManifest>(manifestFile, raw, 'manifest');
+}
+
+export function readFixture(dir: string): Fixture {
+  const manifest = readManifest(dir);
   const files = readdirSync(join(dir, 'exchanges')).filter((f) => f.endsWith('.json')).sort();
   const exchanges = files.map((f) => checked<FixtureExchange>(join(dir, 'exchanges', f), parseFile(join(dir, 'exchanges', f)), 'exchange'));
   return { manifest, exchanges };

@@ -14,11 +14,13 @@ export interface ReplayServer {
 /**
  * A loopback server answering from a recording through its MSW handlers (`getResponse`), so the
  * client's code path is the live one. What no handler answers is the server's unhandled request:
- * it answers NOT_RECORDED_STATUS naming it. Nothing is forwarded anywhere.
+ * it answers NOT_RECORDED_STATUS naming it, marked for a skip where a miss is no recorded check's
+ * (notRecorded.ts). Nothing is forwarded anywhere.
  */
 export async function startReplayServer(dir: string, options: { fast?: boolean } = {}): Promise<ReplayServer> {
   const recording = readFixture(dir);
-  const partial = recording.manifest.coverage === 'partial';
+  const { manifest } = recording;
+  const miss = manifest.coverage === 'partial' ? 'capture' : manifest.checks === undefined ? 'unlisted' : 'fail';
   // MSW asks every handler it is given in turn, a few µs each, and most of a recording shares one
   // route: ask the handlers recorded under the request's own key, then its route's (a fallback
   // match). Only those could answer it, in the same order, so the outcome is the whole list's.
@@ -30,7 +32,7 @@ export async function startReplayServer(dir: string, options: { fast?: boolean }
   }
   const answer = async (request: Request): Promise<Response> => {
     const key = await requestKeyOf(request);
-    return (await getResponse(byKey.get(keyIndex(key)) ?? [], request)) ?? (await getResponse(byRoute.get(routeIndex(key)) ?? [], request)) ?? notRecorded(key, partial);
+    return (await getResponse(byKey.get(keyIndex(key)) ?? [], request)) ?? (await getResponse(byRoute.get(routeIndex(key)) ?? [], request)) ?? notRecorded(key, miss);
   };
   const server = await serveFetch(answer, {
     failure: (err) => new Response(`replay server error: ${err instanceof Error ? err.message : String(err)}`, { status: 500, headers: { 'content-type': 'text/plain' } }),

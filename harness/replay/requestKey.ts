@@ -1,4 +1,4 @@
-import { bodyHash, canonicalBody, relativePath, type AuthForm, type FixtureKey } from './fixtureFormat.ts';
+import { bodyHash, canonicalBody, modelOf, relativePath, type AuthForm, type FixtureKey } from './fixtureFormat.ts';
 
 /** The keys a replayed run sends: index i stands for the recording's secret i. */
 export const REPLAY_KEYS = ['sk-replay-key-0', 'sk-replay-key-1'] as const;
@@ -9,6 +9,8 @@ export interface RequestKey extends Omit<FixtureKey, 'path' | 'auth'> {
   path: string | undefined;
   auth: AuthForm;
   canonical: string;
+  /** The body's `model`, when it names one: an alike match never crosses it (exchangeGroups.ts). */
+  model: string | undefined;
 }
 
 const keys = new Map<string, WeakMap<Request, Promise<RequestKey>>>();
@@ -36,9 +38,11 @@ async function keyOf(request: Request, baseUrl: string | undefined): Promise<Req
   const url = new URL(request.url);
   const raw = await request.clone().text();
   let canonical = '';
+  let body: unknown;
   if (raw !== '') {
     try {
-      canonical = canonicalBody({ body: JSON.parse(raw) as unknown });
+      body = JSON.parse(raw) as unknown;
+      canonical = canonicalBody({ body });
     } catch {
       canonical = canonicalBody({ rawBody: raw });
     }
@@ -52,6 +56,7 @@ async function keyOf(request: Request, baseUrl: string | undefined): Promise<Req
     auth: authForm(request),
     bodyHash: bodyHash(canonical),
     canonical,
+    model: modelOf(body),
   };
 }
 

@@ -13,7 +13,7 @@ import type { RunConfig } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
 import { repeatedEstimate } from './spend/repeatedEstimate.ts';
-import { startRecording } from './startRecording.ts';
+import { finishRecording, startRecording } from './startRecording.ts';
 
 /** One target of a run, with what a targets file may set per target. */
 export interface RunTarget {
@@ -78,7 +78,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const startedAt = new Date();
       const referenceTime = await referenceTimeOf(entry, settings.now);
       const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
-      if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version });
+      if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models });
       // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
       const configOf = () => runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(startedAt) } : {}) });
       const config = configOf();
@@ -97,6 +97,8 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
       const suites = await runRepeated({ repeat, configOf, progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) });
       run.clock.add(suites);
+      // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
+      if (recordDir !== undefined) finishRecording(recordDir, suites.results);
       if (!settings.quiet) for (const r of suites.results) if (r.verdict === 'flaky') log(`svc-conformance: ${r.checkId} (${r.model}) is ${r.reason ?? 'flaky'}`);
       // Said once, whatever --quiet: the one thing to fix before anything else can be judged.
       const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
@@ -142,7 +144,7 @@ async function estimate(spec: Spec, config: RunConfig, planned: number, startedA
 function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSettings, extra: Pick<RunConfig, 'referenceTime' | 'recordDir' | 'budget'>): RunConfig {
   return {
     ...(s.specDir !== undefined ? { specDir: s.specDir } : {}),
-    target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
+    target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl, ...(target.recording ? { recording: target.recording } : {}) },
     apiKey: target.apiKey,
     ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
     apiKeyEnv: target.apiKeyEnv,

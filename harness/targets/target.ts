@@ -1,6 +1,8 @@
+import { isAbsolute, relative } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 import { generateKey, startEmulator, type FaultId } from '#harness/emulator/index.ts';
+import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
 import type { Spec } from '#harness/spec/model.ts';
 
@@ -15,6 +17,8 @@ export interface Target {
   emptyBalanceKey?: string;
   /** fixtures: the recording's reference time (ISO), which lifecycle checks judge against. */
   clock?: string;
+  /** fixtures: the checks the recording holds, per model, when its manifest lists them. */
+  recording?: RecordedChecks;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,13 @@ export async function fixturesTarget(dir: string, options: { fast?: boolean } = 
     ...(manifest.emptyBalanceKey ? { emptyBalanceKey: REPLAY_KEYS[1] } : {}),
     apiKeyEnv: 'SVC_API_KEY',
     clock: manifest.clock,
+    ...(manifest.checks ? { recording: { dir: shownPath(dir), checks: manifest.checks } } : {}),
     close: () => server.close(),
   };
+}
+
+/** A path as a reason shows it: relative to the working directory when under it. */
+function shownPath(dir: string): string {
+  const rel = relative(process.cwd(), dir);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
 }
