@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function replay(set: string) {
   const out = join(dir, set);
   const code = await main(['run', '--fixtures', join(FIXTURES, set), '--fast', '--quiet', '--report-dir', out, '--json', `${out}.json`], captureIO());
-  const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { referenceTime: { source: string; value: string }; results: CheckResult[] }[] };
+  const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { model: string; referenceTime: { source: string; value: string }; results: CheckResult[] }[] };
   return { code, records: all.records, results: all.records.flatMap((r) => r.results) };
 }
 
@@ -34,6 +34,11 @@ describe.each([
     for (const r of run.records) expect(r.referenceTime).toEqual({ source: 'fixture', value: clock });
     const lifecycle = run.results.filter((r) => r.checkId.endsWith('.state-at-reference-time'));
     expect(lifecycle.map((r) => r.verdict)).toEqual(['pass', 'pass']);
+    // The manifest names what the recording holds, and the replay judges exactly that: nothing "not recorded".
+    const manifest = JSON.parse(readFileSync(join(FIXTURES, set, 'manifest.json'), 'utf8')) as { models: string[]; checks: Record<string, string[]> };
+    expect(run.records.map((r) => r.model)).toEqual(manifest.models);
+    expect(run.results.filter((r) => r.skipKind === 'not-recorded')).toEqual([]);
+    for (const m of manifest.models) expect(run.results.filter((r) => r.model === m).map((r) => r.checkId).sort(), m).toEqual(manifest.checks[m]);
   }, 60_000);
 });
 
@@ -77,10 +82,12 @@ describe('fixtures/production-captures', () => {
       'svc-chat lifecycle.svc-chat.state-at-reference-time',
       'svc-reasoner lifecycle.svc-reasoner.state-at-reference-time',
     ]) expect(passed, id).toContain(id);
-    // Whatever no capture answers is a skip that names the request, never a verdict.
-    const notCaptured = run.results.filter((r) => r.verdict === 'skip' && r.reason?.startsWith('the fixture set holds no capture answering'));
+    // Whatever no capture answers is a skip "not recorded" that names the request, never a verdict.
+    const notCaptured = run.results.filter((r) => r.skipKind === 'not-recorded');
     expect(notCaptured.length).toBeGreaterThan(0);
-    for (const r of notCaptured) expect(r.reason).toMatch(/answering (GET|POST) \//);
+    for (const r of notCaptured) expect(r.reason).toMatch(/^not recorded: the fixture set holds no capture answering (GET|POST) \//);
+    // The captures answer svc-v4-flash and the aliases it served: the replay runs those, not svc-v4-pro.
+    expect(run.records.map((r) => r.model)).toEqual(['svc-v4-flash', 'svc-chat', 'svc-reasoner']);
     for (const r of run.records) expect(r.referenceTime).toEqual({ source: 'fixture', value: '2026-06-08T18:46:14.000Z' });
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import type { RecordedEvent } from '#harness/core/exchange.ts';
 import { foldSse } from '#harness/core/sseFold.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { bodyHash, canonicalBody, canonicalJson, exchangeFileName, SCHEMA_VERSION, type FixtureExchange, type FixtureManifest } from './fixtureFormat.ts';
+import { bodyHash, canonicalBody, canonicalJson, exchangeFileName, modelOf, SCHEMA_VERSION, type FixtureExchange, type FixtureManifest } from './fixtureFormat.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 
 /**
@@ -111,6 +111,12 @@ export function buildCaptureExchange(entry: CaptureEntry, map: CaptureMap, realW
   };
 }
 
+/** The spec models the entries' requests name, in the spec's order: a replay of any other is refused. */
+function capturedModels(map: CaptureMap, specModels: readonly string[]): string[] {
+  const named = new Set(map.entries.map((e) => modelOf(e.request.body)));
+  return specModels.filter((m) => named.has(m));
+}
+
 /** Writes DIR/manifest.json and DIR/exchanges/ (replaced whole) from DIR/captures.yaml and the captures in `realWorldDir`. */
 export function buildCaptureSet(dir: string, realWorldDir: string, specDir?: string): { exchanges: number } {
   const map = readMap(join(dir, 'captures.yaml'));
@@ -126,6 +132,8 @@ export function buildCaptureSet(dir: string, realWorldDir: string, specDir?: str
     emptyBalanceKey: false,
     coverage: 'partial',
     source: map.source.trim(),
+    // The models the captures answer for; no check list: a capture answers a request, whichever check sends it.
+    models: capturedModels(map, Object.keys(spec.models)),
   };
   rmSync(join(dir, 'exchanges'), { recursive: true, force: true });
   mkdirSync(join(dir, 'exchanges'), { recursive: true });
