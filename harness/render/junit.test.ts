@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { HOSTILE_TEXT, sampleRecord } from '#harness/testing/sampleRecord.ts';
+import { HOSTILE_TEXT, SAMPLE_BASE_URL, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from '#harness/results/index.ts';
 import { renderJunit } from './junit.ts';
 import { wellFormedXml } from '#harness/testing/wellFormedXml.ts';
@@ -19,22 +19,41 @@ describe('renderJunit', () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
   });
 
-  test('one testsuite per area, with counts; one testcase per check named by its id', () => {
+  test('one testsuite per area of the cell, with counts of what fails the run; one testcase per check named by its id', () => {
     const suites = elements(xml, 'testsuite');
-    expect(suites.map((s) => s['name'])).toEqual(['error', 'fim', 'lifecycle', 'request', 'response', 'stream', 'tools']);
-    expect(suites.find((s) => s['name'] === 'response')).toMatchObject({ tests: '3', failures: '2', errors: '0', skipped: '0' });
-    expect(elements(xml, 'testsuites')[0]).toMatchObject({ tests: '9', failures: '4', errors: '1', skipped: '2' });
+    const cell = `svc-v4-flash at ${SAMPLE_BASE_URL}`;
+    expect(suites.map((s) => s['name'])).toEqual(['error', 'fim', 'lifecycle', 'request', 'response', 'stream', 'tools'].map((a) => `${cell} · ${a}`));
+    // response holds a should and an advisory failure: neither fails the run, so neither is a <failure>
+    expect(suites.find((s) => s['name'] === `${cell} · response`)).toMatchObject({ tests: '3', failures: '0', errors: '0', skipped: '0' });
+    expect(elements(xml, 'testsuites')[0]).toMatchObject({ tests: '9', failures: '2', errors: '1', skipped: '2' });
     const cases = elements(xml, 'testcase');
     expect(cases.map((c) => c['name']).sort()).toEqual(sampleRecord().results.map((r) => r.checkId).sort());
     expect(cases.find((c) => c['name'] === 'request.temperature.rejects-out-of-range')).toEqual({
       name: 'request.temperature.rejects-out-of-range',
-      classname: 'request',
+      classname: 'emulator.svc-v4-flash.request',
       time: '0.042',
     });
   });
 
+  test('a should or advisory failure is a passing testcase saying in <system-out> what failed and why it does not count; with --strict a should failure is a <failure>', () => {
+    const should = /<testcase name="response\.id\.has-chatcmpl-prefix"[^>]*>\s*<system-out>([\s\S]*?)<\/system-out>/.exec(xml)!;
+    expect(should[1]).toMatch(/^fail \[should\], does not fail the run: should: fails the run only with --strict\n/);
+    expect(xml).toMatch(/<testcase name="response\.usage\.reports-cache-hits"[^>]*>\s*<system-out>fail \[advisory\], does not fail the run: advisory: never fails the run/);
+    const strict = renderJunit({ ...sampleRecord(), options: { ...sampleRecord().options, strict: true } });
+    expect(elements(strict, 'failure').map((f) => f['type'])).toEqual(['must', 'should', 'must']);
+  });
+
+  test('the junit files of several cells never hold two testcases of the same classname and name', () => {
+    const cells = ['svc-v4-flash', 'svc-v4-pro'].flatMap((model) =>
+      [{ kind: 'emulator' as const, baseUrl: SAMPLE_BASE_URL }, { kind: 'live' as const, baseUrl: 'https://api.example.com/v1' }].map((t) => ({ ...sampleRecord(), model, target: { ...t, messagesBaseUrl: `${t.baseUrl}/anthropic` } })),
+    );
+    const pairs = cells.flatMap((r) => elements(renderJunit(r), 'testcase').map((c) => `${c['classname']} ${c['name']}`));
+    expect(pairs).toHaveLength(4 * sampleRecord().results.length);
+    expect(new Set(pairs).size).toBe(pairs.length);
+  });
+
   test('fail → <failure> typed by severity with evidence and reproducer; skip/unsupported → <skipped message>; error → <error>', () => {
-    expect(elements(xml, 'failure').map((f) => f['type'])).toEqual(['must', 'should', 'advisory', 'must']); // suites by area: request, response, stream
+    expect(elements(xml, 'failure').map((f) => f['type'])).toEqual(['must', 'must']); // suites by area: request, stream
     const failure = /<testcase name="request\.temperature[^>]*>\s*<failure message="([^"]*)" type="must">([\s\S]*?)<\/failure>/.exec(xml)!;
     expect(failure[1]).toBe('[must] expected status 400 or 422 for temperature 2.5, got 200 — POST http://127.0.0.1:43817/chat/completions (model svc-v4-flash)');
     expect(failure[2]).toContain('spec: objects.chat_request.fields.temperature, rules.out-of-range-status');
@@ -43,7 +62,7 @@ describe('renderJunit', () => {
     expect(failure[2]).toContain('Reproduce with:\ncurl -sS -X POST');
     expect(failure[2]).toContain('seed 1337, path 4:1:0');
     expect(xml).toContain('events (4):\n  +3 ms : keep-alive\n  +5 ms data: {"id":"chatcmpl-9"');
-    expect(elements(xml, 'skipped').map((s) => s['message']!.slice(0, 30))).toEqual(['unsupported: the target answer', 'excluded by --only response.*']);
+    expect(elements(xml, 'skipped').map((s) => s['message']!.slice(0, 30))).toEqual(['unsupported: the target answer', 'not-applicable: excluded by --']);
     expect(elements(xml, 'error')).toEqual([{ message: expect.stringMatching(/^HARNESS_TIMEOUT: /) as string, type: 'harness-error' }]);
   });
 

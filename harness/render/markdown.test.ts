@@ -26,14 +26,14 @@ describe('renderMarkdown', () => {
     const at = order.map((s) => md.indexOf(s));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(md).toContain('**must** (fails the run) · basis: entailed from “Allowed values / bounds” · spec `objects.chat_request.fields.temperature`, `rules.out-of-range-status`');
-    expect(md).toContain('**should** (fails the run only with --strict)');
+    expect(md).toContain('**must** (fails the run: must: fails the run) · basis: entailed from “Allowed values / bounds” · spec `objects.chat_request.fields.temperature`, `rules.out-of-range-status`');
+    expect(md).toContain('**should** (does not fail the run: should: fails the run only with --strict)');
     expect(md).toContain('- expected status 400 or 422 for temperature 2.5, got 200');
     expect(md).toMatch(/Reproduce with \(seed 1337, path 4:1:0\):\n\n {2}```sh\n {2}curl -sS -X POST 'http:\/\/127\.0\.0\.1:43817\/chat\/completions' .*\n {2}```/);
   });
 
   test('skips and unsupported with their reasons; errors apart, said to fail the run as failures of their severity; tokens and cost', () => {
-    expect(md).toContain('| ⏭️ `tools.tool-choice.required-forces-call` | skip | excluded by --only response.\\* |');
+    expect(md).toContain('| ⏭️ `tools.tool-choice.required-forces-call` | skip (not-applicable) | excluded by --only response.\\* |');
     expect(md).toMatch(/\| ➖ `fim\.completion\.returns-text` \| unsupported \| the target answered 404/);
     expect(md).toContain('| ⚠️ `lifecycle.alias.retires-on-time` | must | HARNESS\\_TIMEOUT: no response within 30000 ms');
     expect(md).toContain('An error fails the run as a failure of its severity would.');
@@ -64,5 +64,9 @@ describe('renderMarkdown', () => {
     expect(text).toContain('Budget 0.01 USD: not reached.');
     expect(text).toContain('Time (the whole run): 157 checks in 7.6 s (20.6 checks/s): start-up 6.0 s, requests 1.1 s, judging 400 ms, reporting 60 ms, other 40 ms.');
     expect(renderMarkdown({ ...withCost, budget: { limitUsd: '0.0001', reached: true } })).toContain('Budget 0.0001 USD: reached; checks not run are skipped for budget.');
+  });
+  test('the causes count failing checks, as the headline above them counts them', () => {
+    const s = sampleRecord().summary;
+    expect(md).toContain(`## Causes: ${s.fail + s.error + s.flaky} failing checks from `);
   });
 });

@@ -8,12 +8,13 @@ describe('renderMarkdownSummary', () => {
   const pro = { ...sampleRecord(), model: 'svc-v4-pro', interrupted: true, usage: { ...sampleRecord().usage, costUsd: '0.5' } };
   const md = renderMarkdownSummary(summaryOf([flash, pro], ['reports/127.0.0.1_43817/svc-v4-flash/report.json', 'reports/127.0.0.1_43817/svc-v4-pro/report.json']), [flash, pro]);
 
-  test('one row per cell, with counts, tokens, cost and a link to its report; totals; exit code', () => {
-    expect(md.startsWith('# ❌ FAIL: svc-conformance, 2 cells\n')).toBe(true);
-    expect(md).toContain('exit code 1');
-    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-flash` | 2 | 1 | 1 | 0 | 1 | 2 | 1 | 1 | 9 | 94 | 0.0000209 | [report](<reports/127.0.0.1_43817/svc-v4-flash/report.md>) |');
-    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-pro` (interrupted) |');
-    expect(md).toContain('| **all** |  | **4** | **2** | **2** | **0** | **2** | **4** | **2** | **2** | **18** | **188** | **0.5000209** |  |');
+  test('one row per cell, with its outcome, counts, tokens, cost and a link to its report; totals; exit code', () => {
+    // one cell failed, the other was interrupted: the run is interrupted, never a plain FAIL or PASS
+    expect(md.startsWith('# ⏹️ INTERRUPTED: svc-conformance, 2 cells\n')).toBe(true);
+    expect(md).toContain('exit code 130');
+    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-flash` | ❌ FAIL | 2 | 1 | 1 | 0 | 1 | 2 | 1 | 1 | 9 | 94 | 0.0000209 | [report](<reports/127.0.0.1_43817/svc-v4-flash/report.md>) |');
+    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-pro` (interrupted) | ⏹️ INTERRUPTED |');
+    expect(md).toContain('| **all** |  | **⏹️ INTERRUPTED** | **4** | **2** | **2** | **0** | **2** | **4** | **2** | **2** | **18** | **188** | **0.5000209** |  |');
     expect(md).toContain('Spec revision `v2026-05`.');
     expect(md).toContain('> Interrupted before every check ran: `svc-v4-pro` at `http://127.0.0.1:43817`.');
   });

@@ -35,7 +35,7 @@ const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
 });
 
 const CHECK_RESULT = object(
-  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'reason', 'durationMs', 'tokens', 'repeat', 'failures'],
+  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'durationMs', 'tokens', 'repeat', 'failures'],
   {
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
@@ -50,7 +50,7 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'endedEarly', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
   {
     causes: array(CAUSE),
     budget: BUDGET,
@@ -60,20 +60,20 @@ export const RUN_RECORD_LAYOUT: Layout = object(
     spec: object(['revision', 'updated']),
     target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
     referenceTime: object(['value', 'source']),
-    options: object(['strict', 'only', 'shard', 'runs', 'seed', 'without', 'repeat', 'allowFlaky']),
+    options: object(['strict', 'only', 'skip', 'shard', 'runs', 'seed', 'without', 'repeat', 'allowFlaky', 'baseline'], { baseline: object(['source', 'verdicts']) }),
     summary: SUMMARY,
     usage: USAGE,
     results: array(CHECK_RESULT),
   },
 );
 
-export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 'finishedAt', 'exitCode', 'interrupted', 'totals', 'causes', 'budget', 'estimate', 'timings', 'cells'], {
+export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 'finishedAt', 'outcome', 'reason', 'exitCode', 'interrupted', 'totals', 'causes', 'budget', 'estimate', 'timings', 'cells'], {
   causes: array(CAUSE),
   budget: BUDGET,
   estimate: ESTIMATE,
   timings: TIMINGS,
   totals: SUMMARY,
-  cells: array(object(['baseUrl', 'model', 'report', 'summary', 'usage'], { summary: SUMMARY, usage: USAGE })),
+  cells: array(object(['baseUrl', 'model', 'report', 'outcome', 'reason', 'summary', 'usage'], { summary: SUMMARY, usage: USAGE })),
 });
 
 function arrange(value: unknown, layout: Layout): unknown {

@@ -1,8 +1,8 @@
-import type { RunRecord, RunTimings } from '#harness/results/index.ts';
+import { skipKindOf, type RunRecord, type RunTimings } from '#harness/results/index.ts';
 import type { SuitesRun } from './suitesRun.ts';
 
 /** A check that did not run (interrupted, or stopped by the budget) takes no time and is not counted. */
-const NOT_RUN = /^(interrupted|budget):/;
+const notRun = (r: RunRecord['results'][number]) => ['interrupted', 'budget'].includes(skipKindOf(r) ?? '');
 
 /**
  * Where a run's time goes, added up over its targets: start-up (process start to the first check),
@@ -28,7 +28,7 @@ export class RunClock {
   timings(records: readonly RunRecord[], reportingMs: number): RunTimings {
     const wallMs = performance.now();
     const startupMs = this.#startupMs ?? wallMs - reportingMs;
-    const checks = records.reduce((n, r) => n + r.results.filter((x) => x.verdict !== 'skip' || !NOT_RUN.test(x.reason ?? '')).length, 0);
+    const checks = records.reduce((n, r) => n + r.results.filter((x) => !notRun(x)).length, 0);
     return {
       wallMs: Math.round(wallMs),
       startupMs: Math.round(startupMs),
