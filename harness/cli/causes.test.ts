@@ -54,6 +54,6 @@ describe('a gateway whose error envelopes have type: null', () => {
     // Under the cause, what came back: status, content type, the body's first bytes.
     expect(md).toMatch(/- HTTP 4\d\d · content-type: application\/json/);
     expect(md).toMatch(/- \{"error":\{.*"type":null/);
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/## Causes: \d+ failures? from \d+ causes?/);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/## Causes: \d+ failing checks? from \d+ causes?/);
   }, 60_000);
 });

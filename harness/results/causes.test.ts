@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { causeKey, causesOf } from './causes.ts';
+import { causeKey, causesOf, rootOfError } from './causes.ts';
+import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 
 const result = (checkId: string, model: string, messages: string[], severity: CheckResult['severity'] = 'must'): CheckResult => ({
   checkId, title: checkId, area: checkId.split('.')[0]!, severity, specRefs: [], model, verdict: 'fail', durationMs: 1, failures: messages.map((message) => ({ message })),
@@ -29,5 +30,22 @@ describe('causes', () => {
     expect(causeKey('A rule.: expected HTTP 400, got 200 — POST http://x/a')).toBe(causeKey('Another rule.: expected HTTP 400, got 200'));
     expect(causeKey('A rule.: expected HTTP 400, got 200')).not.toBe(causeKey('A rule.: expected HTTP 400, got 500'));
     expect(causeKey('/3/choices/0/delta: must be object')).toBe(causeKey('/17/choices/0/delta: must be object'));
+  });
+});
+
+describe('an error counts under its root', () => {
+  const refused = 'HARNESS_CONNECT: connection refused (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:9';
+  test('an error citing the one that declared the endpoint unresponsive is that one cause', () => {
+    const error = (checkId: string, reason: string): CheckResult => ({ ...sampleRecord().results[0]!, checkId, verdict: 'error', reason });
+    const causes = causesOf([
+      error('a', `${refused} — POST http://127.0.0.1:9/chat/completions`),
+      error('b', `HARNESS_UNRESPONSIVE: abandoned: the endpoint was declared unresponsive: a request got no answer (${refused} — GET http://127.0.0.1:9/models), and a probe of http://127.0.0.1:9/ got none within 10000 ms either — POST http://127.0.0.1:9/chat/completions`),
+      error('c', `HARNESS_UNRESPONSIVE: not sent: the endpoint was declared unresponsive: a request got no answer (${refused} — GET http://127.0.0.1:9/models), and a probe got none — GET http://127.0.0.1:9/models`),
+    ]);
+    expect(causes.map((c) => [c.message, c.failures])).toEqual([[refused, 3]]);
+  });
+
+  test('a reason without a harness error is its own root', () => {
+    expect(rootOfError('the check threw: TypeError: x is undefined')).toBe('the check threw: TypeError: x is undefined');
   });
 });

@@ -33,10 +33,31 @@ export function causeKey(message: string): string {
     .trim();
 }
 
-/** The messages a result counts under: each failure's (a flaky check's failing runs too), or an error's reason. */
+/**
+ * The root of an error's reason: the innermost harness error it cites, up to its context. A request
+ * not sent because the endpoint was declared unresponsive, or abandoned when it was, cites the
+ * error that declared it: all of them are that one cause (a dead port is one ECONNREFUSED, not three).
+ */
+export function rootOfError(reason: string): string {
+  const at = reason.lastIndexOf('HARNESS_');
+  if (at < 0) return reason;
+  let depth = 0;
+  let end = reason.length;
+  for (let i = at; i < reason.length; i++) {
+    const c = reason[i];
+    if (c === '(') depth += 1;
+    else if (c === ')' && --depth < 0) {
+      end = i;
+      break;
+    }
+  }
+  return reason.slice(at, end).split(' — ')[0]!;
+}
+
+/** The messages a result counts under: each failure's (a flaky check's failing runs too), or the root of an error's reason. */
 function messagesOf(r: CheckResult): string[] {
   if (r.verdict === 'fail' || r.verdict === 'flaky') return (r.failures ?? []).map((f) => f.message);
-  if (r.verdict === 'error') return [r.reason ?? 'the check could not be judged'];
+  if (r.verdict === 'error') return [rootOfError(r.reason ?? 'the check could not be judged')];
   return [];
 }
 
