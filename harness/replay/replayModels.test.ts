@@ -47,7 +47,8 @@ describe('replayModels: the models a replay runs', () => {
     expect(() => replayModels(recording({}, ['svc-v3.2']), undefined, DEFAULTS)).toThrow(/names a default model of the spec .*Replay with --model svc-v3\.2, or record it again\./);
   });
 
-  test('a directory that holds no recording is a usage error', () => {
-    expect(() => replayModels(tmp(), undefined, DEFAULTS)).toThrow(/is not a readable recording .*manifest\.json/);
+  test('a directory that holds no recording is left to the replay target, which refuses it after the flags are checked', () => {
+    expect(replayModels(tmp(), undefined, DEFAULTS)).toEqual(DEFAULTS.defaults);
+    expect(replayModels(tmp(), ['svc-v4-pro'], DEFAULTS)).toEqual(['svc-v4-pro']);
   });
 });

@@ -10,17 +10,23 @@ import { modelOf, readFixture, readManifest } from './fixtureFormat.ts';
  * A recording from before the manifest listed its models is read for what its exchanges ask:
  * a model no request body names was never recorded; without --model, the spec's defaults that
  * some request names are replayed (a superset at worst: a check on one model may name another).
+ * A directory that is no readable recording is left to the replay target, which refuses it after
+ * every flag has been checked (so a command line with several mistakes names the same one first).
  */
 export function replayModels(dir: string, asked: readonly string[] | undefined, spec: { defaults: readonly string[]; all: readonly string[] }): string[] {
-  const manifest = readable(dir, () => readManifest(resolve(dir)));
-  const recorded = manifest.models;
+  const recording = readable(() => readManifest(resolve(dir)));
+  // Not a recording: the replay target refuses it, once every flag has been checked.
+  if (recording === undefined) return [...(asked ?? spec.defaults)];
+  const recorded = recording.models;
   if (recorded !== undefined) {
     const missing = (asked ?? []).filter((m) => !recorded.includes(m));
     if (missing.length > 0) throw new UsageError(`run: --fixtures ${dir} recorded ${recorded.join(', ')} only; --model ${missing.join(', ')} ${missing.length > 1 ? 'were' : 'was'} never recorded. ${replayWith(recorded, missing)}`);
     return [...(asked ?? recorded)];
   }
   // An older recording: what its requests name is all there is to go by.
-  const named = namedModels(readable(dir, () => readFixture(resolve(dir))).exchanges).filter((m) => spec.all.includes(m));
+  const exchanges = readable(() => readFixture(resolve(dir)).exchanges);
+  if (exchanges === undefined) return [...(asked ?? spec.defaults)];
+  const named = namedModels(exchanges).filter((m) => spec.all.includes(m));
   const older = `run: --fixtures ${dir} does not list the models it recorded (an older recording)`;
   const missing = (asked ?? []).filter((m) => !named.includes(m));
   if (missing.length > 0) throw new UsageError(`${older}, and no request in it names ${missing.join(', ')}: never recorded. ${replayWith(named, missing)}`);
@@ -45,11 +51,11 @@ function namedModels(exchanges: readonly { request: { body?: unknown } }[]): str
   return [...named];
 }
 
-/** What reading the recording gives; a recording that cannot be read is a usage error, as the replay target says it. */
-function readable<T>(dir: string, read: () => T): T {
+/** What reading the recording gives, or undefined when it cannot be read (fixturesTarget says why). */
+function readable<T>(read: () => T): T | undefined {
   try {
     return read();
-  } catch (err) {
-    throw new UsageError(`run: --fixtures ${dir} is not a readable recording (${err instanceof Error ? err.message : String(err)}). Make one with \`svc-conformance record --out DIR\`.`);
+  } catch {
+    return undefined;
   }
 }

@@ -66,7 +66,6 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   // A baseline that cannot be read stops the run before anything is spent.
   const baseline = values.baseline !== undefined ? await readRecords(resolve(values.baseline)) : undefined;
   const { spec } = loadSpec(values.spec);
-  // A replay runs the models its recording holds, and refuses any other (replay/replayModels.ts).
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
   const now = values.now === undefined ? undefined : instant(name, values.now);
