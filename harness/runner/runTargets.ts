@@ -28,7 +28,9 @@ export interface RunSettings {
   command: 'run' | 'record';
   specDir?: string;
   models: string[];
-  only?: string;
+  /** --only and --skip: check-id patterns (checks/selection.ts), empty when not given. */
+  only: string[];
+  skip: string[];
   shard?: { index: number; count: number };
   strict: boolean;
   /** --repeat N: the plan runs N times, each in its own scope, and the results are merged (1: once). */
@@ -104,7 +106,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
       if (endedEarly) log(`svc-conformance: ${endedEarly.message}`);
       const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
-      const unrun = why === undefined ? [] : notRun(plan, suites.results, why);
+      const unrun = why === undefined ? [] : notRun(plan, suites.results, why, stop.signal.aborted ? 'interrupted' : 'budget');
       // Spent nothing; settled only so that checks the budget kept from running mark it reached.
       budget?.settle([], unrun);
       run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}) }));
@@ -155,7 +157,8 @@ function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSe
     concurrency: s.concurrency,
     ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
     strict: s.strict,
-    ...(s.only ? { only: s.only } : {}),
+    ...(s.only.length > 0 ? { only: s.only } : {}),
+    ...(s.skip.length > 0 ? { skip: s.skip } : {}),
     ...(s.shard ? { shard: s.shard } : {}),
     runs: s.runs,
     seed: s.seed,

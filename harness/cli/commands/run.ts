@@ -1,19 +1,23 @@
 import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { parseHeader, parseHeaderEnv } from '#harness/core/extraHeaders.ts';
-import { defaultModels } from '#harness/checks/index.ts';
+import { buildRegistry, defaultModels } from '#harness/checks/index.ts';
+import { patternsOf, selectionProblems } from '#harness/checks/selection.ts';
 import { isFaultId, type FaultId } from '#harness/emulator/index.ts';
-import { readRecords } from '#harness/results/index.ts';
+import { checkBaselineCovers, readRecords } from '#harness/results/index.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
 import { featuresOf } from '#harness/runner/servedGate.ts';
 import { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { replayModels } from '#harness/replay/replayModels.ts';
 import { parseFlags, type Command, type CommandIO } from '../command.ts';
+import { configFlags } from '../configFlags.ts';
 import { interruptions } from '../interruptions.ts';
+import { runOutputs } from '../outputs.ts';
 import { progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
-import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout, repeatOf } from '../runFlags.ts';
+import { clearReports } from '../reportFiles.ts';
+import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf } from '../runFlags.ts';
 import { targetsOf } from '../targetsOf.ts';
 import { VERSION } from '../version.ts';
 import { runInfo } from './runHelp.ts';
@@ -25,7 +29,7 @@ export const run: Command = {
 
 /** `run`, and `record` (a run with --out DIR: every exchange and a manifest written there). */
 export async function runOrRecord(name: 'run' | 'record', argv: string[], io: CommandIO): Promise<number> {
-  const { values } = parseFlags(name, argv, {
+  const { values: flags } = parseFlags(name, argv, {
     'base-url': { type: 'string', multiple: true },
     'api-key-env': { type: 'string' },
     'empty-balance-key-env': { type: 'string' },
@@ -35,7 +39,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     header: { type: 'string', multiple: true },
     without: { type: 'string' },
     'header-env': { type: 'string', multiple: true },
-    only: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    skip: { type: 'string', multiple: true },
     strict: { type: 'boolean' },
     now: { type: 'string' },
     concurrency: { type: 'string' },
@@ -57,6 +62,9 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     quiet: { type: 'boolean' },
     'budget-usd': { type: 'string' },
   });
+  // svc-conformance.yaml (found in the working directory, or --config) under the command line's flags.
+  const fromConfig = configFlags(name, flags, io);
+  const values = { ...fromConfig.values, ...flags, config: fromConfig.config };
   const out = (values as { out?: string }).out;
   if (name === 'record' && out === undefined) throw new UsageError('record: --out DIR is required (e.g. fixtures/emulator).');
   if (name === 'record' && values.fixtures !== undefined) throw new UsageError('record: --fixtures replays a recording; record a live endpoint or the embedded emulator.');
@@ -64,10 +72,15 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   if (values.fast && values.fixtures === undefined) throw new UsageError('run: --fast applies to --fixtures only.');
   if (name === 'record' && ((values['base-url']?.length ?? 0) > 1 || values.config !== undefined)) throw new UsageError('record: one target per recording; give at most one --base-url and no --config.');
   // A baseline that cannot be read stops the run before anything is spent.
-  const baseline = values.baseline !== undefined ? await readRecords(resolve(values.baseline)) : undefined;
+  const baseline = values.baseline !== undefined ? { records: await readRecords(resolve(values.baseline)), source: values.baseline } : undefined;
   const { spec } = loadSpec(values.spec);
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
+  // A selection that selects nothing would judge nothing: said now, not as a green "0 checks".
+  const selection = { only: patternsOf(values.only), skip: patternsOf(values.skip) };
+  const selectable = buildRegistry(spec).plan(spec, models).map((p) => p.check.id);
+  const wrong = selectionProblems(selection, selectable);
+  if (wrong.length > 0) throw new UsageError(`${name}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${[...new Set(selectable.map((id) => id.split('.')[0]))].join(', ')}.`);
   const now = values.now === undefined ? undefined : instant(name, values.now);
   const faults = (values.fault ?? []).map((f): FaultId => {
     if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
@@ -76,8 +89,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   if (faults.length > 0 && values['base-url']) throw new UsageError('run: --fault applies to the embedded emulator only; drop --base-url, or start `svc-conformance emulate --fault ...` and point --base-url at it.');
   // Checked in this order, so a command line with several mistakes names the same one first.
   const modelMap = parseModelMap(name, values['model-map']);
-  const concurrency = integer(name, 'concurrency', values.concurrency, 1, 256) ?? 4;
-  const timeoutMs = integer(name, 'timeout-ms', values['timeout-ms'], 100, 3_600_000);
+  const concurrency = integer(name, 'concurrency', values.concurrency, ...RANGES.concurrency) ?? 4;
+  const timeoutMs = integer(name, 'timeout-ms', values['timeout-ms'], ...RANGES['timeout-ms']);
   const runs = integer(name, 'runs', values.runs, 1, 100_000) ?? 10;
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1;
@@ -88,7 +101,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     command: name,
     specDir: values.spec ? resolve(values.spec) : undefined,
     models,
-    only: values.only,
+    ...selection,
     shard,
     strict: values.strict === true,
     repeat,
@@ -105,6 +118,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const reportDir = resolve(values['report-dir'] ?? 'reports');
   const budgetUsd = values['budget-usd'];
   const budget = budgetUsd === undefined ? undefined : new BudgetLedger(budgetUsd, budgetOf(name, budgetUsd));
+  // Created or refused now: a paid run must not end unable to write its reports.
+  runOutputs(name, { reportDir: values['report-dir'] ?? 'reports', json: values.json, out });
   const targets = await targetsOf(
     {
       command: name,
@@ -126,9 +141,13 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
 
   const stop = interruptions(io);
   try {
+    // A baseline without this run's cells would gate nothing: refused before anything is spent.
+    if (baseline) checkBaselineCovers(targets.flatMap(({ target }) => models.map((model) => ({ model, target }))), baseline.records, baseline.source);
+    // What an earlier run left there must not pass for this run's outcome, even if this one dies.
+    clearReports(reportDir);
     const ran = await runTargets(spec, targets, settings, { stop, budget, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io) });
     const interrupted = stop.signal.aborted ? stop.signalName : undefined;
-    return reportRun(ran, { reportDir, json: values.json, strict: settings.strict, allowFlaky: settings.allowFlaky, baseline, budget, recordDir: settings.recordDir, interrupted }, io);
+    return reportRun(ran, { reportDir, json: values.json, ...(baseline ? { baseline } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {
     stop.dispose();
     // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.
