@@ -54,6 +54,12 @@ describe('a signal during a run', () => {
     expect(record.summary.total).toBe(record.results.length);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
     expect(summary.interrupted).toBe(true);
+    // every output says INTERRUPTED, and none reads as a pass
+    expect(summary).toMatchObject({ outcome: 'interrupted', exitCode: 130 });
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^# ⏹️ INTERRUPTED: /);
+    expect(readFileSync(join(dirname(file!), 'report.md'), 'utf8')).toMatch(/^# ⏹️ INTERRUPTED: /);
+    expect(readFileSync(join(dirname(file!), 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="[1-9]/);
+    expect(record.results.filter((r) => r.verdict === 'skip' && r.reason?.startsWith('interrupted')).every((r) => r.skipKind === 'interrupted')).toBe(true);
     for (const f of ['report.md', 'report.html', 'junit.xml']) expect(readFileSync(join(dirname(file!), f), 'utf8')).toMatch(/interrupted/i);
     const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: RunRecord[] };
     expect(all.records[0]?.interrupted).toBe(true);
@@ -66,6 +72,7 @@ describe('a signal during a run', () => {
     expect(code, stderr).toBe(143);
     const record = JSON.parse(readFileSync(reportsUnder(dir)[0]!, 'utf8')) as RunRecord;
     expect(record.interrupted).toBe(true);
+    expect(record.interruptedBy).toBe('SIGTERM');
     expect(record.results.some((r) => r.reason === 'interrupted: not run (SIGTERM)')).toBe(true);
   }, 120_000);
 });
