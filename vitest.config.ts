@@ -3,9 +3,14 @@ import { defineConfig } from 'vitest/config';
 // One project, `unit`: the tests beside each module. The check suites under suites/ are driven by the
 // CLI against a target (they need one), so `npm test` runs them only through the tests that start it.
 // Concurrent tests (the hostile endpoints, each mostly waiting on a timeout) all start at once.
+// No test is about how long it takes (a bound under test is a clock the test controls, or a
+// timeout of its own), so the default limits are generous: vitest's 5 s would fail a test that
+// merely ran on a busy machine.
 export default defineConfig({
   test: {
     maxConcurrency: 20,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -8,11 +8,15 @@ import { bodySourceOf, judgeAsARun, responseAsARun, largestMaxOutput, parseFloor
 /**
  * Issue 6, Performance: a stream at the spec's maximum output is judged within 2x of the floor
  * (eventsource-parser + JSON.parse on the same bytes), and the memory judging holds does not grow
- * with the stream's length. Timings are compared as a ratio of medians, never as absolute figures.
+ * with the stream's length. Timings are compared as a ratio, never as absolute figures, and in
+ * this process's CPU time, not wall time: a busy neighbour on the machine does not count. Each side
+ * is its best round (a disturbance only ever adds time), after a full collection.
  */
 const { spec } = loadSpec();
 const MAX = largestMaxOutput(spec);
 const SHORT = 10_000;
+/** Generous: a loaded machine takes several times as long, and no test here is about how long it takes. */
+const TEST_TIMEOUT_MS = 600_000;
 
 // A full collection before each sample, so a sample counts what is held, not garbage not yet
 // collected. The flag exists at startup only through the command line; set late, gc() is reached
@@ -57,7 +61,12 @@ async function peakHeld(options: SyntheticStreamOptions, judge: (source: AsyncIt
 
 /** The content of the longest stream, counted once (readStream counts all of it, keeps the first 64 Ki characters). */
 const CONTENT_CHARS = syntheticContent(MAX.tokens).length;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** CPU time this process has used (ms): the work done, whatever else the machine is running. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const best = (xs: number[]) => Math.min(...xs);
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 describe(`a stream at the spec's maximum output (${MAX.tokens} tokens of ${MAX.model})`, () => {
@@ -77,28 +86,30 @@ describe(`a stream at the spec's maximum output (${MAX.tokens} tokens of ${MAX.m
   test('the validate path (judgeStream) is within 2x of eventsource-parser + JSON.parse on the same bytes', async () => {
     const floor: number[] = [];
     const judged: number[] = [];
-    // Interleaved, so a busy neighbour slows both sides alike; the median drops one bad round.
+    // Interleaved, so what the process itself does meanwhile weighs on both sides alike.
     for (let round = 0; round < 3; round += 1) {
-      let t = performance.now();
+      gc();
+      let t = cpuMs();
       expect(await parseFloor(bodySourceOf(chunks))).toBe(MAX.tokens + 2);
-      floor.push(performance.now() - t);
-      t = performance.now();
+      floor.push(cpuMs() - t);
+      gc();
+      t = cpuMs();
       const verdict = await judgeStream(spec, bodySourceOf(chunks));
-      judged.push(performance.now() - t);
+      judged.push(cpuMs() - t);
       expect(verdict.items).toBe(MAX.tokens + 2);
       expect(verdict.violations).toEqual([]);
     }
-    const ratio = median(judged) / median(floor);
-    console.log(`judgeStream ${median(judged).toFixed(0)} ms, floor ${median(floor).toFixed(0)} ms, ratio ${ratio.toFixed(2)}`);
+    const ratio = best(judged) / best(floor);
+    console.log(`judgeStream ${best(judged).toFixed(0)} ms, floor ${best(floor).toFixed(0)} ms, ratio ${ratio.toFixed(2)}`);
     expect(ratio).toBeLessThanOrEqual(2);
-  }, 120_000);
+  }, TEST_TIMEOUT_MS);
 
   test('the validate path (judgeStream) holds no more for 384k tokens than for 10k', async () => {
     const short = await peakHeld({ ...MAX, tokens: SHORT }, (s) => judgeStream(spec, s));
     const long = await peakHeld(MAX, (s) => judgeStream(spec, s));
     console.log(`judgeStream peak held: ${SHORT} tokens ${mb(short)}, ${MAX.tokens} tokens ${mb(long)}`);
     expect(long).toBeLessThan(2 * short + SLACK);
-  }, 120_000);
+  }, TEST_TIMEOUT_MS);
 
   test("a run's reading (the transport's events()) holds no more for 384k tokens than for 10k", async () => {
     const read = async (source: Parameters<typeof responseAsARun>[0]) => {
@@ -108,34 +119,36 @@ describe(`a stream at the spec's maximum output (${MAX.tokens} tokens of ${MAX.m
     const long = await peakHeld(MAX, read);
     console.log(`events() peak held: ${SHORT} tokens ${mb(short)}, ${MAX.tokens} tokens ${mb(long)}`);
     expect(long).toBeLessThan(2 * short + SLACK);
-  }, 120_000);
+  }, TEST_TIMEOUT_MS);
 
   test("a run's path (transport events() + readStream judging and assembling each chunk) is within 2x of eventsource-parser + JSON.parse", async () => {
     const floor: number[] = [];
     const judged: number[] = [];
     // One round unmeasured first: the validator compiles and the code warms up on the run's side only.
     await judgeAsARun(spec, bodySourceOf(chunks));
-    // Interleaved, so a busy neighbour slows both sides alike; the median of 5 drops two bad rounds.
+    // Interleaved, so what the process itself does meanwhile weighs on both sides alike.
     for (let round = 0; round < 5; round += 1) {
-      let t = performance.now();
+      gc();
+      let t = cpuMs();
       expect(await parseFloor(bodySourceOf(chunks))).toBe(MAX.tokens + 2);
-      floor.push(performance.now() - t);
-      t = performance.now();
+      floor.push(cpuMs() - t);
+      gc();
+      t = cpuMs();
       const run = await judgeAsARun(spec, bodySourceOf(chunks));
-      judged.push(performance.now() - t);
+      judged.push(cpuMs() - t);
       expect(run).toEqual({ chunks: MAX.tokens + 2, violations: 0, contentChars: CONTENT_CHARS });
     }
-    const ratio = median(judged) / median(floor);
-    console.log(`run path ${median(judged).toFixed(0)} ms, floor ${median(floor).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (rounds: run ${judged.map((x) => x.toFixed(0)).join(' ')}; floor ${floor.map((x) => x.toFixed(0)).join(' ')})`);
+    const ratio = best(judged) / best(floor);
+    console.log(`run path ${best(judged).toFixed(0)} ms, floor ${best(floor).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (rounds: run ${judged.map((x) => x.toFixed(0)).join(' ')}; floor ${floor.map((x) => x.toFixed(0)).join(' ')})`);
     expect(ratio).toBeLessThanOrEqual(2);
-  }, 180_000);
+  }, TEST_TIMEOUT_MS);
 
   test('a run as a whole (readStream keeps counts, samples and the message, not the chunks) holds no more for 384k tokens than for 10k', async () => {
     const short = await peakHeld({ ...MAX, tokens: SHORT }, (s) => judgeAsARun(spec, s));
     const long = await peakHeld(MAX, (s) => judgeAsARun(spec, s), 2 * short + SLACK);
     console.log(`run path peak held: ${SHORT} tokens ${mb(short)}, ${MAX.tokens} tokens ${mb(long)}`);
     expect(long).toBeLessThan(2 * short + SLACK);
-  }, 120_000);
+  }, TEST_TIMEOUT_MS);
 });
 
 /**
