@@ -303,15 +303,18 @@ describe('a dead endpoint ends quickly', () => {
   });
 
   test('a server that hangs on one path but answers its root is not declared down: only that path stops', async () => {
+    let rootAnswered = false;
     server = await startServer((req, res) => {
       req.resume();
-      if (req.url === '/') res.writeHead(404).end();
+      if (req.url === '/') res.writeHead(404).end(() => (rootAnswered = true));
       if (req.url === '/fine') res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
-    transport = createTransport({ secrets: [], concurrency: 4, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 300 } });
+    // 1 s: the hang's timeout, and the probe's, which a loaded machine must still answer within.
+    transport = createTransport({ secrets: [], concurrency: 4, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 1000 } });
     const hung = await Promise.all([1, 2, 3].map(() => failure(transport!.send({ method: 'GET', url: `${server!.url}/hang` }))));
     expect(hung.map((e) => (e as TransportError).code)).toEqual(['HARNESS_TIMEOUT', 'HARNESS_TIMEOUT', 'HARNESS_TIMEOUT']);
-    await pause(400); // the probe of / has answered by now
+    while (!rootAnswered) await pause(10); // the probe of / has its answer (a 404: the server is up)
+    await pause(50);
     expect((await failure(transport.send({ method: 'GET', url: `${server.url}/hang` })) as TransportError).code).toBe('HARNESS_UNRESPONSIVE');
     expect((await transport.send({ method: 'GET', url: `${server.url}/fine` })).status).toBe(200);
   });
