@@ -5,7 +5,7 @@ export const FEATURE_LIST = 'chat, models, balance, fim, prefix_completion, mess
 
 /** `run --help`. */
 export const RUN_HELP = `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
-                          [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN]
+                          [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN,...]... [--skip PATTERN,...]...
                           [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--runs N] [--seed N]
                           [--repeat N] [--allow-flaky] [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
                           [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--without FEATURE,...]
@@ -13,7 +13,9 @@ export const RUN_HELP = `Usage: svc-conformance run [--base-url URL]... [--confi
 
 Sends requests, judges every answer against spec/, and writes, for each base URL
 and model, report.json, report.md, junit.xml and report.html under
-DIR/<host>/<model>/, plus DIR/summary.md and DIR/summary.json across them.
+DIR/<host>/<model>/ (DIR/emulator/<model>/ for the embedded emulator,
+DIR/replay/<model>/ for a recording), plus DIR/summary.md and DIR/summary.json
+across them. A previous run's reports in DIR are removed first.
 
 Without --base-url the embedded emulator is started in-process on a loopback
 port: the main job (npm start), needing no key and no network.
@@ -35,7 +37,10 @@ Options:
   --header-env NAME=VAR  the same, its value read from the environment variable
                          VAR and kept secret: redacted wherever it could be
                          written; reproducers read it back as $VAR
-  --only PATTERN         checks whose id contains PATTERN (or matches a * glob)
+  --only PATTERN,...     checks whose id contains a PATTERN (or matches a * glob);
+                         repeatable. A pattern that matches no check is an
+                         error (exit 2): a run that selects nothing is no pass
+  --skip PATTERN,...     leave these checks out (repeatable)
   --without F,...        features the endpoint does not offer, from the spec:
                          ${FEATURE_LIST}
                          (a unique start is enough: prefix). Their checks are
@@ -58,8 +63,10 @@ Options:
   --shard I/N            run share I of N of the checks (merge with \`merge\`)
   --report-dir DIR       where reports go (default reports/)
   --json FILE            also write the whole machine report (every cell) to FILE
-  --baseline FILE        exit 1 only on regressions: checks that passed in FILE
-                         (a report.json or a --json bundle) and fail now
+  --baseline FILE        exit 1 only on regressions: checks that fail the run now
+                         and were judged in FILE (a report.json or a --json
+                         bundle) without failing there; FILE must hold every
+                         cell (target and model) of this run
   --fault NAME           embedded emulator only: break this rule (see
                          \`svc-conformance emulate --list-faults\`)
   --fixtures DIR         replay a recording (\`record --out DIR\`) instead of a
@@ -69,11 +76,16 @@ Options:
   --quiet                no progress lines
   -h, --help             show this help
 
-Exit codes: 0 every applicable must-check passed (and should-checks, with
---strict); 1 a check failed, was flaky over --repeat N (unless --allow-flaky),
-or could not be judged (error: refused, reset, timed out, unreadable answer);
-2 a usage or configuration error; 130 SIGINT, 143 SIGTERM (the partial report
-is written, marked interrupted).`;
+Outcome and exit code (every report's headline says the same):
+  0   PASS            must-checks were judged and every one held (should-checks
+                      too, with --strict)
+  1   FAIL            a check failed, was flaky over --repeat N (unless
+                      --allow-flaky), or could not be judged (error: refused,
+                      reset, timed out, unreadable answer); or the key was refused
+  1   NOTHING JUDGED  no must-check was judged (all skipped, blocked, not
+                      recorded): nothing was shown to hold
+  2   a usage or configuration error: nothing was run
+  130 INTERRUPTED     SIGINT (143: SIGTERM); the partial reports are written`;
 
 
 /** `run` in the command list and its `--help`: loaded without the command's code. */
