@@ -17,12 +17,32 @@ function usage(): string {
   ].join('\n');
 }
 
-const defaultIO: CommandIO = {
-  stdout: (t) => process.stdout.write(`${t}\n`),
-  stderr: (t) => process.stderr.write(`${t}\n`),
-};
+/**
+ * Lines to a process stream. When its reader goes away (`svc-conformance diff A B | head`) the
+ * broken pipe is not an error of ours: later lines are dropped and the command ends as it would
+ * have, with its own exit code, so `set -o pipefail` still sees a failed run as failed.
+ */
+function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let gone = false;
+  let listening = false;
+  return (text) => {
+    if (!listening) {
+      listening = true;
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+        gone = true;
+      });
+    }
+    if (!gone && !stream.destroyed) stream.write(`${text}\n`);
+  };
+}
 
-/** Runs one command line; returns the exit code. Harness errors print their message, never a stack. */
+const defaultIO: CommandIO = { stdout: lineWriter(process.stdout), stderr: lineWriter(process.stderr) };
+
+/** Set to 1 to see the stack of an internal error. */
+const DEBUG_ENV = 'SVC_CONFORMANCE_DEBUG';
+
+/** Runs one command line; returns the exit code. Errors print one line, never a stack (unless SVC_CONFORMANCE_DEBUG=1). */
 export async function main(argv: string[], io: CommandIO = defaultIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -49,6 +69,10 @@ export async function main(argv: string[], io: CommandIO = defaultIO): Promise<n
       io.stderr(err.message);
       return err.exitCode;
     }
-    throw err;
+    // A bug of ours: one line for the user, the stack only when asked for.
+    const message = err instanceof Error ? err.message : String(err);
+    if (process.env[DEBUG_ENV] === '1') io.stderr(err instanceof Error && err.stack ? err.stack : message);
+    io.stderr(`svc-conformance: internal error: ${message}. Please report it with the command line${process.env[DEBUG_ENV] === '1' ? ' and the stack above' : ` (run again with ${DEBUG_ENV}=1 for the stack)`}.`);
+    return EXIT.usage;
   }
 }

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Document, LineCounter } from 'yaml';
 import { yaml } from './yaml.ts';
 import { createAjv } from '#harness/core/createAjv.ts';
-import { SpecInvalidError, type SpecIssue } from '#harness/core/errors/index.ts';
+import { SpecInvalidError, UsageError, type SpecIssue } from '#harness/core/errors/index.ts';
 import { locate, pointerToPath } from './locate.ts';
 import { REQUIRED_TOP_LEVEL_KEYS, type Spec } from './model.ts';
 import { checkSemantics } from './semantics.ts';
@@ -55,9 +55,22 @@ export function loadSpec(dir: string = DEFAULT_SPEC_DIR): LoadedSpec {
   const key = resolve(dir);
   const hit = cache.get(key);
   if (hit) return hit;
+  checkSpecDir(dir, key);
   const loaded = loadUncached(key);
   cache.set(key, loaded);
   return loaded;
+}
+
+/** A spec directory that is missing, or is a file, said as such: its files cannot be listed. */
+function checkSpecDir(given: string, dir: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`--spec ${given}: ${code === 'ENOENT' ? 'no such directory' : `cannot be read (${code ?? (err as Error).message})`}. --spec names a directory holding ${INDEX_FILE}.`);
+  }
+  if (!isDir) throw new UsageError(`--spec ${given}: not a directory. --spec names a directory holding ${INDEX_FILE}, not one of its files.`);
 }
 
 function display(dir: string, name: string): string {

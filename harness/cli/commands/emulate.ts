@@ -50,6 +50,8 @@ export const emulate: Command = {
       concurrencyPerKey,
       maintenance: values.maintenance === true,
       streamIntervalMs,
+    }).catch((err: unknown) => {
+      throw listenError(err, values.host ?? '127.0.0.1', port);
     });
     io.stdout(emulator.url);
     if (!values['api-key']) io.stdout(emulator.apiKey);
@@ -62,6 +64,19 @@ export const emulate: Command = {
     return EXIT.ok;
   },
 };
+
+/** Why the emulator could not listen, in the words of the flag that chose it; anything else is ours. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: `--port ${port} is taken on ${host}: another process listens there. Choose another port, or --port 0 for any free one.`,
+    EACCES: `--port ${port} on ${host} needs privileges this process lacks. Choose a port above 1023, or --port 0 for any free one.`,
+    ENOTFOUND: `--host ${host} does not resolve to an address. Give a name this machine resolves, or an address such as 127.0.0.1 or 0.0.0.0.`,
+    EAI_AGAIN: `--host ${host} could not be resolved now (the name service did not answer). Give an address such as 127.0.0.1 or 0.0.0.0.`,
+    EADDRNOTAVAIL: `--host ${host} is not an address of this machine. Give one of its addresses, 127.0.0.1, or 0.0.0.0 for all.`,
+  };
+  return code !== undefined && reasons[code] ? new UsageError(`emulate: ${reasons[code]} (${code})`) : err;
+}
 
 function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;

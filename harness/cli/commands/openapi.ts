@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { buildOpenApi } from '#harness/derive/openapi/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { choiceFlag, EXIT, parseFlags, requireFlag, type Command } from '../command.ts';
+import { outputFile } from '../outputs.ts';
 import { openapiInfo } from './openapiHelp.ts';
 
 const PROFILES: readonly Profile[] = ['default', 'strict'];
@@ -26,11 +26,11 @@ export const openapi: Command = {
       profile: { type: 'string' },
       spec: { type: 'string' },
     });
-    const out = resolve(requireFlag('openapi', 'out', values.out));
+    const given = requireFlag('openapi', 'out', values.out);
     const profile = choiceFlag('openapi', 'profile', values.profile, PROFILES, 'default');
     const { spec } = loadSpec(values.spec);
+    const out = outputFile('openapi', 'out', given);
     const doc = buildOpenApi(spec, { profile });
-    mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, serialise(doc, out));
     const operations = Object.values(doc.paths).reduce((n, item) => n + (item.get ? 1 : 0) + (item.post ? 1 : 0), 0);
     io.stdout(

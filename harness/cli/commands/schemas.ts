@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { deriveObjectSchema, type Profile } from '#harness/derive/schemas/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { choiceFlag, EXIT, parseFlags, requireFlag, type Command } from '../command.ts';
+import { outputDir } from '../outputs.ts';
 import { schemasInfo } from './schemasHelp.ts';
 
 const PROFILES = ['default', 'strict'] as const satisfies readonly Profile[];
@@ -40,10 +41,11 @@ export const schemas: Command = {
       profile: { type: 'string' },
       spec: { type: 'string' },
     });
-    const out = resolve(requireFlag('schemas', 'out', values.out));
+    const given = requireFlag('schemas', 'out', values.out);
     const choice = choiceFlag('schemas', 'profile', values.profile, PROFILE_CHOICES, 'both');
     const profiles: Profile[] = choice === 'both' ? [...PROFILES] : [choice];
     const { spec } = loadSpec(values.spec);
+    const out = outputDir('schemas', 'out', given);
 
     const entries: SchemaIndexEntry[] = [];
     for (const profile of profiles) {

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { COMMANDS } from './commands/index.ts';
+import { main } from './main.ts';
+
+/** A command with a bug: it throws what no command means to throw. */
+function breakDiff(): void {
+  const diff = COMMANDS.find((c) => c.name === 'diff')!;
+  vi.spyOn(diff, 'load').mockResolvedValue({
+    ...diff,
+    run: async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'results')");
+    },
+  });
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete process.env.SVC_CONFORMANCE_DEBUG;
+});
+
+describe('an internal error reaches the user as one line, exit 2', () => {
+  test('no stack: the message, what to do, and how to see the stack', async () => {
+    breakDiff();
+    const io = captureIO();
+    expect(await main(['diff', 'a.json', 'b.json'], io)).toBe(2);
+    expect(io.out).toEqual([]);
+    expect(io.err).toEqual([
+      "svc-conformance: internal error: Cannot read properties of undefined (reading 'results'). Please report it with the command line (run again with SVC_CONFORMANCE_DEBUG=1 for the stack).",
+    ]);
+  });
+
+  test('SVC_CONFORMANCE_DEBUG=1 shows the stack too', async () => {
+    breakDiff();
+    process.env.SVC_CONFORMANCE_DEBUG = '1';
+    const io = captureIO();
+    expect(await main(['diff', 'a.json', 'b.json'], io)).toBe(2);
+    const err = io.err.join('\n');
+    expect(err).toMatch(/^TypeError: Cannot read properties of undefined.*\n\s+at /);
+    expect(io.err.at(-1)).toContain('Please report it with the command line and the stack above.');
+  });
+});
