@@ -1,5 +1,8 @@
 import { parseUsd } from '#harness/spec/money.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
+import { patternsOf, selectionProblems } from '#harness/checks/selection.ts';
+import type { Spec } from '#harness/spec/model.ts';
 
 /** The values `run` and `record` take, checked: each bad one is a UsageError naming the flag and an example. */
 
@@ -8,6 +11,9 @@ export function instant(command: string, text: string): Date {
   if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(text)) throw new UsageError(`${command}: --now ${JSON.stringify(text)} is not an ISO 8601 instant (e.g. 2026-07-24T15:58:00Z).`);
   return d;
 }
+
+/** The bounds of the numeric flags a config file may set too, so both are checked alike. */
+export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000] } as const;
 
 export function integer(command: string, name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -68,4 +74,20 @@ export function budgetOf(command: string, text: string): bigint {
   }
   if (v === undefined || v <= 0n) throw new UsageError(`${command}: --budget-usd must be a positive amount of USD such as 0.05 (got ${JSON.stringify(text)}).`);
   return v;
+}
+
+/**
+ * --only and --skip (each repeatable, each value a comma-separated list), checked against the
+ * checks the models would run: a selection that selects nothing would judge nothing, so it is a
+ * usage error now, never a green "0 checks" later.
+ */
+export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined): { only: string[]; skip: string[] } {
+  const selection = { only: patternsOf(only), skip: patternsOf(skip) };
+  const selectable = buildRegistry(spec).plan(spec, models).map((p) => p.check.id);
+  const wrong = selectionProblems(selection, selectable);
+  if (wrong.length > 0) {
+    const areas = [...new Set(selectable.map((id) => id.split('.')[0]))].join(', ');
+    throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.`);
+  }
+  return selection;
 }

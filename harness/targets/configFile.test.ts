@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { readTargetsConfig } from './configFile.ts';
+import { readConfigFile, readTargetsConfig } from './configFile.ts';
 
 function file(text: string): string {
   const f = join(mkdtempSync(join(tmpdir(), 'svc-config-')), 'svc-conformance.yaml');
@@ -42,5 +42,43 @@ describe('svc-conformance.yaml', () => {
     const f = file(text);
     expect(() => readTargetsConfig(f)).toThrow(message);
     expect(() => readTargetsConfig(f)).toThrow(f);
+  });
+});
+
+describe('run options in svc-conformance.yaml', () => {
+  test('beside the targets: each option as given, a single string taken as a list of one', () => {
+    const f = file('targets:\n  - base_url: https://a.example\nmodels: [svc-v4-flash]\nonly: stream\nskip: ["*.rejects-*"]\nstrict: true\nconcurrency: 8\ntimeout_ms: 30000\nwithout: [fim]\n');
+    const read = readConfigFile(f);
+    expect(read.targets.map((t) => t.baseUrl)).toEqual(['https://a.example']);
+    expect(read.options).toEqual({ models: ['svc-v4-flash'], only: ['stream'], skip: ['*.rejects-*'], strict: true, concurrency: 8, timeout_ms: 30000, without: ['fim'] });
+    expect(read.where('concurrency')).toBe(`${f}:7:14 concurrency`);
+  });
+  test('run options alone, no targets: allowed (the targets come from the flags or the emulator)', () => {
+    const read = readConfigFile(file('models: [svc-v4-flash]\n'));
+    expect(read.targets).toEqual([]);
+    expect(read.options).toEqual({ models: ['svc-v4-flash'] });
+  });
+  test('readTargetsConfig still needs targets', () => {
+    expect(() => readTargetsConfig(file('strict: true\n'))).toThrow(/names no targets/);
+  });
+  test.each([
+    ['', /:1:1 \/: holds neither targets nor run options/],
+    ['# only a comment\n', /holds neither targets nor run options/],
+    ['[1, 2]\n', /:1:1 \/: holds neither targets nor run options/],
+    ['models: [svc-v4-flash]\ncolour: red\n', /:2:1 colour: unknown key `colour` \(known: targets, models, only, skip, strict, concurrency, timeout_ms, without\)/],
+    ['strict: yes please\n', /:1:9 strict: true or false/],
+    ['concurrency: four\n', /:1:14 concurrency: an integer \(got "four"\)/],
+    ['timeout_ms: 1.5\n', /:1:13 timeout_ms: an integer/],
+    ['only: []\n', /:1:7 only: a list of strings/],
+    ['skip: [1]\n', /:1:7 skip: a list of strings/],
+    ['models: [svc-v4-flash]\nknown:\n  - check: stream.events.done-last\n', /:2:1 known: reserved for known failures and not read yet.*--baseline FILE/],
+  ])('a bad file names the file, the line and the field: %j', (text, message) => {
+    const f = file(text);
+    expect(() => readConfigFile(f)).toThrow(message);
+    expect(() => readConfigFile(f)).toThrow(f);
+  });
+  test('a directory is not a config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+    expect(() => readConfigFile(dir)).toThrow(`run: --config ${dir}: not a file`);
   });
 });

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import type { Document, LineCounter } from 'yaml';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { locate } from '#harness/spec/locate.ts';
 import { yaml } from '#harness/spec/yaml.ts';
@@ -20,8 +21,34 @@ export interface TargetEntry {
 export const CONFIG_FILE = 'svc-conformance.yaml';
 const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_balance_key_env', 'model_map', 'headers', 'header_env', 'without']);
 
+/** The run options a config file may hold beside its targets: each is the flag of the same name. */
+export interface ConfigOptions {
+  models?: string[];
+  only?: string[];
+  skip?: string[];
+  strict?: boolean;
+  concurrency?: number;
+  timeout_ms?: number;
+  without?: string[];
+}
+
+type OptionKind = 'list' | 'boolean' | 'integer';
+const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', without: 'list' };
+/** Reserved for known failures; refused until it is read, so no one believes theirs are applied. */
+const RESERVED = 'known';
+const TOP_KEYS = ['targets', ...Object.keys(OPTIONS), RESERVED];
+
+/** A config file read whole: its targets (none when it names none) and its run options. */
+export interface ConfigFile {
+  file: string;
+  targets: TargetEntry[];
+  options: ConfigOptions;
+  /** `file:line:column key` of a top-level key, for a message about its value found later. */
+  where(key: string): string;
+}
+
 /**
- * Reads the targets of a config file:
+ * Reads a config file:
  *
  *   targets:
  *     - base_url: https://api.example.com
@@ -32,25 +59,78 @@ const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_bal
  *       headers: { x-portkey-provider: openai }           # sent with every request
  *       header_env: { x-portkey-api-key: PORTKEY_API_KEY } # value from the environment, kept secret
  *       without: [fim, balance]                            # features it does not offer
+ *   models: [svc-v4-flash]                  # run options, each as its flag: --model
+ *   only: [stream, schema]                  # --only
+ *   skip: ['*.rejects-*']                   # --skip
+ *   strict: true                            # --strict
+ *   concurrency: 8                          # --concurrency
+ *   timeout_ms: 30000                       # --timeout-ms
+ *   without: [fim]                          # --without, for every target
  *
- * A problem names the file, the line and the field, and exits 2.
+ * Targets and options are each optional, not both. A problem names the file, the line and the
+ * field, and exits 2.
  */
-export function readTargetsConfig(file: string): TargetEntry[] {
-  if (!existsSync(file)) throw new UsageError(`run: --config ${file}: no such file.`);
+export function readConfigFile(file: string): ConfigFile {
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    throw new UsageError(`run: --config ${file}: no such file.`);
+  }
+  if (!isFile) throw new UsageError(`run: --config ${file}: not a file (a config file is YAML, e.g. ${CONFIG_FILE}).`);
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter, prettyErrors: false });
-  const problem = (path: (string | number)[], message: string, atKey = false): never => {
+  const at = (path: (string | number)[], atKey = false) => {
     // An unknown key is pointed at itself, not at its value.
     const { line, column } = atKey ? locate(doc, lineCounter, path.slice(0, -1), String(path.at(-1))) : locate(doc, lineCounter, path);
-    throw new UsageError(`run: ${file}:${line}:${column} ${path.join('.') || '/'}: ${message}`);
+    return `${file}:${line}:${column} ${path.join('.') || '/'}`;
+  };
+  const problem = (path: (string | number)[], message: string, atKey = false): never => {
+    throw new UsageError(`run: ${at(path, atKey)}: ${message}`);
   };
   if (doc.errors.length > 0) {
     const pos = lineCounter.linePos(doc.errors[0]!.pos[0]);
     throw new UsageError(`run: ${file}:${pos.line}:${pos.col}: YAML syntax: ${doc.errors[0]!.message.split('\n')[0]}`);
   }
   const data = doc.toJS() as unknown;
-  const targets = (data as { targets?: unknown } | null)?.targets;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return problem([], `holds neither targets nor run options: a mapping with ${TOP_KEYS.join(', ')} is expected`);
+  const top = data as Record<string, unknown>;
+  for (const k of Object.keys(top)) {
+    if (k === RESERVED) problem([k], 'reserved for known failures and not read yet: nothing in it would be applied. Remove it; give known failures with --baseline FILE.', true);
+    if (!TOP_KEYS.includes(k)) problem([k], `unknown key \`${k}\` (known: ${TOP_KEYS.filter((t) => t !== RESERVED).join(', ')})`, true);
+  }
+  const options: ConfigOptions = {};
+  for (const [key, kind] of Object.entries(OPTIONS) as [keyof ConfigOptions, OptionKind][]) {
+    const v = top[key];
+    if (v === undefined) continue;
+    if (kind === 'list') {
+      const list = typeof v === 'string' ? [v] : v;
+      if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== 'string' || x === '')) problem([key], 'a list of strings, e.g. [a, b]');
+      (options as Record<string, unknown>)[key] = list;
+    } else if (kind === 'boolean') {
+      if (typeof v !== 'boolean') problem([key], 'true or false');
+      (options as Record<string, unknown>)[key] = v;
+    } else {
+      if (typeof v !== 'number' || !Number.isInteger(v)) problem([key], `an integer (got ${JSON.stringify(v)})`);
+      (options as Record<string, unknown>)[key] = v;
+    }
+  }
+  const hasTargets = top.targets !== undefined;
+  if (!hasTargets && Object.keys(options).length === 0) problem([], `holds neither targets nor run options (${TOP_KEYS.filter((t) => t !== RESERVED).join(', ')})`);
+  return { file, targets: hasTargets ? targetsOf(top.targets, doc, lineCounter, file, problem) : [], options, where: (key) => at([key]) };
+}
+
+/** The targets of a config file, which must name some (`--config` for `record`, and the tests). */
+export function readTargetsConfig(file: string): TargetEntry[] {
+  const { targets } = readConfigFile(file);
+  if (targets.length === 0) throw new UsageError(`run: ${file}: names no targets (a list under \`targets:\` with base_url each).`);
+  return targets;
+}
+
+type Problem = (path: (string | number)[], message: string, atKey?: boolean) => never;
+
+function targetsOf(targets: unknown, doc: Document, lineCounter: LineCounter, file: string, problem: Problem): TargetEntry[] {
   if (!Array.isArray(targets) || targets.length === 0) return problem(['targets'], 'a non-empty list of targets is required');
   return targets.map((t, i): TargetEntry => {
     if (typeof t !== 'object' || t === null || Array.isArray(t)) return problem(['targets', i], 'each target is a mapping with base_url');

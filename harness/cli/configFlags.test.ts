@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { startEmulator } from '#harness/emulator/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { configFlags } from './configFlags.ts';
+import { main } from './main.ts';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/svc-conformance.js');
+const NOW = '2026-06-01T00:00:00Z';
+const tmp = tempDirs('svc-config-flags-');
+
+/** A working directory holding these files. */
+function cwdWith(files: Record<string, string>): string {
+  const dir = tmp();
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+interface Bundle {
+  records: { model: string; target: { baseUrl: string }; results: CheckResult[] }[];
+}
+
+/** The real CLI started in `cwd`, as a user starts it there; killed after `limitMs` (that expiry is the failure). */
+function cliIn(cwd: string, args: string[], env: Record<string, string>, limitMs = 150_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+// Generous limits: a cold spec load on a busy machine takes seconds; only a hang should fail these.
+describe('svc-conformance.yaml in the working directory', { timeout: 60_000 }, () => {
+  test('absent: nothing is read, nothing is said', () => {
+    const io = captureIO();
+    expect(configFlags('run', {}, io, tmp())).toEqual({ values: {}, config: undefined });
+    expect(io.err).toEqual([]);
+  });
+
+  test('found: its targets are the run\'s, its options become flags, one line says so', () => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': 'targets:\n  - base_url: https://a.example\n  - base_url: https://b.example\nmodels: [svc-v4-flash]\nconcurrency: 2\nwithout: [fim]\n' });
+    const io = captureIO();
+    expect(configFlags('run', {}, io, cwd)).toEqual({ values: { model: ['svc-v4-flash'], concurrency: '2', without: 'fim' }, config: join(cwd, 'svc-conformance.yaml') });
+    expect(io.err).toEqual(['svc-conformance: using ./svc-conformance.yaml (targets: 2; options: models, concurrency, without)']);
+  });
+
+  test('.yml is found too; both at once is ambiguous, exit 2', async () => {
+    const io = captureIO();
+    const cwd = cwdWith({ 'svc-conformance.yml': 'strict: true\n' });
+    expect(configFlags('run', {}, io, cwd).values).toEqual({ strict: true });
+    expect(io.err).toEqual(['svc-conformance: using ./svc-conformance.yml (no targets; options: strict)']);
+    const both = cwdWith({ 'svc-conformance.yml': 'strict: true\n', 'svc-conformance.yaml': 'strict: true\n' });
+    expect(() => configFlags('run', {}, io, both)).toThrow(/both \.\/svc-conformance\.yaml and \.\/svc-conformance\.yml/);
+  });
+
+  test('--config overrides it: the found file is not even read', () => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': 'not: [valid\n' });
+    const other = join(tmp(), 'other.yaml');
+    writeFileSync(other, 'targets:\n  - base_url: https://other.example\nstrict: true\n');
+    const io = captureIO();
+    expect(configFlags('run', { config: other }, io, cwd)).toEqual({ values: { strict: true }, config: other });
+    expect(io.err).toEqual([]);
+  });
+
+  test('--base-url, --fixtures or --fault on the command line replace its targets, and the line says so', () => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': 'targets:\n  - base_url: https://a.example\nstrict: true\n' });
+    for (const [flags, flag] of [[{ 'base-url': ['https://b.example'] }, '--base-url'], [{ fixtures: 'fixtures/x' }, '--fixtures'], [{ fault: ['stream-no-done'] }, '--fault']] as const) {
+      const io = captureIO();
+      expect(configFlags('run', flags, io, cwd)).toEqual({ values: { strict: true }, config: undefined });
+      expect(io.err).toEqual([`svc-conformance: using ./svc-conformance.yaml (targets: 1, not used: ${flag} given; options: strict)`]);
+    }
+  });
+
+  test('an explicit --config keeps its targets even beside --base-url, so that clash is still refused', () => {
+    const file = join(tmp(), 'targets.yaml');
+    writeFileSync(file, 'targets:\n  - base_url: https://a.example\n');
+    expect(configFlags('run', { config: file, 'base-url': ['https://b.example'] }, captureIO(), tmp()).config).toBe(file);
+  });
+
+  test('record ignores it, saying so', () => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': 'targets:\n  - base_url: https://a.example\n' });
+    const io = captureIO();
+    expect(configFlags('record', {}, io, cwd)).toEqual({ values: {}, config: undefined });
+    expect(io.err).toEqual(['svc-conformance: record ignores ./svc-conformance.yaml: a recording\'s target and options are given on its command line.']);
+  });
+
+  test.each([
+    ['concurrency: 0\n', /^run: .*svc-conformance\.yaml:1:14 concurrency: must be a positive integer from 1 to 256 \(got "0"\)\.$/],
+    ['timeout_ms: 5\n', /:1:13 timeout_ms: must be an integer from 100 to 3600000 \(got "5"\)\.$/],
+    ['models: [svc-v4-flash, svc-v9]\n', /:1:9 models: svc-v9 is not a model of the spec/],
+    ['without: [teleport]\n', /:1:10 without: "teleport" is no feature of the spec/],
+  ])('a value its flag would refuse names the file, the line and the key: %j', (text, message) => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': text });
+    expect(() => configFlags('run', {}, captureIO(), cwd)).toThrow(message);
+  });
+});
+
+describe('a run with a config file', { timeout: 60_000 }, () => {
+  test('found in the working directory: the run goes to its base URL, says so, and flags override its options', async () => {
+    const { spec } = loadSpec();
+    const emu = await startEmulator({ spec, now: () => new Date(NOW) });
+    const cwd = cwdWith({
+      // `only: [lifecycle]` selects nothing on svc-v4-flash: were it not overridden, the run would stop with exit 2.
+      'svc-conformance.yaml': `targets:\n  - base_url: ${emu.url}\n    api_key_env: SVC_CWD_CONFIG_KEY\nmodels: [svc-v4-flash]\nonly: [lifecycle]\n`,
+    });
+    try {
+      const r = await cliIn(cwd, ['run', '--only', 'schema.chat-completion', '--now', NOW, '--quiet', '--report-dir', join(cwd, 'reports'), '--json', join(cwd, 'all.json')], { SVC_CWD_CONFIG_KEY: emu.apiKey });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.split('\n')[0]).toBe('svc-conformance: using ./svc-conformance.yaml (targets: 1; options: models, only)');
+      const bundle = JSON.parse(readFileSync(join(cwd, 'all.json'), 'utf8')) as Bundle;
+      expect(bundle.records.map((rec) => [rec.target.baseUrl, rec.model])).toEqual([[emu.url, 'svc-v4-flash']]);
+      const ids = bundle.records.flatMap((rec) => rec.results.map((x) => x.checkId));
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((id) => id.includes('schema.chat-completion'))).toBe(true);
+    } finally {
+      await emu.close();
+    }
+  }, 200_000);
+
+  test('--config with run options only: the embedded emulator, the file\'s models and selection', async () => {
+    const dir = tmp();
+    const file = join(dir, 'options.yaml');
+    writeFileSync(file, 'models: [svc-v4-flash]\nonly: [schema.chat-completion]\n');
+    const io = captureIO();
+    const code = await main(['run', '--config', file, '--now', NOW, '--quiet', '--report-dir', join(dir, 'r'), '--json', join(dir, 'all.json')], io);
+    expect(code, io.text()).toBe(0);
+    const bundle = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as Bundle;
+    expect(bundle.records.map((rec) => rec.model)).toEqual(['svc-v4-flash']);
+    expect(bundle.records.flatMap((rec) => rec.results).every((x) => x.checkId.includes('schema.chat-completion'))).toBe(true);
+  }, 120_000);
+
+  test('a bad field stops the run before it starts, naming file, line and field, exit 2', async () => {
+    const file = join(tmp(), 'svc-conformance.yaml');
+    writeFileSync(file, 'models: [svc-v4-flash]\nstrict: maybe\n');
+    const io = captureIO();
+    expect(await main(['run', '--config', file, '--report-dir', join(tmp(), 'r')], io)).toBe(2);
+    expect(io.err).toEqual([`run: ${file}:2:9 strict: true or false`]);
+  });
+});

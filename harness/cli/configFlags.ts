@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { isUsageError, UsageError } from '#harness/core/errors/index.ts';
+import { featuresOf } from '#harness/runner/servedGate.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { CONFIG_FILE, readConfigFile, type ConfigFile } from '#harness/targets/configFile.ts';
+import type { CommandIO } from './command.ts';
+import { integer, parseWithout, RANGES } from './runFlags.ts';
+
+/** The names a config file is found by in the working directory, as vitest and eslint find theirs. */
+export const CONFIG_NAMES = [CONFIG_FILE, 'svc-conformance.yml'] as const;
+
+/** The run flags a config file can set, in the shape parseFlags gives them. */
+export interface FileFlags {
+  model?: string[];
+  only?: string[];
+  skip?: string[];
+  strict?: boolean;
+  concurrency?: string;
+  'timeout-ms'?: string;
+  without?: string;
+}
+
+/** The flags of `run` and `record` this module reads. */
+interface GivenFlags {
+  config?: string | undefined;
+  spec?: string | undefined;
+  'base-url'?: readonly string[] | undefined;
+  fixtures?: string | undefined;
+  fault?: readonly string[] | undefined;
+}
+
+/** What the config file adds: flags to merge under the command line's, and the targets file for targetsOf. */
+export interface FromConfig {
+  values: FileFlags;
+  /** The file whose targets the run uses; undefined when no file names targets, or flags override them. */
+  config: string | undefined;
+}
+
+/** ./svc-conformance.yaml (or .yml) when the working directory holds one; both is ambiguous. */
+export function findConfig(cwd: string): string | undefined {
+  const found = CONFIG_NAMES.filter((n) => existsSync(join(cwd, n)));
+  if (found.length > 1) throw new UsageError(`run: both ./${found.join(' and ./')} are in ${cwd}: keep one, or name it with --config FILE.`);
+  return found[0] === undefined ? undefined : join(cwd, found[0]);
+}
+
+/**
+ * The config file's part of a command line: `--config FILE`, else ./svc-conformance.yaml found in
+ * the working directory (said on stderr, so no one believes an endpoint was tested when the
+ * emulator was, or the other way round). Flags given on the command line win over the file: its
+ * run options are merged under them, and --base-url, --fixtures or --fault replace its targets.
+ * `record` takes no --config, and ignores a found file, saying so: what a recording holds is named
+ * on its command line.
+ */
+export function configFlags(command: 'run' | 'record', flags: GivenFlags, io: CommandIO, cwd = process.cwd()): FromConfig {
+  const found = flags.config === undefined ? findConfig(cwd) : undefined;
+  if (command === 'record') {
+    if (found) io.stderr(`svc-conformance: record ignores ./${basename(found)}: a recording's target and options are given on its command line.`);
+    return { values: {}, config: flags.config };
+  }
+  const file = flags.config === undefined ? found : resolve(flags.config);
+  if (file === undefined) return { values: {}, config: undefined };
+  const read = readConfigFile(file);
+  const values = flagsOf(command, read, flags.spec);
+  const overriddenBy = flags['base-url'] ? '--base-url' : flags.fixtures !== undefined ? '--fixtures' : flags.fault ? '--fault' : undefined;
+  const hasTargets = read.targets.length > 0;
+  if (found) {
+    const targets = hasTargets ? `targets: ${read.targets.length}${overriddenBy ? `, not used: ${overriddenBy} given` : ''}` : 'no targets';
+    const options = Object.keys(read.options);
+    io.stderr(`svc-conformance: using ./${basename(found)} (${targets}${options.length > 0 ? `; options: ${options.join(', ')}` : ''})`);
+  }
+  // An explicit --config keeps its targets, so a clash with --base-url or --fixtures is still refused.
+  const config = !hasTargets ? undefined : flags.config !== undefined ? flags.config : overriddenBy ? undefined : file;
+  return { values, config };
+}
+
+/** The file's run options as flag values, each checked as its flag is, but named by file, line and key. */
+function flagsOf(command: string, read: ConfigFile, specDir: string | undefined): FileFlags {
+  const o = read.options;
+  const at = <T>(key: string, check: () => T): T => {
+    try {
+      return check();
+    } catch (err) {
+      if (!isUsageError(err)) throw err;
+      // The flag's own words, after the file's position: "must be a positive integer from 1 to 256 ...".
+      throw new UsageError(`${command}: ${read.where(key)}: ${err.message.replace(/^\w+: --[\w-]+ /, '').replace(/, e\.g\. --[\w-]+ \S+$/, '.')}`);
+    }
+  };
+  const spec = () => loadSpec(specDir).spec;
+  const out: FileFlags = {};
+  if (o.models) {
+    const models = o.models;
+    at('models', () => {
+      const known = Object.keys(spec().models);
+      const wrong = models.find((m) => !known.includes(m));
+      if (wrong !== undefined) throw new UsageError(`${command}: --model ${wrong} is not a model of the spec (${known.join(', ')}).`);
+    });
+    out.model = models;
+  }
+  if (o.only) out.only = o.only;
+  if (o.skip) out.skip = o.skip;
+  if (o.strict !== undefined) out.strict = o.strict;
+  if (o.concurrency !== undefined) {
+    const text = String(o.concurrency);
+    at('concurrency', () => integer(command, 'concurrency', text, ...RANGES.concurrency));
+    out.concurrency = text;
+  }
+  if (o.timeout_ms !== undefined) {
+    const text = String(o.timeout_ms);
+    at('timeout_ms', () => integer(command, 'timeout-ms', text, ...RANGES['timeout-ms']));
+    out['timeout-ms'] = text;
+  }
+  if (o.without) {
+    const text = o.without.join(',');
+    at('without', () => parseWithout(command, text, featuresOf(spec())));
+    out.without = text;
+  }
+  return out;
+}
