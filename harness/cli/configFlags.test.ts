@@ -151,3 +151,22 @@ describe('a run with a config file', { timeout: 60_000 }, () => {
     expect(io.err).toEqual([`run: ${file}:2:9 strict: true or false`]);
   });
 });
+
+describe('the README', () => {
+  test('its config file example is a valid config file, read as it says', () => {
+    const readme = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../README.md'), 'utf8');
+    const example = /## Config file[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const cwd = cwdWith({ 'svc-conformance.yaml': example! });
+    process.env.GATEWAY_KEY = 'gw-secret';
+    try {
+      const io = captureIO();
+      const { values, config } = configFlags('run', {}, io, cwd);
+      expect(config).toBe(join(cwd, 'svc-conformance.yaml'));
+      expect(values).toMatchObject({ model: ['svc-v4-flash', 'svc-v4-pro'], strict: true, concurrency: '8', 'timeout-ms': '30000', without: 'balance' });
+      expect(io.err[0]).toMatch(/^svc-conformance: using \.\/svc-conformance\.yaml \(targets: 1; options: /);
+    } finally {
+      delete process.env.GATEWAY_KEY;
+    }
+  }, 60_000);
+});

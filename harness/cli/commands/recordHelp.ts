@@ -25,7 +25,9 @@ Replay: svc-conformance run --fixtures DIR [--fast]
 
 Options: --out DIR (required), and every option of \`run\` but --fixtures,
 --config, --repeat and more than one --base-url (see \`run --help\`); --header and
---header-env included (an env-sourced value is recorded as [REDACTED]).
+--header-env included (an env-sourced value is recorded as [REDACTED]). A
+./svc-conformance.yaml is not read by record (it says so): give the target and
+options on the command line.
 
 Exit codes: as \`run\`: 0 every applicable must-check passed; 1 a check failed;
 2 a usage or configuration error.`,

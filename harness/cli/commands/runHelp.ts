@@ -22,9 +22,14 @@ port: the main job (npm start), needing no key and no network.
 
 Options:
   --base-url URL         a live endpoint (repeatable)
-  --config FILE          targets from a file (svc-conformance.yaml): base_url,
+  --config FILE          targets and run options from a file: base_url,
                          api_key_env, messages_base_url, empty_balance_key_env,
-                         model_map, headers, header_env, without per target
+                         model_map, headers, header_env, without per target;
+                         models, only, skip, strict, concurrency, timeout_ms,
+                         without for the run. Default: ./svc-conformance.yaml
+                         (or .yml) when there is one, said on stderr. Flags
+                         win over the file; --base-url, --fixtures or --fault
+                         replace its targets (README: Config file)
   --api-key-env VAR      environment variable holding the key (default SVC_API_KEY)
   --empty-balance-key-env VAR
                          a second key whose balance is empty (checks the 402 rule)
