@@ -1,5 +1,8 @@
 import { parseUsd } from '#harness/spec/money.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
+import { patternsOf, selectionProblems } from '#harness/checks/selection.ts';
+import type { Spec } from '#harness/spec/model.ts';
 
 /** The values `run` and `record` take, checked: each bad one is a UsageError naming the flag and an example. */
 
@@ -71,4 +74,20 @@ export function budgetOf(command: string, text: string): bigint {
   }
   if (v === undefined || v <= 0n) throw new UsageError(`${command}: --budget-usd must be a positive amount of USD such as 0.05 (got ${JSON.stringify(text)}).`);
   return v;
+}
+
+/**
+ * --only and --skip (each repeatable, each value a comma-separated list), checked against the
+ * checks the models would run: a selection that selects nothing would judge nothing, so it is a
+ * usage error now, never a green "0 checks" later.
+ */
+export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined): { only: string[]; skip: string[] } {
+  const selection = { only: patternsOf(only), skip: patternsOf(skip) };
+  const selectable = buildRegistry(spec).plan(spec, models).map((p) => p.check.id);
+  const wrong = selectionProblems(selection, selectable);
+  if (wrong.length > 0) {
+    const areas = [...new Set(selectable.map((id) => id.split('.')[0]))].join(', ');
+    throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.`);
+  }
+  return selection;
 }

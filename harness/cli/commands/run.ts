@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { parseHeader, parseHeaderEnv } from '#harness/core/extraHeaders.ts';
-import { buildRegistry, defaultModels } from '#harness/checks/index.ts';
-import { patternsOf, selectionProblems } from '#harness/checks/selection.ts';
+import { defaultModels } from '#harness/checks/index.ts';
 import { isFaultId, type FaultId } from '#harness/emulator/index.ts';
 import { checkBaselineCovers, readRecords } from '#harness/results/index.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
@@ -17,7 +16,7 @@ import { runOutputs } from '../outputs.ts';
 import { progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
 import { clearReports } from '../reportFiles.ts';
-import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf } from '../runFlags.ts';
+import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf, selectionOf } from '../runFlags.ts';
 import { targetsOf } from '../targetsOf.ts';
 import { VERSION } from '../version.ts';
 import { runInfo } from './runHelp.ts';
@@ -76,11 +75,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const { spec } = loadSpec(values.spec);
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
-  // A selection that selects nothing would judge nothing: said now, not as a green "0 checks".
-  const selection = { only: patternsOf(values.only), skip: patternsOf(values.skip) };
-  const selectable = buildRegistry(spec).plan(spec, models).map((p) => p.check.id);
-  const wrong = selectionProblems(selection, selectable);
-  if (wrong.length > 0) throw new UsageError(`${name}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${[...new Set(selectable.map((id) => id.split('.')[0]))].join(', ')}.`);
+  const selection = selectionOf(name, spec, models, values.only, values.skip);
   const now = values.now === undefined ? undefined : instant(name, values.now);
   const faults = (values.fault ?? []).map((f): FaultId => {
     if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
@@ -106,11 +101,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     strict: values.strict === true,
     repeat,
     allowFlaky: values['allow-flaky'] === true,
-    concurrency,
-    timeoutMs,
-    runs,
-    seed,
-    now,
+    concurrency, timeoutMs, runs, seed, now,
     recordDir: out === undefined ? undefined : resolve(out),
     quiet: values.quiet === true,
     version: VERSION,
