@@ -1,4 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
+import { skipKindOf } from '#harness/results/index.ts';
 import type { KeyRefused } from '#harness/transport/index.ts';
 import type { CheckTracker } from './checkTracker.ts';
 
@@ -17,11 +18,14 @@ export const NO_REQUESTS: CheckTracker['auth'] = { keyed: 0, keyless: 0, refused
  * A check's result once the run's key was refused. Only a check that sent requests, none of them
  * with the key (the auth checks sending a wrong or no key on purpose), judged the endpoint; any
  * other was refused before sending, or judged nothing but the refusal of the key (a 401 where it
- * expected an answer, or a served-verdict or sample built on one): skipped, blocked by the key.
+ * expected an answer, or a served-verdict or sample built on one): skipped, blocked by the key. A
+ * check skipped for a reason of its own (out of scope, not applicable, not recorded, the budget, a
+ * stop) keeps it: that says nothing of the key.
  */
 export function blockedByRefusedKey(result: CheckResult, auth: CheckTracker['auth'], refused: KeyRefused): CheckResult {
   if (auth.keyless > 0 && auth.keyed === 0) return result;
-  if (result.verdict === 'skip' && result.skipKind === 'blocked') return result;
+  const kind = skipKindOf(result);
+  if (kind !== undefined && kind !== 'inconclusive' && kind !== 'blocked') return result;
   const { failures: _failures, reason: _reason, ...rest } = result;
   const what = `the key was refused (every authenticated request was answered ${refused.status})`;
   const reason = auth.refusedWithKey > 0 ? `not judged: ${what}; its own requests with the key were answered ${refused.status} too` : `not sent: ${what}`;
