@@ -6,6 +6,22 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDist } from './dist.js';
 
+// An error nothing caught (a callback's, a stray rejection) is a bug of ours: one line and exit 2,
+// as main() says of the errors it catches, not Node's stack and exit 1 (which means "conformance
+// failure" here). SVC_CONFORMANCE_DEBUG=1 keeps the stack.
+const internalError = (err) => {
+  const debug = process.env.SVC_CONFORMANCE_DEBUG === '1';
+  const message = err instanceof Error ? err.message : String(err);
+  try {
+    if (debug) process.stderr.write(`${err instanceof Error && err.stack ? err.stack : message}\n`);
+    process.stderr.write(`svc-conformance: internal error: ${message}. Please report it with the command line${debug ? ' and the stack above' : ' (run again with SVC_CONFORMANCE_DEBUG=1 for the stack)'}.\n`);
+  } finally {
+    process.exit(2);
+  }
+};
+process.on('uncaughtException', internalError);
+process.on('unhandledRejection', internalError);
+
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const bundle = freshDist(root);
 let main;
