@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RENDERERS, renderMarkdownSummary } from '#harness/render/index.ts';
-import { serializeRunSummary, type RunRecord, type RunSummary } from '#harness/results/index.ts';
+import { serializeRunSummary, targetKey, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 
 export type ReportName = keyof typeof RENDERERS;
 
@@ -17,9 +17,7 @@ export function hostSlug(baseUrl: string): string {
  * artefact path stays the same from run to run; a live endpoint's by its host.
  */
 export function cellFolder(target: Pick<RunRecord['target'], 'kind' | 'baseUrl'>): string {
-  if (target.kind === 'emulator') return 'emulator';
-  if (target.kind === 'fixtures') return 'replay';
-  return hostSlug(target.baseUrl);
+  return target.kind === 'live' ? hostSlug(target.baseUrl) : targetKey(target);
 }
 
 /**

@@ -85,6 +85,8 @@ export function standingOf(r: CheckResult, options: RunRecord['options']): CaseS
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** `1 check fails the run`, `3 checks fail the run`. */
+const failingTheRun = (n: number) => `${plural(n, 'check')} ${n === 1 ? 'fails' : 'fail'} the run`;
 
 function unjudgedText(u: CellGate['unjudged']): string {
   const parts = Object.entries(u).map(([k, n]) => `${n} ${k === 'error' ? (n === 1 ? 'error' : 'errors') : k}`);
@@ -119,13 +121,13 @@ export function cellGate(record: RunRecord): CellGate {
   let reason: string;
   if (record.interrupted) {
     outcome = 'interrupted';
-    reason = `stopped${record.interruptedBy ? ` by ${record.interruptedBy}` : ''} after ${ran} of ${record.results.length} checks: the report is partial${gating.length > 0 ? `, and ${plural(gating.length, 'check')} already fail the run` : ''}`;
+    reason = `stopped${record.interruptedBy ? ` by ${record.interruptedBy}` : ''} after ${ran} of ${record.results.length} checks: the report is partial${gating.length > 0 ? `, and ${failingTheRun(gating.length)} already` : ''}`;
   } else if (record.endedEarly) {
     outcome = 'fail';
-    reason = `${record.endedEarly.message}${gating.length > 0 ? `; ${plural(gating.length, 'check')} fail the run` : ''}`;
+    reason = `${record.endedEarly.message}${gating.length > 0 ? `; ${failingTheRun(gating.length)}` : ''}`;
   } else if (gating.length > 0) {
     outcome = 'fail';
-    reason = `${plural(gating.length, 'check')} fail the run (${countsText(gating)})`;
+    reason = `${failingTheRun(gating.length)} (${countsText(gating)})`;
   } else if (judged === 0) {
     outcome = 'nothing-judged';
     reason = `no ${what} was judged: ${unjudgedText(unjudged)} of ${plural(scope.length, what)}`;
