@@ -123,11 +123,12 @@ function countAuthenticated(emu: RunningEmulator): Map<string, number> {
 }
 
 /**
- * A server that refuses every request with 401 and echoes the credential it got, as carelessly as a
+ * A server that refuses every request (with 401, or what `statusOf` says) and echoes the credential it got, as carelessly as a
  * real one might: raw in the message and in headers, masked as the real service does, base64 and
  * URL-encoded. It counts the requests that carried each credential.
  */
-function echoingHandler(seen: Map<string, number>) {
+/** `statusOf`: the status a key is refused with (default 401 to every key). */
+function echoingHandler(seen: Map<string, number>, statusOf: (key: string) => number = () => 401) {
   return (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     req.on('end', () => {
@@ -146,7 +147,7 @@ function echoingHandler(seen: Map<string, number>) {
           received: { authorization: auth, 'x-api-key': xApiKey, base64: b64 },
         },
       });
-      res.writeHead(401, {
+      res.writeHead(statusOf(key), {
         'content-type': 'application/json',
         'www-authenticate': `Bearer realm="api", error="invalid_token", key="${key}"`,
         'x-echo-authorization': auth,
@@ -240,7 +241,11 @@ describe('a server that echoes the key it gets', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startServer(echoingHandler(seen));
+    // The run's own key is refused with 403 (a key the server knows, forbidden): 401 to every request
+    // carrying it would end the run after a few (transport/keyRefusal.ts), leaving few echoes to
+    // search. The empty-balance key, and the auth checks' wrong and missing keys, get 401; a run
+    // whose key is refused outright is searched below.
+    server = await startServer(echoingHandler(seen, (k) => (k === key ? 403 : 401)));
     process.env.SVC_SECRETS_ECHO_KEY = key;
     process.env.SVC_SECRETS_ECHO_EMPTY_KEY = emptyKey;
   });
@@ -250,7 +255,7 @@ describe('a server that echoes the key it gets', () => {
     await server.close();
   });
 
-  test('its 401 bodies and headers reach no report, reproducer, fixture or printed line', async () => {
+  test('its 401 and 403 bodies and headers reach no report, reproducer, fixture or printed line', async () => {
     const reports = tmp();
     const json = join(tmp(), 'all.json');
     const run = await cli(
@@ -274,6 +279,32 @@ describe('a server that echoes the key it gets', () => {
     expect(readFileSync(filesUnder(join(out, 'exchanges'))[0]!, 'utf8')).toContain('x-echo-authorization');
     // Both searched before either is asserted, so a failure lists every leak at once.
     expect({ run: leaksIn(run.outputs, [key, emptyKey]), record: leaksIn(rec.outputs, [key]) }).toEqual({ run: [], record: [] });
+  }, 180_000);
+});
+
+describe('a server that refuses the key with 401 and echoes it', () => {
+  const key = canary('refused');
+  const seen = new Map<string, number>();
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer(echoingHandler(seen));
+    process.env.SVC_SECRETS_REFUSED_KEY = key;
+  });
+  afterAll(async () => {
+    delete process.env.SVC_SECRETS_REFUSED_KEY;
+    await server.close();
+  });
+
+  test('the run ends early saying so, and the echoes reach no report, fixture or printed line', async () => {
+    const out = tmp();
+    const reports = tmp();
+    const rec = await cli(['record', '--out', out, '--base-url', server.url, '--api-key-env', 'SVC_SECRETS_REFUSED_KEY', '--now', NOW, '--report-dir', reports], [out, reports]);
+    expect(rec.code).toBe(1);
+    expect(rec.outputs.get('stderr (CommandIO)')?.toString()).toContain('the endpoint refused the API key');
+    expect(seen.get(key) ?? 0).toBeGreaterThan(0);
+    expect(readFileSync(filesUnder(join(out, 'exchanges'))[0]!, 'utf8')).toContain('x-echo-authorization');
+    expect(leaksIn(rec.outputs, [key])).toEqual([]);
   }, 180_000);
 });
 
