@@ -19,6 +19,8 @@ export class ResultCollector implements Reporter {
   readonly sent: SuitesRun['sent'] = [];
   firstCheckAt: number | undefined;
   lastCheckAt: number | undefined;
+  /** The run's key, once a worker's transport declared it refused. */
+  keyRefused: SuitesRun['keyRefused'];
   constructor(private readonly progress: (result: CheckResult, count: number) => void = () => undefined) {}
 
   onTestCaseReady(): void {
@@ -33,6 +35,7 @@ export class ResultCollector implements Reporter {
     this.#seen.add(testCase.id);
     this.lastCheckAt = performance.now();
     const meta = testCase.meta();
+    this.keyRefused ??= meta.svcKeyRefused;
     if (meta.svcWorker) {
       const w = this.workers.get(meta.svcWorker.id);
       if (!w || w.requestMs < meta.svcWorker.requestMs) this.workers.set(meta.svcWorker.id, { requestMs: meta.svcWorker.requestMs });

@@ -38,6 +38,8 @@ export function describeChecks(area: string): void {
           });
           task.meta.svcResult = result;
           task.meta.svcWorker = { id: s.meter.id, requestMs: s.meter.requestMs() };
+          const refused = s.transport.keyRefused();
+          if (refused) task.meta.svcKeyRefused = refused;
           if (result.verdict === 'skip' || result.verdict === 'unsupported') skip(`${result.verdict}: ${result.reason ?? ''}`);
           if (result.verdict === 'fail') throw new Error(result.failures?.map((f) => f.message).join('\n') ?? 'failed');
           if (result.verdict === 'error') throw new Error(result.reason ?? 'error');

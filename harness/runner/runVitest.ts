@@ -65,6 +65,7 @@ export async function runSuites(config: RunConfig, options: SuitesOptions = {}):
     ...(collector.lastCheckAt !== undefined ? { lastCheckAt: collector.lastCheckAt } : {}),
     requestMs: requestMsOf(collector.workers),
     cancelled,
+    ...(collector.keyRefused ? { keyRefused: collector.keyRefused } : {}),
   };
 }
 
