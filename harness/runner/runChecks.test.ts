@@ -69,7 +69,7 @@ describe('runChecks', () => {
   test('progress counts each result as it comes; the timing facts bracket the checks', async () => {
     const seen: number[] = [];
     const before = performance.now();
-    const { run } = await onEmulator(runChecks, [], { models: ['svc-v4-flash'], only: 'schema.' }, { progress: (_r, n) => seen.push(n) });
+    const { run } = await onEmulator(runChecks, [], { models: ['svc-v4-flash'], only: ['schema.'] }, { progress: (_r, n) => seen.push(n) });
     expect(run.results.length).toBeGreaterThan(1);
     expect(seen).toEqual(run.results.map((_, i) => i + 1));
     expect(run.firstCheckAt).toBeGreaterThanOrEqual(before);
@@ -95,7 +95,7 @@ describe('runChecks', () => {
   }, 60_000);
 
   test('two targets run at once in one process never share an answer', async () => {
-    const only = { models: ['svc-v4-flash'], only: 'schema.chat-completion.*' };
+    const only = { models: ['svc-v4-flash'], only: ['schema.chat-completion.*'] };
     const [clean, broken] = await Promise.all([onEmulator(runChecks, [], only), onEmulator(runChecks, ['completion-wrong-object'], only)]);
     const verdicts = (run: SuitesRun) => run.results.filter((r) => r.checkId === 'schema.chat-completion.matches-schema').map((r) => r.verdict);
     expect(verdicts(clean.run)).toEqual(['pass']);

@@ -19,7 +19,7 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
   // A replay answers only what it recorded: another check would get another check's bytes.
   const unrecorded = notRecordedReason(config.target.recording, check.id, model);
   if (unrecorded !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'not-recorded', reason: unrecorded, durationMs: 0 };
-  if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
+  if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'budget', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
   const tracker = new CheckTracker(meter, spec);
   const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope);
   const result = await executeCheck(check, ctx, () => tracker.settle(), config.apiKeyEnv, headerVariablesOf(config));
@@ -28,7 +28,7 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
   let final = result;
   if (tracker.budgetStop !== undefined) {
     const { failures: _dropped, ...rest } = result;
-    final = { ...rest, verdict: 'skip', reason: tracker.budgetStop };
+    final = { ...rest, verdict: 'skip', skipKind: 'budget', reason: tracker.budgetStop };
   }
   // A refused key judged nothing that needed it (keyRefused.ts); runChecks reviews the checks that ended before it was declared.
   const refused = scope.transport.keyRefused();
