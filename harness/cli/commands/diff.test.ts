@@ -30,6 +30,14 @@ describe('svc-conformance diff', () => {
     expect(await main(['diff', BROKEN, BASE], io)).toBe(0);
     expect(io.out.join('\n')).toMatch(/newly passing: [1-9]/);
   });
+  test('two runs that share no cell (another target) cannot be compared: exit 2, naming the cells of each', async () => {
+    const bundle = JSON.parse(readFileSync(BASE, 'utf8')) as { records: RunRecord[] };
+    const elsewhere = join(dir, 'elsewhere.json');
+    writeFileSync(elsewhere, JSON.stringify({ records: bundle.records.map((r) => ({ ...r, target: { kind: 'live', baseUrl: 'https://api.example.com', messagesBaseUrl: 'https://api.example.com/anthropic' } })) }));
+    const io = captureIO();
+    expect(await main(['diff', BASE, elsewhere], io)).toBe(2);
+    expect(io.err.join('\n')).toContain('diff: the two runs share no cell (target and model): BASE holds svc-v4-flash at emulator; NEW holds svc-v4-flash at https://api.example.com');
+  });
   test('a run against itself changes nothing', async () => {
     const io = captureIO();
     expect(await main(['diff', BASE, BASE], io)).toBe(0);
