@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
+import { causesOf } from '#harness/results/index.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
@@ -53,7 +54,11 @@ describe('an endpoint that serves neither the beta base nor the balance', () => 
     const { code, results } = await run([]);
     const mustFailures = results.filter((r) => r.severity === 'must' && (r.verdict === 'fail' || r.verdict === 'error'));
     expect(mustFailures.map((r) => r.checkId).sort()).toEqual(MISSING);
+    // One failure each, the 404 of a path that does not exist its comparison, not a failure (nor a cause) of its own.
+    for (const r of mustFailures) expect(r.failures?.map((f) => [f.evidence?.response?.status, f.comparison?.response?.status])).toEqual([[404, 404]]);
+    expect(causesOf(mustFailures)).toHaveLength(MISSING.length);
     const blocked = results.filter((r) => r.verdict === 'skip' && r.reason?.startsWith('blocked by '));
+    expect(blocked.every((r) => r.skipKind === 'blocked')).toBe(true);
     // FIM and prefix rules, the balance schema and spending order: skipped, naming what blocks them.
     for (const id of ['rule.fim.json-mode', 'rule.fim.thinking', 'rule.prefix.without-prefix-flag', 'rule.prefix.continues-prefix', 'schema.balance.matches-schema', 'balance.spending.granted-first']) {
       expect(blocked.map((r) => r.checkId), id).toContain(id);

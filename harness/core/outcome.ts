@@ -43,6 +43,11 @@ export interface Failure {
   /** The spec entry broken, e.g. `objects.chat_completion.fields.usage`. */
   specRef?: string;
   evidence?: Exchange;
+  /**
+   * An exchange the message compares `evidence` with (the same request to a path that does not
+   * exist): evidence of the one failure, not a failure of its own, so it is never a cause.
+   */
+  comparison?: Exchange;
   reproducer?: Reproducer;
 }
 

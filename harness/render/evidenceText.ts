@@ -57,6 +57,7 @@ export function failureText(failure: Failure, maxBody = 4000): string {
       }
     }
   }
+  if (failure.comparison) lines.push('', `for comparison, the same request to a path that does not exist: ${exchangeLine(failure.comparison)}`);
   if (failure.reproducer) {
     lines.push('', 'Reproduce with:', failure.reproducer.curl);
     const replay = replayLine(failure.reproducer);

@@ -29,6 +29,7 @@ function failureSection(r: CheckResult, options: RunRecord['options']): string[]
     const place = failurePlace(f);
     out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
     if (f.evidence) out.push(`  - ${mdCode(exchangeLine(f.evidence))}`);
+    if (f.comparison) out.push(`  - for comparison, the same request to a path that does not exist: ${mdCode(exchangeLine(f.comparison))}`);
     if (f.reproducer) {
       const replay = replayLine(f.reproducer);
       out.push('', `  Reproduce with${replay ? ` (${mdText(replay)})` : ''}:`, '', ...mdFence(f.reproducer.curl, 'sh').split('\n').map((l) => `  ${l}`), '');

@@ -27,7 +27,9 @@ export function servedChecks(spec: Spec): Check[] {
           const v = await ctx.served(endpoint, base);
           if ('outOfScope' in v) return skip(v.outOfScope, 'out-of-scope');
           if ('unknown' in v) return skip(v.unknown, 'inconclusive');
-          return v.served ? outcomeOf([]) : outcomeOf(v.evidence.map((evidence, i) => ({ message: i === 0 ? v.why : 'the same request to a path that does not exist, for comparison', evidence })));
+          if (v.served) return outcomeOf([]);
+          const [evidence, comparison] = v.evidence;
+          return outcomeOf([{ message: v.why, ...(evidence ? { evidence } : {}), ...(comparison ? { comparison } : {}) }]);
         },
       }),
     ),
