@@ -68,6 +68,7 @@ describe('every output of a run says the same outcome', () => {
     expect({ outcome: summary.outcome, exitCode: summary.exitCode }, 'summary.json').toEqual({ outcome: ending.outcome, exitCode: ending.exit });
     expect(readFileSync(join(reportDir, 'summary.md'), 'utf8').split('\n')[0], 'summary.md').toMatch(new RegExp(`^# \\S+ ${word}: `));
     expect(io.out.join('\n'), 'what the CLI prints').toContain(`${word}: `);
+    expect(io.err.some((l) => l.includes('nothing was shown to hold')), 'a next step when nothing was judged').toBe(ending.outcome === 'nothing-judged');
 
     const cell = join(reportDir, 'emulator', record.model);
     expect(readdirSync(cell).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
