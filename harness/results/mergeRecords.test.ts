@@ -5,6 +5,7 @@ import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from './summarize.ts';
 import type { RunRecord } from './runRecord.ts';
 import { causesOf } from './causes.ts';
+import { gate } from './gate.ts';
 
 /** Shard `n` of 2 of the sample record: the results at even (n=1) or odd (n=2) positions. */
 function shard(n: 1 | 2, over: Partial<RunRecord> = {}): RunRecord {
@@ -45,6 +46,13 @@ describe('mergeRecords', () => {
     expect(merged!.finishedAt).toBe('2026-05-10T09:00:31.250Z');
     expect(merged!.interrupted).toBe(true);
     expect(merged!.options).toEqual({ strict: false, runs: 25, seed: 1337, shard: '1/2,2/2' });
+  });
+
+  test('the merged cell keeps what the gate reads from its shards: the harsher signal, an early end', () => {
+    const [merged] = mergeRecords([shard(1, { interrupted: true, interruptedBy: 'SIGINT' }), shard(2, { interrupted: true, interruptedBy: 'SIGTERM', endedEarly: { kind: 'key-refused', message: 'refused' } })]);
+    expect(merged).toMatchObject({ interrupted: true, interruptedBy: 'SIGTERM', endedEarly: { kind: 'key-refused', message: 'refused' } });
+    expect(gate([merged!]).exitCode).toBe(143);
+    expect(mergeRecords([shard(1), shard(2)])[0]).not.toHaveProperty('interruptedBy');
   });
 
   test('records of other cells pass through, in the order of their first record', () => {

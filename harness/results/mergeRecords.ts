@@ -56,6 +56,10 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
   const finishedAt = group.map(({ record }) => record.finishedAt).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
   const shards = [...new Set(group.flatMap(({ record }) => (record.options.shard === undefined ? [] : [record.options.shard])))];
   const { shard: _dropped, ...options } = earliest.options;
+  // SIGTERM if any shard was terminated: the merged exit code (143) is the one a terminated shard gave.
+  const signals = group.map(({ record }) => record.interruptedBy);
+  const interruptedBy = signals.includes('SIGTERM') ? 'SIGTERM' : signals.includes('SIGINT') ? 'SIGINT' : undefined;
+  const endedEarly = group.find(({ record }) => record.endedEarly)?.record.endedEarly;
   return {
     ...earliest,
     startedAt: earliest.startedAt,
@@ -69,12 +73,8 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     // Each shard's usage was totalled and priced by its run (prices can depend on the time).
     usage: sumUsage(group.map(({ record }) => record.usage)),
     interrupted: group.some(({ record }) => record.interrupted),
-    ...(() => {
-      // SIGTERM if any shard was terminated: the merged exit code (143) is then the harsher one.
-      const by = group.map(({ record }) => record.interruptedBy).filter((s) => s !== undefined);
-      return by.length > 0 ? { interruptedBy: by.includes('SIGTERM') ? ('SIGTERM' as const) : ('SIGINT' as const) } : {};
-    })(),
-    ...(group.find(({ record }) => record.endedEarly) ? { endedEarly: group.find(({ record }) => record.endedEarly)!.record.endedEarly! } : {}),
+    ...(interruptedBy ? { interruptedBy } : {}),
+    ...(endedEarly ? { endedEarly } : {}),
   };
 }
 
