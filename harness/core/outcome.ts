@@ -38,6 +38,8 @@ export interface Reproducer {
 
 export interface Failure {
   message: string;
+  /** Stable across runs: the check, the kind of cause and where (results/failureKey.ts). */
+  key?: string;
   /** JSON pointer into the judged body, when the failure is about one place. */
   path?: string;
   /** The spec entry broken, e.g. `objects.chat_completion.fields.usage`. */

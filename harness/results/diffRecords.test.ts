@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
 import { sampleFlakyResult, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { diffRecords } from './diffRecords.ts';
+import { failureKey } from './failureKey.ts';
 import type { RunRecord } from './runRecord.ts';
 import { summarize } from './summarize.ts';
 
@@ -25,5 +26,27 @@ describe('diffRecords', () => {
     const d = diffRecords([recordOf(['pass'])], [recordOf(['pass', 'flaky'])]);
     expect(names(d.added)).toEqual(['c.1.x -→flaky']);
     expect(names(diffRecords([recordOf(['pass', 'flaky'])], [recordOf(['pass'])]).removed)).toEqual(['c.1.x flaky→-']);
+  });
+});
+
+describe('failure keys', () => {
+  const failing = (key: string): RunRecord => {
+    const results: CheckResult[] = [{ ...sampleFlakyResult(), checkId: 'c.0.x', verdict: 'fail', failures: [{ message: 'm', key }] }];
+    return { ...sampleRecord(), results, summary: summarize(results) };
+  };
+
+  test('a check failing in both runs for another cause is told apart; the same cause, or no keys, is not', () => {
+    expect(diffRecords([failing('c.0.x status:200')], [failing('c.0.x at:/usage/total_tokens')]).failingOtherwise.map((e) => [e.keysBefore, e.keysAfter])).toEqual([[['c.0.x status:200'], ['c.0.x at:/usage/total_tokens']]]);
+    expect(diffRecords([failing('c.0.x status:200')], [failing('c.0.x status:200')]).failingOtherwise).toEqual([]);
+    const keyless = { ...failing('x'), results: failing('x').results.map((r) => ({ ...r, failures: [{ message: 'm' }] })) };
+    expect(diffRecords([keyless], [failing('c.0.x status:200')]).failingOtherwise).toEqual([]);
+  });
+
+  test('a key is the check, the kind of cause and where: a place with indices folded, else the status, else the transport error', () => {
+    const exchange = (status?: number) => ({ request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, ...(status ? { response: { status, headers: {}, durationMs: 1 } } : { error: { code: 'HARNESS_RESET', message: 'reset' } }), attempts: 1 });
+    expect(failureKey('c', { message: 'm', path: '/choices/0/message/tool_calls/12/id', evidence: exchange(200) })).toBe('c at:/choices/*/message/tool_calls/*/id');
+    expect(failureKey('c', { message: 'expected HTTP 400, got 200', evidence: exchange(200) })).toBe('c status:200');
+    expect(failureKey('c', { message: 'reset', evidence: exchange() })).toBe('c transport:HARNESS_RESET');
+    expect(failureKey('c', { message: 'the model list holds 3 ids, not 4' })).toBe('c said:the model list holds N ids, not N');
   });
 });

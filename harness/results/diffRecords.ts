@@ -20,6 +20,8 @@ export interface RunDiff {
   newlyFlaky: DiffEntry[];
   /** Passing now, failing or flaky before. */
   newlyPassing: DiffEntry[];
+  /** Failing in both, for another cause now: the failures' keys (failureKey.ts) differ. */
+  failingOtherwise: (DiffEntry & { keysBefore: string[]; keysAfter: string[] })[];
   added: DiffEntry[];
   removed: DiffEntry[];
   /**
@@ -31,12 +33,16 @@ export interface RunDiff {
 
 const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error']);
 
-function index(records: readonly RunRecord[]): Map<string, DiffEntry & { verdict: Verdict }> {
-  const out = new Map<string, DiffEntry & { verdict: Verdict }>();
+type Indexed = DiffEntry & { verdict: Verdict; keys: string[] };
+
+function index(records: readonly RunRecord[]): Map<string, Indexed> {
+  const out = new Map<string, Indexed>();
   for (const rec of records) {
     const target = targetKey(rec.target);
     for (const r of rec.results) {
-      out.set(JSON.stringify([target, r.model, r.checkId]), { target, model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict });
+      // Reports written before failures had keys compare by no key: never "for another cause".
+      const keys = [...new Set((r.failures ?? []).flatMap((f) => (f.key === undefined ? [] : [f.key])))].sort();
+      out.set(JSON.stringify([target, r.model, r.checkId]), { target, model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict, keys });
     }
   }
   return out;
@@ -55,14 +61,17 @@ export function diffRecords(base: readonly RunRecord[], next: readonly RunRecord
   }
   const before = index(base);
   const after = index(next);
-  const diff: RunDiff = { newlyFailing: [], newlyFlaky: [], newlyPassing: [], added: [], removed: [], decision: gate(withBaseline(common, base, source)) };
-  const strip = ({ verdict: _v, ...e }: DiffEntry & { verdict: Verdict }): DiffEntry => e;
+  const diff: RunDiff = { newlyFailing: [], newlyFlaky: [], newlyPassing: [], failingOtherwise: [], added: [], removed: [], decision: gate(withBaseline(common, base, source)) };
+  const strip = ({ verdict: _v, keys: _k, ...e }: Indexed): DiffEntry => e;
   for (const [k, now] of after) {
     const was = before.get(k);
     if (!was) diff.added.push({ ...strip(now), after: now.verdict });
     else if (FAILING.has(now.verdict) && !FAILING.has(was.verdict)) diff.newlyFailing.push({ ...strip(now), before: was.verdict, after: now.verdict });
     else if (now.verdict === 'flaky' && was.verdict !== 'flaky') diff.newlyFlaky.push({ ...strip(now), before: was.verdict, after: 'flaky' });
     else if (now.verdict === 'pass' && (FAILING.has(was.verdict) || was.verdict === 'flaky')) diff.newlyPassing.push({ ...strip(now), before: was.verdict, after: 'pass' });
+    else if (now.verdict === 'fail' && was.verdict === 'fail' && now.keys.length > 0 && was.keys.length > 0 && now.keys.join('\n') !== was.keys.join('\n')) {
+      diff.failingOtherwise.push({ ...strip(now), before: 'fail', after: 'fail', keysBefore: was.keys, keysAfter: now.keys });
+    }
   }
   for (const [k, was] of before) if (!after.has(k)) diff.removed.push({ ...strip(was), before: was.verdict });
   return diff;

@@ -10,6 +10,7 @@ export { writeRunRecord } from './writeRunRecord.ts';
 export { mergeRecords } from './mergeRecords.ts';
 export { summaryOf } from './summaryOf.ts';
 export { causeKey, causesOf, firstFailureOf, rootOfError, type Cause } from './causes.ts';
+export { failureKey } from './failureKey.ts';
 export { addUsd, sumUsage } from './usage.ts';
 export { ReportInvalidError, isReportInvalidError } from './ReportInvalidError.ts';
 export { MergeConflictError, isMergeConflictError } from './MergeConflictError.ts';

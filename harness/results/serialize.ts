@@ -40,7 +40,7 @@ const CHECK_RESULT = object(
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(
-      object(['message', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
+      object(['message', 'key', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
         reproducer: object(['curl', 'seed', 'path', 'fixture']),
         evidence: EXCHANGE,
         comparison: EXCHANGE,

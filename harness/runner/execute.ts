@@ -5,6 +5,7 @@ import { isBlocked } from '#harness/core/blocked.ts';
 import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
+import { failureKey } from '#harness/results/failureKey.ts';
 
 /**
  * Runs one check and turns whatever happens into a result: a HarnessError (the harness could not
@@ -27,7 +28,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, spent: () =>
       case 'pass':
         return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...done() };
       case 'fail':
-        return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => withReproducer(f, keyVariable, headerVariables)), ...done() };
+        return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) })), ...done() };
       case 'skip':
         return { ...base, verdict: 'skip', skipKind: outcome.kind, reason: outcome.reason, ...done() };
       default:

@@ -23,6 +23,8 @@ export const diff: Command = {
     section('newly failing', d.newlyFailing);
     section('newly flaky', d.newlyFlaky);
     section('newly passing', d.newlyPassing);
+    io.stdout(`failing for another cause: ${d.failingOtherwise.length}`);
+    for (const e of d.failingOtherwise) io.stdout(`  ${e.checkId} (${e.model}, ${e.severity}) was ${e.keysBefore.join(', ')}; now ${e.keysAfter.join(', ')}`);
     section('added', d.added);
     section('removed', d.removed);
     // The same decision `run --baseline BASE` makes for NEW (results/gate.ts).
