@@ -3,7 +3,7 @@ import type { CommandInfo } from '../command.ts';
 /** `diff` in the command list and its `--help`: loaded without the command's code. */
 export const diffInfo: CommandInfo = {
   name: 'diff',
-  summary: 'compare two runs: checks newly failing, newly flaky, newly passing, added and removed',
+  summary: 'compare two runs: checks newly failing, newly flaky, newly passing, failing for another cause, added and removed',
   help: `Usage: svc-conformance diff BASE.json NEW.json [--strict] [--allow-flaky]
 
 Compares two runs check by check (same target, model and check id). Each file
@@ -13,7 +13,9 @@ A check is newly flaky when it passed and failed over \`run --repeat N\` in
 NEW and was not flaky in BASE; one flaky in BASE that fails every time in NEW
 is newly failing, and one that passes every time is newly passing.
 
-An error counts as a failure, as the run's gate counts it. Its last lines
+A check that fails in both for another cause (its failures' keys differ:
+another place in the body, another status) is listed apart. An error counts
+as a failure, as the run's gate counts it. Its last lines
 are the decision \`run --baseline BASE.json\` would have made for NEW: PASS,
 or FAIL with each regression (a check that fails the run now and was not
 failing in BASE), INTERRUPTED or NOTHING JUDGED (NEW cannot show that
