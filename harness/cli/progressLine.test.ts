@@ -29,4 +29,15 @@ describe('progressLine', () => {
     line(result('a.two', 'pass'), 2, 2);
     expect(io.err).toEqual(['  [1/2] pass  a.one (m)', '  [2/2] pass  a.two (m)']);
   });
+
+  test('text quoted from an answer never breaks a line: control characters escaped, a long reason cut', () => {
+    const io = captureIO();
+    const line = progressLine(io);
+    line(result('a.one', 'fail', 'content was "line one\nline two\r\n\tthree\u2028four"'), 1, 2);
+    line(result('a.two', 'skip', 'x'.repeat(1000)), 2, 2);
+    expect(io.err).toHaveLength(2);
+    expect(io.err[0]).toBe('  [1/2] fail  a.one (m): content was "line one\\nline two\\r\\n\\tthree\\u2028four"');
+    expect(io.err.every((l) => !/[\n\r\u2028]/.test(l))).toBe(true);
+    expect(io.err[1]).toBe(`  [2/2] skip  a.two (m): ${'x'.repeat(300)}…`);
+  });
 });

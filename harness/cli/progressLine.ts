@@ -1,6 +1,23 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { CommandIO } from './command.ts';
 
+/** Longest reason a progress line shows; the report holds the whole. */
+const MAX_REASON = 300;
+
+/**
+ * Text quoted from an answer (a model's reply, an error body) as one line: line breaks, tabs and
+ * other control characters escaped as JSON writes them, cut at `max` characters. A progress line
+ * is one line, whatever the endpoint sent.
+ */
+export function oneLine(text: string, max = MAX_REASON): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    // JSON's short forms (\n, \t) where it has them; a line or paragraph separator JSON leaves raw.
+    return code < 0x20 ? JSON.stringify(c).slice(1, -1) : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
 /**
  * One stderr line per finished check: count, verdict, id, model, which run of a repeated run
  * (`--repeat N`), and why when it did not pass (a flaky check: how many of its runs passed).
@@ -16,7 +33,7 @@ export function progressLine(io: CommandIO) {
   };
   return (r: CheckResult, n: number, planned: number, repetition?: { index: number; of: number }) => {
     const mark = r.verdict === 'pass' ? 'pass ' : r.verdict.padEnd(5);
-    const why = r.verdict === 'pass' ? '' : r.reason ? `: ${r.reason}` : r.failures?.[0] ? `: ${r.failures[0].message}` : '';
+    const why = r.verdict === 'pass' ? '' : r.reason ? `: ${oneLine(r.reason)}` : r.failures?.[0] ? `: ${oneLine(r.failures[0].message)}` : '';
     const key = why === '' ? undefined : `${r.verdict}${why}`;
     if (key !== undefined && key === same?.key) {
       same.more += 1;
