@@ -1,0 +1,23 @@
+import type { RunRecord } from '#harness/results/index.ts';
+
+/** A base URL whose path ends in /v1, as llama-server's and LiteLLM's documentation write theirs. */
+const TRAILING_V1 = /\/v1\/?$/;
+
+/**
+ * What a run's results suggest the user try next, one line each. A base URL given with a trailing
+ * `/v1`: the service's own base URL has none and the harness tests `{base_url}/v1` itself, so when
+ * the `/v1` routes are not served there while the same routes without it are, the base URL is
+ * probably one level too deep.
+ */
+export function hintsOf(records: readonly RunRecord[]): string[] {
+  const hints = new Set<string>();
+  for (const r of records) {
+    if (r.target.kind !== 'live' || !TRAILING_V1.test(new URL(r.target.baseUrl).pathname)) continue;
+    const verdict = (id: string) => r.results.find((x) => x.checkId === id)?.verdict;
+    const misaimed = ['chat-completions', 'list-models'].some((e) => verdict(`endpoint.${e}-on-v1.served`) === 'fail' && verdict(`endpoint.${e}-on-base-url.served`) === 'pass');
+    if (!misaimed) continue;
+    const bare = r.target.baseUrl.replace(TRAILING_V1, '');
+    hints.add(`svc-conformance: ${r.target.baseUrl} ends in /v1, and ${r.target.baseUrl}/v1/... is not served while ${r.target.baseUrl}/... is. The service's base URL has no /v1 (the harness tests {base_url}/v1 itself): try --base-url ${bare}`);
+  }
+  return [...hints];
+}
