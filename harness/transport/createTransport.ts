@@ -13,7 +13,7 @@ import { TransportError } from './errors.ts';
 import { contextOf, kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
 import { limit } from './interceptors/limit.ts';
 import { retry } from './interceptors/retry.ts';
-import { toTransportError, type Timeouts } from './networkError.ts';
+import { classifyNetworkError, toTransportError, type Timeouts } from './networkError.ts';
 import { RecordingResponse } from './recordingResponse.ts';
 import { Semaphore } from './semaphore.ts';
 import type { SendRequest, SendResult, Transport, TransportOptions } from './types.ts';
@@ -79,9 +79,12 @@ export function createTransport(options: TransportOptions): Transport {
     agent
       .request({ origin, path: '/', method: 'GET', headersTimeout: ms, bodyTimeout: ms, signal: AbortSignal.timeout(ms) })
       // Headers are the answer: the body is not wanted.
-      .then((r) => void r.body.on('error', () => undefined).destroy(), () => {
+      .then((r) => void r.body.on('error', () => undefined).destroy(), (err: unknown) => {
         if (closed) return;
-        health.down(`a request got no answer (${cause}), and a probe of ${origin}/ got none within ${ms} ms either`);
+        // Said as it happened: a refused probe was refused at once, not waited on for `ms`.
+        const failedHow = classifyNetworkError(err, { connectMs: ms, headersMs: ms, bodyMs: ms });
+        const how = failedHow === undefined || failedHow.code === 'HARNESS_TIMEOUT' ? `got none within ${ms} ms either` : `failed too: ${failedHow.what}`;
+        health.down(`a request got no answer (${cause}), and a probe of ${origin}/ ${how}`);
         abandon();
       })
       .finally(() => (probing -= 1));
