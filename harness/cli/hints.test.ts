@@ -26,4 +26,14 @@ describe('hints after a run', () => {
     expect(hintsOf([served('http://127.0.0.1:8080', 'pass', 'fail')])).toEqual([]);
     expect(hintsOf([served('http://127.0.0.1:8080/v1', 'fail', 'fail')])).toEqual([]);
   });
+
+  test('a cell most of whose checks got no answer for one cause: the server is down or the URL wrong, said once', () => {
+    const r = sampleRecord();
+    const refused = 'HARNESS_CONNECT: connection refused (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:9';
+    const dead = withResults({ ...r, target: { kind: 'live', baseUrl: 'http://127.0.0.1:9', messagesBaseUrl: 'http://127.0.0.1:9/anthropic' } }, r.results.map((x) => ({ ...x, verdict: 'error' as const, reason: `${refused} — POST http://127.0.0.1:9/chat/completions` })));
+    expect(hintsOf([dead, { ...dead, model: 'svc-v4-pro', results: dead.results.slice(1) }])).toEqual([
+      `svc-conformance: http://127.0.0.1:9 gave no answer to most checks (${refused}): check that the server is running and that --base-url (and the port) is right.`,
+    ]);
+    expect(hintsOf([sampleRecord()])).toEqual([]);
+  });
 });

@@ -1,10 +1,12 @@
-import type { RunRecord } from '#harness/results/index.ts';
+import { causesOf, type RunRecord } from '#harness/results/index.ts';
 
 /** A base URL whose path ends in /v1, as llama-server's and LiteLLM's documentation write theirs. */
 const TRAILING_V1 = /\/v1\/?$/;
 
 /**
- * What a run's results suggest the user try next, one line each. A base URL given with a trailing
+ * What a run's results suggest the user try next, one line each. When most checks of a cell could
+ * not be judged for one transport cause (no connection, no answer), the endpoint is down or the
+ * base URL is wrong, whatever the checks were about: say it once, with what to check. A base URL given with a trailing
  * `/v1`: the service's own base URL has none and the harness tests `{base_url}/v1` itself, so when
  * the `/v1` routes are not served there while the same routes without it are, the base URL is
  * probably one level too deep.
@@ -12,6 +14,12 @@ const TRAILING_V1 = /\/v1\/?$/;
 export function hintsOf(records: readonly RunRecord[]): string[] {
   const hints = new Set<string>();
   for (const r of records) {
+    const top = causesOf(r.results.filter((x) => x.verdict === 'error'))[0];
+    if (top && /^HARNESS_(CONNECT|TIMEOUT|RESET|PROTOCOL):/.test(top.message) && top.affected.length * 2 > r.results.length) {
+      // One line per base URL, however many models: the same server failed them all.
+      hints.add(`svc-conformance: ${r.target.baseUrl} gave no answer to most checks (${top.message}): check that the server is running and that --base-url (and the port) is right.`);
+    }
+
     if (r.target.kind !== 'live' || !TRAILING_V1.test(new URL(r.target.baseUrl).pathname)) continue;
     const verdict = (id: string) => r.results.find((x) => x.checkId === id)?.verdict;
     const misaimed = ['chat-completions', 'list-models'].some((e) => verdict(`endpoint.${e}-on-v1.served`) === 'fail' && verdict(`endpoint.${e}-on-base-url.served`) === 'pass');
