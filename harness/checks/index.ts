@@ -3,6 +3,7 @@ import { answerChecks } from './answer/meaning.ts';
 import { servedChecks } from './endpoint/served.ts';
 import { authChecks } from './auth/keys.ts';
 import { balanceChecks } from './balance/spending.ts';
+import { balanceTotalChecks } from './balance/total.ts';
 import { baseChecks } from './bases/v1.ts';
 import { cachingChecks } from './caching/prefix.ts';
 import { reasoningTurnChecks } from './conversation/reasoning.ts';
@@ -57,6 +58,7 @@ function registryOf(spec: Spec): CheckRegistry {
     ...outputChecks(spec),
     ...cachingChecks(spec),
     ...balanceChecks(spec),
+    ...balanceTotalChecks(spec),
     ...baseChecks(spec),
     ...statelessChecks(spec),
     ...conversationChecks(spec),

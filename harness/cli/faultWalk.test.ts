@@ -124,12 +124,13 @@ describe('the catalogue as a whole', () => {
 
 /**
  * Behaviours a user would call broken that the description's plain meaning rules out (a total is a
- * sum, SSE is text/event-stream, a stop sequence ends the output, "model id used" names a model...):
- * under each, a check covering the broken entry fails at must.
+ * sum, in usage and in a balance; SSE is text/event-stream, a stop sequence ends the output, "model
+ * id used" names a model...): under each, a check covering the broken entry fails at must.
  */
 const ENTAILED_AT_MUST: string[] = [
   'usage-total-wrong',
   'usage-cache-sum-wrong',
+  'balance-total-not-sum',
   'stream-json-content-type',
   'stop-sequence-ignored',
   'models-list-missing-current',

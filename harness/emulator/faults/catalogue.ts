@@ -103,6 +103,7 @@ export const FAULTS = [
   // balance
   { id: 'balance-topped-up-first', area: 'balance', summary: 'topped-up balance is spent before granted balance', breaks: 'billing.spending_order' },
   { id: 'balance-402-not-enforced', area: 'balance', summary: 'an empty balance is still served', breaks: 'rules.balance.insufficient' },
+  { id: 'balance-total-not-sum', area: 'balance', summary: '`total_balance` is one unit more than granted + topped-up, in every currency', breaks: 'meanings.balance-total-is-sum' },
   // caching
   { id: 'cache-never-hits', area: 'caching', summary: 'repeated prompt prefixes never hit the cache', breaks: 'context_caching' },
   { id: 'cache-hits-under-minimum', area: 'caching', summary: 'prompts under the 64-token minimum report cache hits', breaks: 'context_caching.min_tokens' },

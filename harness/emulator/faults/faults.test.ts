@@ -752,6 +752,17 @@ const PROBES = {
     clean: 402,
     faulty: 200,
   }),
+  'balance-total-not-sum': p({
+    rule: 'each total_balance is granted_balance + topped_up_balance',
+    options: { balance: { currency: 'USD', granted: '5', toppedUp: '2' } },
+    probe: async (send) => [await send('/user/balance')],
+    observe: ([r]) => {
+      const info = rec(arr(json(r).balance_infos)[0]);
+      return { total: info.total_balance, granted: info.granted_balance, toppedUp: info.topped_up_balance };
+    },
+    clean: { total: '7.000000', granted: '5.000000', toppedUp: '2.000000' },
+    faulty: { total: '8.000000', granted: '5.000000', toppedUp: '2.000000' },
+  }),
 
   // caching ------------------------------------------------------------------------------------
   'cache-never-hits': p({
