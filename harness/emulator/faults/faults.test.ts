@@ -124,6 +124,12 @@ function usage(reply: Reply | undefined): Json {
   return rec(json(reply).usage);
 }
 
+/** The first balance entry's three amounts, as the balance probes compare them. */
+function balanceAmounts(reply: Reply | undefined): Json {
+  const info = rec(arr(json(reply).balance_infos)[0]);
+  return { total: info.total_balance, granted: info.granted_balance, toppedUp: info.topped_up_balance };
+}
+
 function num(v: unknown): number {
   if (typeof v !== 'number') throw new Error(`expected a number, got ${JSON.stringify(v)}`);
   return v;
@@ -322,10 +328,7 @@ const PROBES = {
     rule: 'balance amounts are decimal strings',
     options: { balance: { currency: 'USD', granted: '5', toppedUp: '2' } },
     probe: async (send) => [await send('/user/balance')],
-    observe: ([r]) => {
-      const info = rec(arr(json(r).balance_infos)[0]);
-      return { total: info.total_balance, granted: info.granted_balance, toppedUp: info.topped_up_balance };
-    },
+    observe: ([r]) => balanceAmounts(r),
     clean: { total: '7.000000', granted: '5.000000', toppedUp: '2.000000' },
     faulty: { total: 7, granted: 5, toppedUp: 2 },
   }),
@@ -756,10 +759,7 @@ const PROBES = {
     rule: 'each total_balance is granted_balance + topped_up_balance',
     options: { balance: { currency: 'USD', granted: '5', toppedUp: '2' } },
     probe: async (send) => [await send('/user/balance')],
-    observe: ([r]) => {
-      const info = rec(arr(json(r).balance_infos)[0]);
-      return { total: info.total_balance, granted: info.granted_balance, toppedUp: info.topped_up_balance };
-    },
+    observe: ([r]) => balanceAmounts(r),
     clean: { total: '7.000000', granted: '5.000000', toppedUp: '2.000000' },
     faulty: { total: '8.000000', granted: '5.000000', toppedUp: '2.000000' },
   }),
