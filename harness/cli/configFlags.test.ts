@@ -47,14 +47,16 @@ function cliIn(cwd: string, args: string[], env: Record<string, string>, limitMs
 describe('svc-conformance.yaml in the working directory', { timeout: 60_000 }, () => {
   test('absent: nothing is read, nothing is said', () => {
     const io = captureIO();
-    expect(configFlags('run', {}, io, tmp())).toEqual({ values: {}, config: undefined });
+    expect(configFlags('run', {}, io, tmp())).toEqual({ values: {}, config: undefined, targets: [] });
     expect(io.err).toEqual([]);
   });
 
   test('found: its targets are the run\'s, its options become flags, one line says so', () => {
     const cwd = cwdWith({ 'svc-conformance.yaml': 'targets:\n  - base_url: https://a.example\n  - base_url: https://b.example\nmodels: [svc-v4-flash]\nconcurrency: 2\nwithout: [fim]\n' });
     const io = captureIO();
-    expect(configFlags('run', {}, io, cwd)).toEqual({ values: { model: ['svc-v4-flash'], concurrency: '2', without: 'fim' }, config: join(cwd, 'svc-conformance.yaml') });
+    const found = configFlags('run', {}, io, cwd);
+    expect(found).toMatchObject({ values: { model: ['svc-v4-flash'], concurrency: '2', without: 'fim' }, config: join(cwd, 'svc-conformance.yaml') });
+    expect(found.targets.map((t) => t.baseUrl)).toEqual(['https://a.example', 'https://b.example']);
     expect(io.err).toEqual(['svc-conformance: using ./svc-conformance.yaml (targets: 2; options: models, concurrency, without)']);
   });
 
@@ -72,7 +74,9 @@ describe('svc-conformance.yaml in the working directory', { timeout: 60_000 }, (
     const other = join(tmp(), 'other.yaml');
     writeFileSync(other, 'targets:\n  - base_url: https://other.example\nstrict: true\n');
     const io = captureIO();
-    expect(configFlags('run', { config: other }, io, cwd)).toEqual({ values: { strict: true }, config: other });
+    const given = configFlags('run', { config: other }, io, cwd);
+    expect(given).toMatchObject({ values: { strict: true }, config: other });
+    expect(given.targets.map((t) => t.baseUrl)).toEqual(['https://other.example']);
     expect(io.err).toEqual([]);
   });
 
@@ -80,7 +84,7 @@ describe('svc-conformance.yaml in the working directory', { timeout: 60_000 }, (
     const cwd = cwdWith({ 'svc-conformance.yaml': 'targets:\n  - base_url: https://a.example\nstrict: true\n' });
     for (const [flags, flag] of [[{ 'base-url': ['https://b.example'] }, '--base-url'], [{ fixtures: 'fixtures/x' }, '--fixtures'], [{ fault: ['stream-no-done'] }, '--fault']] as const) {
       const io = captureIO();
-      expect(configFlags('run', flags, io, cwd)).toEqual({ values: { strict: true }, config: undefined });
+      expect(configFlags('run', flags, io, cwd)).toEqual({ values: { strict: true }, config: undefined, targets: [] });
       expect(io.err).toEqual([`svc-conformance: using ./svc-conformance.yaml (targets: 1, not used: ${flag} given; options: strict)`]);
     }
   });
@@ -94,7 +98,7 @@ describe('svc-conformance.yaml in the working directory', { timeout: 60_000 }, (
   test('record ignores it, saying so', () => {
     const cwd = cwdWith({ 'svc-conformance.yaml': 'targets:\n  - base_url: https://a.example\n' });
     const io = captureIO();
-    expect(configFlags('record', {}, io, cwd)).toEqual({ values: {}, config: undefined });
+    expect(configFlags('record', {}, io, cwd)).toEqual({ values: {}, config: undefined, targets: [] });
     expect(io.err).toEqual(['svc-conformance: record ignores ./svc-conformance.yaml: a recording\'s target and options are given on its command line.']);
   });
 

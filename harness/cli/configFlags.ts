@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { isUsageError, UsageError } from '#harness/core/errors/index.ts';
 import { featuresOf } from '#harness/runner/servedGate.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { CONFIG_FILE, readConfigFile, type ConfigFile } from '#harness/targets/configFile.ts';
+import { CONFIG_FILE, readConfigFile, type ConfigFile, type TargetEntry } from '#harness/targets/configFile.ts';
 import type { CommandIO } from './command.ts';
 import { integer, parseWithout, RANGES } from './runFlags.ts';
 
@@ -35,6 +35,8 @@ export interface FromConfig {
   values: FileFlags;
   /** The file whose targets the run uses; undefined when no file names targets, or flags override them. */
   config: string | undefined;
+  /** Those targets, as read once here (none when `config` is undefined). */
+  targets: TargetEntry[];
 }
 
 /** ./svc-conformance.yaml (or .yml) when the working directory holds one; both is ambiguous. */
@@ -56,10 +58,10 @@ export function configFlags(command: 'run' | 'record', flags: GivenFlags, io: Co
   const found = flags.config === undefined ? findConfig(cwd) : undefined;
   if (command === 'record') {
     if (found) io.stderr(`svc-conformance: record ignores ./${basename(found)}: a recording's target and options are given on its command line.`);
-    return { values: {}, config: flags.config };
+    return { values: {}, config: flags.config, targets: [] };
   }
   const file = flags.config === undefined ? found : resolve(flags.config);
-  if (file === undefined) return { values: {}, config: undefined };
+  if (file === undefined) return { values: {}, config: undefined, targets: [] };
   const read = readConfigFile(file);
   const values = flagsOf(command, read, flags.spec);
   const overriddenBy = flags['base-url'] ? '--base-url' : flags.fixtures !== undefined ? '--fixtures' : flags.fault ? '--fault' : undefined;
@@ -71,7 +73,7 @@ export function configFlags(command: 'run' | 'record', flags: GivenFlags, io: Co
   }
   // An explicit --config keeps its targets, so a clash with --base-url or --fixtures is still refused.
   const config = !hasTargets ? undefined : flags.config !== undefined ? flags.config : overriddenBy ? undefined : file;
-  return { values, config };
+  return { values, config, targets: config === undefined ? [] : read.targets };
 }
 
 /** The file's run options as flag values, each checked as its flag is, but named by file, line and key. */

@@ -5,14 +5,15 @@ import type { FaultId } from '#harness/emulator/index.ts';
 import type { RunTarget } from '#harness/runner/runTargets.ts';
 import { featuresOf } from '#harness/runner/servedGate.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { readTargetsConfig } from '#harness/targets/configFile.ts';
+import type { TargetEntry } from '#harness/targets/configFile.ts';
 import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';
 import { parseWithout } from './runFlags.ts';
 
 /** The flags of `run` and `record` that say where requests go, each already checked. */
 export interface TargetFlags {
   command: 'run' | 'record';
-  config?: string;
+  /** A config file's targets, read once by configFlags; `file` names it in messages. */
+  config?: { file: string; targets: readonly TargetEntry[] };
   baseUrls?: string[];
   fixtures?: string;
   fast: boolean;
@@ -36,11 +37,11 @@ const shared = (f: TargetFlags) => ({ modelMap: f.modelMap, headers: f.headers, 
 /** The targets each source gives, not yet started. */
 const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
   config: (f, spec) =>
-    readTargetsConfig(resolve(f.config!)).map((t) => ({
+    f.config!.targets.map((t) => ({
       make: async () => liveTarget(t.baseUrl, t),
       modelMap: { ...t.modelMap, ...f.modelMap },
       headers: [...t.headers, ...f.headers],
-      without: [...new Set([...parseWithout(`${f.command}: ${f.config}`, t.without.join(','), featuresOf(spec)), ...f.without])],
+      without: [...new Set([...parseWithout(`${f.command}: ${f.config!.file}`, t.without.join(','), featuresOf(spec)), ...f.without])],
     })),
   'base-url': (f) =>
     f.baseUrls!.map((url) => ({

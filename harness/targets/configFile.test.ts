@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { readConfigFile, readTargetsConfig } from './configFile.ts';
+import { readConfigFile } from './configFile.ts';
 
 function file(text: string): string {
   const f = join(mkdtempSync(join(tmpdir(), 'svc-config-')), 'svc-conformance.yaml');
@@ -13,7 +13,7 @@ function file(text: string): string {
 describe('svc-conformance.yaml', () => {
   test('reads targets with their key variables and model maps', () => {
     const f = file('targets:\n  - base_url: https://a.example\n    api_key_env: A_KEY\n    model_map: { svc-v4-flash: a-fast }\n  - base_url: https://b.example\n');
-    expect(readTargetsConfig(f)).toEqual([
+    expect(readConfigFile(f).targets).toEqual([
       { baseUrl: 'https://a.example', apiKeyEnv: 'A_KEY', modelMap: { 'svc-v4-flash': 'a-fast' }, headers: [], without: [] },
       { baseUrl: 'https://b.example', apiKeyEnv: 'SVC_API_KEY', modelMap: {}, headers: [], without: [] },
     ]);
@@ -22,7 +22,7 @@ describe('svc-conformance.yaml', () => {
     process.env.SVC_CONFIG_TEST_TOKEN = 'tok-123456';
     try {
       const f = file('targets:\n  - base_url: https://gw.example\n    headers: { x-portkey-provider: openai }\n    header_env: { x-portkey-api-key: SVC_CONFIG_TEST_TOKEN }\n');
-      expect(readTargetsConfig(f)[0]!.headers).toEqual([
+      expect(readConfigFile(f).targets[0]!.headers).toEqual([
         { name: 'x-portkey-provider', value: 'openai' },
         { name: 'x-portkey-api-key', value: 'tok-123456', env: 'SVC_CONFIG_TEST_TOKEN' },
       ]);
@@ -40,8 +40,8 @@ describe('svc-conformance.yaml', () => {
     ['targets:\n  - base_url: https://a\n    headers: [x]\n', /:3:\d+ targets\.0\.headers: a mapping from header names/],
   ])('a broken file names the file, line and field: %j', (text, message) => {
     const f = file(text);
-    expect(() => readTargetsConfig(f)).toThrow(message);
-    expect(() => readTargetsConfig(f)).toThrow(f);
+    expect(() => readConfigFile(f)).toThrow(message);
+    expect(() => readConfigFile(f)).toThrow(f);
   });
 });
 
@@ -57,9 +57,6 @@ describe('run options in svc-conformance.yaml', () => {
     const read = readConfigFile(file('models: [svc-v4-flash]\n'));
     expect(read.targets).toEqual([]);
     expect(read.options).toEqual({ models: ['svc-v4-flash'] });
-  });
-  test('readTargetsConfig still needs targets', () => {
-    expect(() => readTargetsConfig(file('strict: true\n'))).toThrow(/names no targets/);
   });
   test.each([
     ['', /:1:1 \/: holds neither targets nor run options/],

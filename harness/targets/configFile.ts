@@ -121,13 +121,6 @@ export function readConfigFile(file: string): ConfigFile {
   return { file, targets: hasTargets ? targetsOf(top.targets, doc, lineCounter, file, problem) : [], options, where: (key) => at([key]) };
 }
 
-/** The targets of a config file, which must name some (`--config` for `record`, and the tests). */
-export function readTargetsConfig(file: string): TargetEntry[] {
-  const { targets } = readConfigFile(file);
-  if (targets.length === 0) throw new UsageError(`run: ${file}: names no targets (a list under \`targets:\` with base_url each).`);
-  return targets;
-}
-
 type Problem = (path: (string | number)[], message: string, atKey?: boolean) => never;
 
 function targetsOf(targets: unknown, doc: Document, lineCounter: LineCounter, file: string, problem: Problem): TargetEntry[] {

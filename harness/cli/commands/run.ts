@@ -117,7 +117,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
       modelMap,
       headers,
       without,
-      config: values.config,
+      ...(values.config === undefined ? {} : { config: { file: values.config, targets: fromConfig.targets } }),
       baseUrls: values['base-url'],
       fixtures: values.fixtures,
       fast: values.fast === true,
