@@ -28,6 +28,9 @@ export function failurePlace(failure: Failure): string | undefined {
   return shown.length > 0 ? shown.join(', ') : undefined;
 }
 
+/** How every report introduces a failure's comparison exchange (Failure.comparison). */
+export const COMPARISON = 'for comparison, the same request to a path that does not exist';
+
 /**
  * A failure as plain text: message, place, the exchange with the response body (cut at
  * `maxBody`) or its SSE events, and the reproducer. For formats without structure (JUnit).
@@ -57,7 +60,7 @@ export function failureText(failure: Failure, maxBody = 4000): string {
       }
     }
   }
-  if (failure.comparison) lines.push('', `for comparison, the same request to a path that does not exist: ${exchangeLine(failure.comparison)}`);
+  if (failure.comparison) lines.push('', `${COMPARISON}: ${exchangeLine(failure.comparison)}`);
   if (failure.reproducer) {
     lines.push('', 'Reproduce with:', failure.reproducer.curl);
     const replay = replayLine(failure.reproducer);

@@ -3,7 +3,7 @@ import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
-import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
+import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { areasOf, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const CSS = `
@@ -135,7 +135,7 @@ function failureHtml(f: Failure): string {
   const place = failurePlace(f);
   if (place) out.push(`<p class="where">${h(place)}</p>`);
   if (f.evidence) out.push(`<p class="where">${h(exchangeLine(f.evidence))}</p>`, exchangeHtml(f.evidence));
-  if (f.comparison) out.push('<h4>For comparison: the same request to a path that does not exist</h4>', `<p class="where">${h(exchangeLine(f.comparison))}</p>`, exchangeHtml(f.comparison));
+  if (f.comparison) out.push(`<h4>${h(COMPARISON)}</h4>`, `<p class="where">${h(exchangeLine(f.comparison))}</p>`, exchangeHtml(f.comparison));
   if (f.reproducer) {
     const replay = replayLine(f.reproducer);
     out.push('<h4>Reproduce with</h4>', `<pre class="curl"><code>${h(f.reproducer.curl)}</code></pre>`);

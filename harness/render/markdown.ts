@@ -1,7 +1,7 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
-import { exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
+import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { costNotes, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
@@ -29,7 +29,7 @@ function failureSection(r: CheckResult, options: RunRecord['options']): string[]
     const place = failurePlace(f);
     out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
     if (f.evidence) out.push(`  - ${mdCode(exchangeLine(f.evidence))}`);
-    if (f.comparison) out.push(`  - for comparison, the same request to a path that does not exist: ${mdCode(exchangeLine(f.comparison))}`);
+    if (f.comparison) out.push(`  - ${COMPARISON}: ${mdCode(exchangeLine(f.comparison))}`);
     if (f.reproducer) {
       const replay = replayLine(f.reproducer);
       out.push('', `  Reproduce with${replay ? ` (${mdText(replay)})` : ''}:`, '', ...mdFence(f.reproducer.curl, 'sh').split('\n').map((l) => `  ${l}`), '');
