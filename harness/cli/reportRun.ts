@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { OUTCOME_WORD, summaryOf, withBaseline, type RunRecord } from '#harness/results/index.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
@@ -29,20 +29,18 @@ const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  */
 export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO): number {
   const { reportDir, interrupted } = options;
-  const extras = { ...(options.budget ? { budget: options.budget.report() } : {}), ...(run.estimate ? { estimate: run.estimate } : {}), ...(interrupted ? { interruptedBy: interrupted } : {}) };
+  const extras = { ...(options.budget ? { budget: options.budget.report() } : {}), ...(run.estimate ? { estimate: run.estimate } : {}) };
   const reportStart = performance.now();
   // The whole exit policy goes into each record, so its reports and a later re-reading judge alike.
   const judged = options.baseline ? withBaseline(run.records, options.baseline.records, options.baseline.source) : run.records;
-  const cells = judged.map((r) => ({ ...r, ...extras }));
+  const cells = judged.map((r) => ({ ...r, ...extras, ...(interrupted ? { interruptedBy: interrupted } : {}) }));
   const paths = cells.map((r) => writeCellReports(reportDir, r, ['markdown', 'junit', 'html']));
   const timings = run.clock.timings(run.records, performance.now() - reportStart);
   const timed = cells.map((r) => ({ ...r, timings }));
   for (const r of timed) writeCellReports(reportDir, r, ['json']);
 
-  mkdirSync(reportDir, { recursive: true });
   // Paths relative to the summary, so the report directory can be moved or published whole.
-  const { interruptedBy: _signal, ...runExtras } = extras;
-  const summary = { ...summaryOf(timed, paths.map((p) => relative(reportDir, p))), ...runExtras, timings };
+  const summary = { ...summaryOf(timed, paths.map((p) => relative(reportDir, p))), ...extras, timings };
   writeSummary(reportDir, summary, timed);
   if (options.json) writeFileSync(resolve(options.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
   for (const r of timed) {
