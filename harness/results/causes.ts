@@ -11,6 +11,9 @@ export interface Cause {
 
 const RANK: Record<Severity, number> = { must: 0, should: 1, advisory: 2 };
 
+/** An array index in a JSON pointer (`/choices/0/...`): folded to `*`, the same place in every element. */
+export const ARRAY_INDEX = /\/\d+(?=\/|:|\s|$)/g;
+
 /**
  * What makes two failures one cause: the same violation at the same place, the same status
  * mismatch, the same transport failure, the same defect of the error envelope whatever the status
@@ -28,7 +31,7 @@ export function causeKey(message: string): string {
   if (mismatch) m = mismatch[1]!;
   return m
     .replace(/^(the completion|the stream|streamed): /, '')
-    .replace(/\/\d+(?=\/|:|\s|$)/g, '/*')
+    .replace(ARRAY_INDEX, '/*')
     .replace(/\b(?!(?:[1-5]\d\d)\b)\d+(\.\d+)?\b/g, 'N')
     .trim();
 }

@@ -1,5 +1,5 @@
 import type { Failure } from '#harness/core/outcome.ts';
-import { causeKey } from './causes.ts';
+import { ARRAY_INDEX, causeKey } from './causes.ts';
 
 /**
  * A failure's stable key, as schemathesis keys its failures: the check, the kind of cause, and
@@ -10,7 +10,7 @@ import { causeKey } from './causes.ts';
  * tells a check that fails for another cause from one that fails as before.
  */
 export function failureKey(checkId: string, f: Failure): string {
-  if (f.path !== undefined) return `${checkId} at:${f.path.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+  if (f.path !== undefined) return `${checkId} at:${f.path.replace(ARRAY_INDEX, '/*')}`;
   const status = f.evidence?.response?.status;
   if (status !== undefined) return `${checkId} status:${status}`;
   const code = f.evidence?.error?.code;
