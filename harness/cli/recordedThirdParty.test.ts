@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import type { RecordedThirdParty } from '#harness/testing/thirdParty/recorded.ts';
+import { main } from './main.ts';
+
+/**
+ * Real servers (llama.cpp's llama-server, the LiteLLM proxy), recorded by scripts/third-party/ and
+ * replayed here: every pinned verdict (harness/testing/thirdParty/*.pins.ts) must come out again,
+ * with no server, compiler or Python installed. A verdict that flips is a new false alarm or a miss.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PINS_DIR = join(ROOT, 'harness/testing/thirdParty');
+const pinFiles = readdirSync(PINS_DIR).filter((f) => f.endsWith('.pins.ts')).sort();
+const recorded: RecordedThirdParty[] = await Promise.all(
+  pinFiles.map(async (f) => ((await import(join(PINS_DIR, f))) as { default: RecordedThirdParty }).default),
+);
+const dir = tempDirs('svc-recorded-third-party-')();
+const runs = new Map<string, { code: number; results: CheckResult[] }>();
+
+beforeAll(async () => {
+  for (const r of recorded) {
+    const json = join(dir, `${r.name}.json`);
+    const args = ['run', '--fixtures', join(ROOT, r.fixtures), '--fast', '--report-dir', join(dir, r.name), '--json', json, '--quiet', ...r.args];
+    const code = await main(args, captureIO());
+    const all = JSON.parse(readFileSync(json, 'utf8')) as { records: { results: CheckResult[] }[] };
+    runs.set(r.name, { code, results: all.records.flatMap((x) => x.results) });
+  }
+}, 240_000);
+
+test('every recorded server has its pins', () => {
+  expect(recorded.map((r) => r.name).length).toBeGreaterThan(0);
+});
+
+describe.each(recorded.map((r) => [r.name, r] as const))('%s (replayed)', (_name, r) => {
+  test('the replay ends with the pinned exit code', () => {
+    expect(runs.get(r.name)!.code).toBe(r.exitCode);
+  });
+
+  test('every must verdict, and every failing one, is the pinned one', () => {
+    const results = runs.get(r.name)!.results;
+    const seen = Object.fromEntries(
+      results.filter((x) => x.severity === 'must' || x.verdict === 'fail' || x.verdict === 'error' || r.verdicts[x.checkId] !== undefined).map((x) => [x.checkId, x.verdict]),
+    );
+    const pinned = Object.fromEntries(Object.entries(r.verdicts).map(([id, p]) => [id, p.verdict]));
+    expect(sorted(seen)).toEqual(sorted(pinned));
+  });
+
+  test('a pin that says inconclusive is an inconclusive skip', () => {
+    const results = runs.get(r.name)!.results;
+    for (const [id, p] of Object.entries(r.verdicts)) {
+      if (!p.why.startsWith('inconclusive')) continue;
+      expect(results.find((x) => x.checkId === id)?.reason ?? '', id).toMatch(/^inconclusive: /);
+    }
+  });
+});
+
+function sorted(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+}
