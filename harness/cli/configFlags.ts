@@ -18,6 +18,7 @@ export interface FileFlags {
   strict?: boolean;
   concurrency?: string;
   'timeout-ms'?: string;
+  'deadline-ms'?: string;
   without?: string;
 }
 
@@ -111,6 +112,11 @@ function flagsOf(command: string, read: ConfigFile, specDir: string | undefined)
     const text = String(o.timeout_ms);
     at('timeout_ms', () => integer(command, 'timeout-ms', text, ...RANGES['timeout-ms']));
     out['timeout-ms'] = text;
+  }
+  if (o.deadline_ms !== undefined) {
+    const text = String(o.deadline_ms);
+    at('deadline_ms', () => integer(command, 'deadline-ms', text, ...RANGES['deadline-ms']));
+    out['deadline-ms'] = text;
   }
   if (o.without) {
     const text = o.without.join(',');

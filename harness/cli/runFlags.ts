@@ -13,7 +13,7 @@ export function instant(command: string, text: string): Date {
 }
 
 /** The bounds of the numeric flags a config file may set too, so both are checked alike. */
-export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000] } as const;
+export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000] } as const;
 
 export function integer(command: string, name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;

@@ -11,7 +11,8 @@ import { streamCapOf } from './spend/streamCap.ts';
 import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
 import { servedCheckId } from '#harness/checks/endpoint/served.ts';
-import { ServedGate, type Route } from './servedGate.ts';
+import { routeKey, ServedGate, type Route } from './servedGate.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 
 export interface Sender {
   send(request: SendRequest): Promise<CheckResponse>;
@@ -94,6 +95,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       ...(req.body !== undefined ? { body: req.body } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
+      ...(route ? { route: routeKey(spec, route, isRecord(req.body) && req.body.stream === true) } : {}),
       ...withStreamCap(streamCapOf(spec, model, req.body)),
     }, (r) => sender.send(r), model);
     const missing = res.headers[NOT_CAPTURED_HEADER];

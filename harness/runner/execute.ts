@@ -2,6 +2,7 @@ import { isHarnessError } from '#harness/core/errors/index.ts';
 import { curlOf } from '#harness/core/curl.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
+import { isTransportError } from '#harness/transport/index.ts';
 import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
@@ -37,6 +38,8 @@ export async function executeCheck(check: Check, ctx: CheckContext, spent: () =>
   } catch (err) {
     if (isNotCaptured(err)) return { ...base, verdict: 'skip', skipKind: 'not-recorded', reason: err.message, ...done() };
     if (isBlocked(err)) return { ...base, verdict: 'skip', skipKind: err.kind, reason: err.message, ...done() };
+    // Stopped by the user, not by the endpoint: the check judged nothing.
+    if (isTransportError(err) && err.code === 'HARNESS_INTERRUPTED') return { ...base, verdict: 'skip', skipKind: 'interrupted', reason: `interrupted: ${err.message}`, ...done() };
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
     return { ...base, verdict: 'error', reason, ...done() };
   }

@@ -8,7 +8,8 @@ import type { RunConfig } from './runConfig.ts';
 import { runMetered } from './runMetered.ts';
 import { openRunScope, type RunScope } from './runScope.ts';
 import type { RequestBound } from './spend/requestBound.ts';
-import { CHECK_TIMEOUT_MS, type SuitesOptions, type SuitesRun } from './suitesRun.ts';
+import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
+import { checkBoundMs, STOP_GRACE_MS, timingOf } from '#harness/transport/timing.ts';
 
 /**
  * Runs one target's checks in this process, as the suites do under vitest (runVitest.ts) without
@@ -23,8 +24,12 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
   const { stop } = options;
   /** What each result's check did with the key, for judging it again once the key is refused. */
   const auth = new Map<CheckResult, CheckTracker['auth']>();
+  let grace: NodeJS.Timeout | undefined;
   const cancel = () => {
     run.cancelled = true;
+    // The checks running may finish within the grace; then their requests are abandoned, so a
+    // body that never ends cannot keep the partial reports from being written.
+    grace = setTimeout(() => scope.transport.interrupt(`the run was stopped (${String(stop?.reason instanceof Error ? stop.reason.message : stop?.reason ?? 'stop')})`), STOP_GRACE_MS);
   };
   if (stop?.aborted) cancel();
   stop?.addEventListener('abort', cancel, { once: true });
@@ -37,7 +42,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
           const { check, model } = queue[next++]!;
           run.firstCheckAt ??= performance.now();
           let tracked: { count: number; bound: RequestBound; auth: CheckTracker['auth'] } | undefined;
-          const result = await guarded({ check, model }, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, auth: t.auth })));
+          const result = await guarded({ check, model }, checkBoundMs(timingOf(config)), runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, auth: t.auth })));
           run.lastCheckAt = performance.now();
           auth.set(result, tracked?.auth ?? NO_REQUESTS);
           if (tracked) run.sent.push({ checkId: check.id, model, count: tracked.count, bound: tracked.bound });
@@ -56,6 +61,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     }
   } finally {
     stop?.removeEventListener('abort', cancel);
+    clearTimeout(grace);
     await closeQuietly(scope);
   }
   return run;
@@ -75,12 +81,12 @@ function areasOf(plan: readonly Planned[]): Planned[][] {
  * The check's result, or an error result when the glue itself threw or the check outlived the
  * per-check limit (what vitest reports for a test that ended without a result): never dropped.
  */
-async function guarded({ check, model }: Planned, running: Promise<CheckResult>): Promise<CheckResult> {
+async function guarded({ check, model }: Planned, boundMs: number, running: Promise<CheckResult>): Promise<CheckResult> {
   const base = resultHead(check, model);
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CheckResult>((done) => {
-    timer = setTimeout(() => done({ ...base, verdict: 'error', reason: `the check did not end within ${CHECK_TIMEOUT_MS / 1000} s`, durationMs: CHECK_TIMEOUT_MS }), CHECK_TIMEOUT_MS);
+    timer = setTimeout(() => done({ ...base, verdict: 'error', reason: `the check did not end within ${boundMs / 1000} s`, durationMs: boundMs }), boundMs);
   });
   try {
     return await Promise.race([running, timeout]);

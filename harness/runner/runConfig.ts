@@ -29,8 +29,10 @@ export interface RunConfig {
   /** spec id -> the target's own id. */
   modelMap: Record<string, string>;
   concurrency: number;
-  /** --timeout-ms: headers and body-idle timeout of every request (connect: at most 10 s). */
+  /** --timeout-ms: headers and body-idle timeout of every request (connect: at most 10 s); transport/timing.ts. */
   timeoutMs?: number;
+  /** --deadline-ms: the most one exchange's body may take, from its headers to its last byte; transport/timing.ts. */
+  deadlineMs?: number;
   strict: boolean;
   /** --only and --skip: check-id patterns (checks/selection.ts). */
   only?: string[];

@@ -3,6 +3,7 @@ import { fixtureRecorder } from '#harness/replay/fixtureFormat.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { createTransport, type Transport } from '#harness/transport/index.ts';
+import { timingOf } from '#harness/transport/timing.ts';
 import { createRunShared, type RunShared } from './checkContext.ts';
 import type { RunConfig } from './runConfig.ts';
 import { Meter } from './spend/meter.ts';
@@ -24,9 +25,7 @@ export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.spe
   // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
   const secrets = secretsOf(config);
   const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
-  const t = config.timeoutMs;
-  const timeouts = t === undefined ? {} : { timeouts: { headersMs: t, bodyMs: t, connectMs: Math.min(t, 10_000) } };
-  const transport = createTransport({ secrets, concurrency: config.concurrency, retry: spec.errors.retry, ...timeouts, ...(record ? { record } : {}) });
+  const transport = createTransport({ secrets, concurrency: config.concurrency, retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}) });
   return { spec, config, transport, meter: new Meter(spec, config.budget), ...createRunShared(spec, config, transport), close: () => transport.close() };
 }
 

@@ -1,5 +1,6 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { headersOf, type ExtraHeader } from '#harness/core/extraHeaders.ts';
+import { headersOf, secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
+import { timingOf } from '#harness/transport/timing.ts';
 import type { CostEstimate, RunRecord } from '#harness/results/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Target } from '#harness/targets/target.ts';
@@ -41,6 +42,7 @@ export interface RunSettings {
   seed: number;
   concurrency: number;
   timeoutMs?: number;
+  deadlineMs?: number;
   /** --now: the reference time, instead of the target's clock. */
   now?: Date;
   /** `record`: the folder the exchanges and the manifest go to. */
@@ -78,7 +80,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
     const { target } = entry;
     try {
       const startedAt = new Date();
-      const referenceTime = await referenceTimeOf(entry, settings.now);
+      const referenceTime = await referenceTimeOf(spec, entry, settings);
       const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
       if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models });
       // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
@@ -123,9 +125,10 @@ function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'a
 }
 
 /** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts). */
-function referenceTimeOf({ target, headers }: RunTarget, now: Date | undefined): Promise<RunConfig['referenceTime']> {
-  if (target.clock !== undefined && now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
-  return resolveReferenceTime(now?.toISOString(), `${target.baseUrl}/models`, target.apiKey, headersOf(headers));
+function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings): Promise<RunConfig['referenceTime']> {
+  if (target.clock !== undefined && s.now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
+  const ask = { modelsUrl: `${target.baseUrl}/models`, apiKey: target.apiKey, headers: headersOf(headers), secrets: [target.apiKey, ...secretValues(headers)], retry: spec.errors.retry, timing: timingOf(s) };
+  return resolveReferenceTime(s.now?.toISOString(), ask);
 }
 
 /** The run's cost, from the cost profile or a free dry run of the plan (spend/estimate.ts); a budget it is above stops the run before anything is spent. */
@@ -156,6 +159,7 @@ function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSe
     modelMap,
     concurrency: s.concurrency,
     ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
+    ...(s.deadlineMs !== undefined ? { deadlineMs: s.deadlineMs } : {}),
     strict: s.strict,
     ...(s.only.length > 0 ? { only: s.only } : {}),
     ...(s.skip.length > 0 ? { skip: s.skip } : {}),

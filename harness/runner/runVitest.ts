@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
 import { ResultCollector, type WorkerTiming } from './collector.ts';
 import type { RunConfig } from './runConfig.ts';
-import { CHECK_TIMEOUT_MS, type SuitesOptions, type SuitesRun } from './suitesRun.ts';
+import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
+import { checkBoundMs, timingOf } from '#harness/transport/timing.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,7 +29,7 @@ export async function runSuites(config: RunConfig, options: SuitesOptions = {}):
         root: REPO,
         include: ['suites/**/*.suite.ts'],
         provide: { svcConformance: config },
-        testTimeout: CHECK_TIMEOUT_MS,
+        testTimeout: checkBoundMs(timingOf(config)),
         hookTimeout: 60_000,
         fileParallelism: false,
         maxConcurrency: Math.max(1, config.concurrency),

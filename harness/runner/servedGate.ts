@@ -23,6 +23,14 @@ function featureOf(endpoint: string, base: string): string {
   return base === 'beta' ? 'prefix_completion' : 'chat';
 }
 
+/**
+ * The breaker's key for a request to `route` (transport/interceptors/breaker.ts): the endpoint as
+ * the description writes it, and whether it streams, since a server may hang on streams only.
+ */
+export function routeKey(spec: Spec, route: Route, streamed: boolean): string {
+  return `${route.method} ${spec.bases[route.base]?.placeholder ?? route.base}${route.path}${streamed ? ' (streamed)' : ''}`;
+}
+
 /** Every endpoint of the spec on every base it is served under. */
 export function routesOf(spec: Spec): Route[] {
   return Object.entries(spec.endpoints).flatMap(([endpoint, ep]) => {
@@ -117,7 +125,7 @@ export class ServedGate {
   async #probeStream(route: Route): Promise<void> {
     if (this.#options.without.includes(route.feature)) return;
     const { body } = validRequest(route, this.#options.modelFor(route));
-    const res = await this.#options.send({ method: 'POST', url: this.#options.urlOf(route, route.path), headers: { ...this.#options.headers(), 'content-type': 'application/json' }, body: { ...(body as object), stream: true }, probe: true });
+    const res = await this.#options.send({ method: 'POST', url: this.#options.urlOf(route, route.path), headers: { ...this.#options.headers(), 'content-type': 'application/json' }, body: { ...(body as object), stream: true }, probe: true, route: routeKey(this.#options.spec, route, true) });
     if (res.status !== 200) return void (await res.text().catch(() => undefined));
     for await (const _ of res.events()) {
       // read to the end; what the stream says is for the checks
@@ -131,7 +139,7 @@ export class ServedGate {
     const jsonHeaders: Record<string, string> = valid.body === undefined ? {} : { 'content-type': 'application/json' };
     let asked: CheckResponse;
     try {
-      asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid, probe: true });
+      asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid, probe: true, route: routeKey(this.#options.spec, route, false) });
     } catch (err) {
       // The run's key was refused before this probe went out: nothing is known of the route, and the
       // checks that send there with the key are refused in their turn; those sending none still run.

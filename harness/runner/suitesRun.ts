@@ -20,9 +20,9 @@ export interface SuitesRun {
 
 export interface SuitesOptions {
   progress?: (r: CheckResult, n: number) => void;
-  /** Aborting cancels the run: checks already running finish, the others never start. */
+  /**
+   * Aborting cancels the run: the others never start, and the checks running get a short grace
+   * (timing.ts STOP_GRACE_MS) before their requests are abandoned. The signal's reason says why.
+   */
   stop?: AbortSignal;
 }
-
-/** The most one check may take before it is reported as an error (vitest's testTimeout on the suites). */
-export const CHECK_TIMEOUT_MS = 15 * 60_000;

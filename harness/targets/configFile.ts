@@ -29,11 +29,12 @@ export interface ConfigOptions {
   strict?: boolean;
   concurrency?: number;
   timeout_ms?: number;
+  deadline_ms?: number;
   without?: string[];
 }
 
 type OptionKind = 'list' | 'boolean' | 'integer';
-const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', without: 'list' };
+const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', deadline_ms: 'integer', without: 'list' };
 /** Reserved for known failures; refused until it is read, so no one believes theirs are applied. */
 const RESERVED = 'known';
 const TOP_KEYS = ['targets', ...Object.keys(OPTIONS), RESERVED];
@@ -65,6 +66,7 @@ export interface ConfigFile {
  *   strict: true                            # --strict
  *   concurrency: 8                          # --concurrency
  *   timeout_ms: 30000                       # --timeout-ms
+ *   deadline_ms: 90000                      # --deadline-ms
  *   without: [fim]                          # --without, for every target
  *
  * Targets and options are each optional, not both. A problem names the file, the line and the

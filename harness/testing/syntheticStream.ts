@@ -6,6 +6,7 @@
  * in memory unless the caller keeps it. Beside it, the readers the benchmarks and the budget test
  * time on those bytes: the floor (eventsource-parser + JSON.parse) and the run's own path.
  */
+import { DEFAULT_TIMING } from '#harness/transport/timing.ts';
 import { createParser } from 'eventsource-parser';
 import { chunkJudge, readStream } from '#harness/checks/support/stream.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -173,7 +174,7 @@ export function responseAsARun(source: BodySource, maxRecordedBytes = 1024 * 102
     secrets: [],
     maxRecordedBytes,
     maxStreamBytes: Number.MAX_SAFE_INTEGER,
-    timeouts: { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 },
+    timing: DEFAULT_TIMING,
     headersMs: 0,
   });
 }

@@ -8,6 +8,7 @@ import { createTransport } from './createTransport.ts';
 import { TransportError, isTransportError } from './errors.ts';
 import { SPEC_RETRY_POLICY, deadPort, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import type { Transport } from './types.ts';
+import { bodyDeadlineMs, DEFAULT_TIMING } from './timing.ts';
 
 let server: TestServer | undefined;
 let transport: Transport | undefined;
@@ -94,7 +95,7 @@ describe('network failures', () => {
   // Quickly: the bound is the test's timeout, shorter than the 30 s connect timeout a refusal must not wait for.
   test('connection refused: TransportError HARNESS_CONNECT, quickly, with the redacted URL in the message', async () => {
     const port = await deadPort();
-    transport = createTransport({ secrets: ['sk-secret-1234'], concurrency: 1, retry: SPEC_RETRY_POLICY, timeouts: { connectMs: 30_000 } });
+    transport = createTransport({ secrets: ['sk-secret-1234'], concurrency: 1, retry: SPEC_RETRY_POLICY, timing: { connectMs: 30_000 } });
     const err = await failure(transport.send({ method: 'POST', url: `http://127.0.0.1:${port}/chat/completions?k=sk-secret-1234`, body: { model: 'm' } }));
     expect(err).toBeInstanceOf(TransportError);
     const error = err as TransportError;
@@ -114,7 +115,7 @@ describe('network failures', () => {
     server = await startServer((req) => {
       req.resume(); // and never answer
     });
-    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 150 } });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, timing: { headersMs: 150 } });
     const err = await failure(transport.send({ method: 'GET', url: `${server.url}/models` }));
     expect(isTransportError(err) && err.code).toBe('HARNESS_TIMEOUT');
     expect((err as Error).message).toMatch(/^no response headers within 150 ms — GET /);
@@ -126,7 +127,7 @@ describe('network failures', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: 1\n\n'); // and nothing more
     });
-    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, timeouts: { bodyMs: 150 } });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, timing: { idleMs: 150 } });
     const res = await transport.send({ method: 'GET', url: `${server.url}/s` });
     const seen: string[] = [];
     const err = await failure(
@@ -165,11 +166,11 @@ describe('options and lifecycle', () => {
   test('bad options fail at construction, naming each one', () => {
     expect(() => createTransport({ secrets: [], concurrency: 0, retry: SPEC_RETRY_POLICY })).toThrow(/HARNESS|concurrency must be an integer >= 1, got 0/);
     try {
-      createTransport({ secrets: [], concurrency: 1.5, retry: { ...SPEC_RETRY_POLICY, max_attempts: 0, jitter_seconds: { min: 2, max: 1 } }, timeouts: { bodyMs: -1 } });
+      createTransport({ secrets: [], concurrency: 1.5, retry: { ...SPEC_RETRY_POLICY, max_attempts: 0, jitter_seconds: { min: 2, max: 1 } }, timing: { idleMs: -1 } });
       expect.unreachable();
     } catch (err) {
       expect(isHarnessError(err) && err.code).toBe('HARNESS_CONFIG');
-      expect((err as Error).message).toMatch(/concurrency .* 1\.5.*timeouts\.bodyMs.*retry\.max_attempts.*retry\.jitter_seconds\.max/);
+      expect((err as Error).message).toMatch(/concurrency .* 1\.5.*timing\.idleMs.*retry\.max_attempts.*retry\.jitter_seconds\.max/);
     }
   });
 
@@ -275,11 +276,11 @@ describe('a dead endpoint ends quickly', () => {
     const url = `http://127.0.0.1:${port}`;
     const errs = [];
     for (const path of ['/chat/completions', '/models', '/chat/completions', '/user/balance']) errs.push(await failure(transport.send({ method: 'GET', url: `${url}${path}` })));
-    // The first refusal makes the transport probe the server's root, which is refused too: the
-    // endpoint is down at once (or, at the latest, after three failures on two paths).
+    // The first refusal makes the transport probe the server's root, which is refused too; once a
+    // second route got no answer, the endpoint is down.
     expect((errs[0] as TransportError).code).toBe('HARNESS_CONNECT');
     expect((errs[3] as TransportError).code).toBe('HARNESS_UNRESPONSIVE');
-    expect((errs[3] as Error).message).toMatch(/^not sent: the endpoint was declared unresponsive: .*HARNESS_CONNECT: connection refused .* — GET http:\/\/127\.0\.0\.1:\d+\/user\/balance$/);
+    expect((errs[3] as Error).message).toMatch(/^not sent: the endpoint was declared unresponsive: 2 routes got no answer \(GET \/chat\/completions, GET \/models\), and a probe of http:\/\/127\.0\.0\.1:\d+\/ failed: connection refused .* — GET http:\/\/127\.0\.0\.1:\d+\/user\/balance$/);
     // a refused probe is said as refused: it did not wait out a timeout
     expect((errs[3] as Error).message).not.toMatch(/got none within/);
     expect(transport.stats().requests).toBeLessThanOrEqual(3);
@@ -291,7 +292,7 @@ describe('a dead endpoint ends quickly', () => {
       arrived.push(req.url ?? '');
       req.resume(); // and never answer
     });
-    transport = createTransport({ secrets: [], concurrency: 3, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 1000 } });
+    transport = createTransport({ secrets: [], concurrency: 3, retry: SPEC_RETRY_POLICY, timing: { headersMs: 1000 } });
     const paths = ['/a', '/b', '/c', '/d', '/e', '/f', '/g', '/h', '/i'];
     const errs = await Promise.all(paths.map((p) => failure(transport!.send({ method: 'GET', url: `${server!.url}${p}` }))));
     // Three waves of timeouts without the judgement; with it, the first wave's timeout and the probe
@@ -301,7 +302,7 @@ describe('a dead endpoint ends quickly', () => {
     const codes = errs.map((e) => (e as TransportError).code);
     expect(codes.slice(0, 3)).toEqual(['HARNESS_TIMEOUT', 'HARNESS_TIMEOUT', 'HARNESS_TIMEOUT']);
     expect(codes.at(-1)).toBe('HARNESS_UNRESPONSIVE');
-    expect((errs.at(-1) as Error).message).toMatch(/^(not sent|abandoned): the endpoint was declared unresponsive: a request got no answer \(HARNESS_TIMEOUT: no response headers within 1000 ms.*\), and a probe of http:\/\/127\.0\.0\.1:\d+\/ got none within 1000 ms either/);
+    expect((errs.at(-1) as Error).message).toMatch(/^(not sent|abandoned): the endpoint was declared unresponsive: 3 routes got no answer \(GET \/[abc], GET \/[abc], GET \/[abc]\), and a probe of http:\/\/127\.0\.0\.1:\d+\/ got no answer within 1000 ms/);
   });
 
   test('a server that hangs on one path but answers its root is not declared down: only that path stops', async () => {
@@ -312,16 +313,17 @@ describe('a dead endpoint ends quickly', () => {
       if (req.url === '/fine') res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
     // 1 s: the hang's timeout, and the probe's, which a loaded machine must still answer within.
-    transport = createTransport({ secrets: [], concurrency: 4, retry: SPEC_RETRY_POLICY, timeouts: { headersMs: 1000 } });
+    transport = createTransport({ secrets: [], concurrency: 4, retry: SPEC_RETRY_POLICY, timing: { headersMs: 1000 } });
     const hung = await Promise.all([1, 2, 3].map(() => failure(transport!.send({ method: 'GET', url: `${server!.url}/hang` }))));
-    expect(hung.map((e) => (e as TransportError).code)).toEqual(['HARNESS_TIMEOUT', 'HARNESS_TIMEOUT', 'HARNESS_TIMEOUT']);
+    // The first timeout declares the route: the two waiting with it are abandoned, not waited out again.
+    expect(hung.map((e) => (e as TransportError).code).sort()).toEqual(['HARNESS_TIMEOUT', 'HARNESS_UNRESPONSIVE', 'HARNESS_UNRESPONSIVE']);
     while (!rootAnswered) await pause(10); // the probe of / has its answer (a 404: the server is up)
     await pause(50);
     expect((await failure(transport.send({ method: 'GET', url: `${server.url}/hang` })) as TransportError).code).toBe('HARNESS_UNRESPONSIVE');
     expect((await transport.send({ method: 'GET', url: `${server.url}/fine` })).status).toBe(200);
   });
 
-  test('5xx retries draw on one budget for the run: a persistent 500 is retried a few times in all, not five times a request', async () => {
+  test('a 500 is asked again once: the same 500 again is the answer, and these retries draw on one budget for the run', async () => {
     let seen = 0;
     server = await startServer((req, res) => {
       req.resume();
@@ -333,7 +335,73 @@ describe('a dead endpoint ends quickly', () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await transport.send({ method: 'GET', url: `${server.url}/chat/completions` })).status);
     expect(statuses).toEqual([500, 500, 500, 500]);
-    expect(waits).toEqual([1000, 2000, 4000]);
+    // Three requests confirmed their 500 once each (the policy's first wait); the fourth found the budget spent.
+    expect(waits).toEqual([1000, 1000, 1000]);
     expect(seen).toBe(4 + 3);
+  });
+
+  test('any HTTP answer is evidence, never silence: 500 and 501 to everything declare nothing', async () => {
+    server = await startServer((req, res) => {
+      req.resume();
+      res.writeHead(req.method === 'POST' ? 501 : 500, { 'content-type': 'text/html' }).end('<h1>no</h1>');
+    });
+    transport = createTransport({ secrets: [], concurrency: 2, retry: SPEC_RETRY_POLICY, sleep: async () => undefined });
+    const statuses = [];
+    for (let i = 0; i < 8; i++) for (const method of ['GET', 'POST'] as const) statuses.push((await transport.send({ method, url: `${server.url}/p${i % 3}`, ...(method === 'POST' ? { body: {} } : {}) })).status);
+    expect(statuses).toEqual(Array.from({ length: 8 }, () => [500, 501]).flat());
+  });
+});
+
+describe('every exchange ends in bounded time', () => {
+  /** A body that trickles a byte every 50 ms and never ends: never idle long enough for the idle timeout. */
+  async function tricklingServer(): Promise<void> {
+    server = await startServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const t = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(t));
+    });
+  }
+
+  test('a body that trickles past its deadline ends with HARNESS_TIMEOUT, and its route is not waited on again', async () => {
+    await tricklingServer();
+    transport = createTransport({ secrets: [], concurrency: 2, retry: SPEC_RETRY_POLICY, timing: { totalMs: 300 } });
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
+    const err = await failure(res.text());
+    expect(isTransportError(err) && err.code).toBe('HARNESS_TIMEOUT');
+    expect((err as Error).message).toMatch(/^the body did not end within 300 ms of its headers \(the exchange's deadline\)/);
+    const next = await failure(transport.send({ method: 'GET', url: `${server!.url}/models` }));
+    expect((next as TransportError).code).toBe('HARNESS_UNRESPONSIVE');
+    expect((next as Error).message).toMatch(/^not sent: GET \/models was declared unresponsive: a request waited its whole timeout: HARNESS_TIMEOUT/);
+  });
+
+  test('the deadline follows what the request asks for: few tokens, a short deadline', () => {
+    expect(bodyDeadlineMs(DEFAULT_TIMING, { max_tokens: 16 })).toBe(31_600);
+    expect(bodyDeadlineMs(DEFAULT_TIMING, { max_tokens: 100_000 })).toBe(DEFAULT_TIMING.totalMs);
+    expect(bodyDeadlineMs(DEFAULT_TIMING, undefined)).toBe(30_000);
+  });
+
+  test('interrupt(): a body in flight ends at once with HARNESS_INTERRUPTED, and nothing more is sent', async () => {
+    await tricklingServer();
+    transport = createTransport({ secrets: [], concurrency: 2, retry: SPEC_RETRY_POLICY });
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
+    const reading = failure(res.text());
+    transport.interrupt('the run was stopped (SIGTERM)');
+    const err = await reading;
+    expect(isTransportError(err) && err.code).toBe('HARNESS_INTERRUPTED');
+    expect((err as Error).message).toMatch(/^abandoned: the run was stopped \(SIGTERM\)/);
+    expect((await failure(transport.send({ method: 'GET', url: `${server!.url}/other` })) as TransportError).code).toBe('HARNESS_INTERRUPTED');
+  });
+
+  test('interrupt() during a retry wait ends the request now, not after the wait', async () => {
+    server = await startServer((req, res) => {
+      req.resume();
+      res.writeHead(503).end('{}');
+    });
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const pending = failure(transport.send({ method: 'GET', url: `${server.url}/models` }));
+    await pause(200); // the 503 is in, its 30 s wait begun
+    transport.interrupt('stopped');
+    expect((await pending) as TransportError).toMatchObject({ code: 'HARNESS_INTERRUPTED' });
   });
 });

@@ -4,107 +4,74 @@ import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
-import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { BodyPump } from './bodyPump.ts';
-import { EndpointHealth, RetryBudget } from './endpointHealth.ts';
+import { RouteHealth } from './routeHealth.ts';
 import { KeyRefusal } from './keyRefusal.ts';
 import { TransportError } from './errors.ts';
-import { contextOf, kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
+import { Breaker } from './interceptors/breaker.ts';
+import { kRequestContext, type ContextualOptions, type RequestContext } from './interceptors/context.ts';
+import { deadline } from './interceptors/deadline.ts';
 import { limit } from './interceptors/limit.ts';
-import { retry } from './interceptors/retry.ts';
-import { classifyNetworkError, toTransportError, type Timeouts } from './networkError.ts';
+import { retry, RetryBudget } from './interceptors/retry.ts';
+import { classifyNetworkError, toTransportError } from './networkError.ts';
 import { RecordingResponse } from './recordingResponse.ts';
 import { Semaphore } from './semaphore.ts';
+import { bodyDeadlineMs, DEFAULT_TIMING, rootProbeMs, type Timing } from './timing.ts';
 import type { SendRequest, SendResult, Transport, TransportOptions } from './types.ts';
 
-const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
 const DEFAULT_MAX_RECORDED_BYTES = 1024 * 1024;
 /** A long completion streams a few MB (checks ask for short ones); a stream 16 MiB long is one that does not end. */
 const DEFAULT_MAX_STREAM_BYTES = 16 * 1024 * 1024;
-/** 5xx retries in a whole run: enough to ride out a passing fault, not to multiply a persistent one. */
-const DEFAULT_RETRY_BUDGET = 8;
-/** Failures that mean no answer came: the ones that, in a row, make the endpoint unresponsive. */
-const NO_ANSWER = new Set(['HARNESS_CONNECT', 'HARNESS_TIMEOUT', 'HARNESS_RESET', 'HARNESS_PROTOCOL']);
+/** 5xx retries in a whole run: each request's one confirmation of a 500 and a few more, not a multiple of a persistent fault. */
+const DEFAULT_RETRY_BUDGET = 24;
 
-/** A request refused in line, once the endpoint (or its path) was declared unresponsive, or the key it carries refused. */
-class Unsent extends Error {
-  constructor(message: string, readonly code: 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' = 'HARNESS_UNRESPONSIVE') {
-    super(message);
-  }
-}
-
-/** A path as endpoint health counts it: method and path, without the query, streamed requests apart (a server may hang on streams only). */
-const whereOf = (method: string, path: string, streamed = false) => `${method} ${path.split('?')[0]}${streamed ? ' (streamed)' : ''}`;
-const isStream = (body: unknown) => isRecord(body) && body.stream === true;
+/** The route a request goes to when it names none: method and path, without the query, streamed requests apart (a server may hang on streams only). */
+const routeOf = (req: SendRequest, url: URL) => `${req.method} ${url.pathname}${isRecord(req.body) && req.body.stream === true ? ' (streamed)' : ''}`;
 
 /**
- * The HTTP client every check sends through, whatever the target: one keep-alive undici Agent
- * with connect, headers and body timeouts, composed with two interceptors (functions of dispatch):
- * `limit` (outermost: at most `concurrency` requests in flight, a request keeps its slot through
- * its retries and until its body has ended) and `retry` (the spec's retry guidance). Every request
- * and response is recorded as an Exchange, redacted with `secrets` before it is stored.
+ * The HTTP client every check sends through, whatever the target: one keep-alive undici Agent with
+ * the run's connect, headers and idle timeouts (timing.ts), composed with interceptors (functions
+ * of dispatch), outermost first: `limit` (at most `concurrency` requests in flight; a request keeps
+ * its slot through its retries and until its body has ended), the `Breaker` (routes that stay
+ * silent, a refused key, a stop), `deadline` (every body ends in bounded time) and `retry` (the
+ * spec's retry guidance). Every request and response is recorded as an Exchange, redacted with
+ * `secrets` before it is stored.
  */
 export function createTransport(options: TransportOptions): Transport {
-  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
+  const timing: Timing = { ...DEFAULT_TIMING, ...definedOnly(options.timing ?? {}) };
   const maxRecordedBytes = options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES;
   const maxStreamBytes = options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES;
-  checkOptions(options, timeouts, maxRecordedBytes, maxStreamBytes);
+  checkOptions(options, timing, maxRecordedBytes, maxStreamBytes);
   const { secrets } = options;
 
   const closing = new AbortController();
   const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: closing.signal }));
   const semaphore = new Semaphore(options.concurrency);
   const counters = { requests: 0, retries: 0 };
-  const health = new EndpointHealth();
   const keys = new KeyRefusal();
-  /** Requests on the wire, so that declaring a path or the endpoint unresponsive also ends those sent to it already. */
-  const inFlight = new Set<{ where: string; abort: AbortController }>();
-  const abandon = () => {
-    for (const f of inFlight) {
-      const why = health.refusal(f.where);
-      if (why !== undefined) f.abort.abort(new Unsent(`abandoned: ${why}`));
-    }
-  };
-  /**
-   * After a request got no answer: does the server answer anything? Any HTTP status to GET / says
-   * it is up (broken on one path, perhaps); no answer within the connect timeout says it is down.
-   */
-  let probing = 0;
-  /** When each origin's root was last probed. */
-  const probed = new Map<string, number>();
-  const probe = (origin: string, cause: string) => {
-    const ms = Math.min(timeouts.connectMs, timeouts.headersMs);
-    probing += 1;
-    agent
-      .request({ origin, path: '/', method: 'GET', headersTimeout: ms, bodyTimeout: ms, signal: AbortSignal.timeout(ms) })
-      // Headers are the answer: the body is not wanted.
-      .then((r) => void r.body.on('error', () => undefined).destroy(), (err: unknown) => {
-        if (closed) return;
-        // Said as it happened: a refused probe was refused at once, not waited on for `ms`.
-        const failedHow = classifyNetworkError(err, { connectMs: ms, headersMs: ms, bodyMs: ms });
-        const how = failedHow === undefined || failedHow.code === 'HARNESS_TIMEOUT' ? `got none within ${ms} ms either` : `failed too: ${failedHow.what}`;
-        health.down(`a request got no answer (${cause}), and a probe of ${origin}/ ${how}`);
-        abandon();
-      })
-      .finally(() => (probing -= 1));
-  };
-  const failed = (cause: string, where: string, network: boolean, origin?: string, isProbe = false) => {
-    health.failed(cause, where, network, isProbe);
-    // A probe of the root at most every half minute: a server that answered it once may still die.
-    if (network && origin !== undefined && !closed && performance.now() - (probed.get(origin) ?? -Infinity) > 30_000) {
-      probed.set(origin, performance.now());
-      probe(origin, cause);
-    }
-    abandon();
-  };
   let closed = false;
 
   const agent = new Agent({
-    connect: { timeout: timeouts.connectMs },
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
+    connect: { timeout: timing.connectMs },
+    headersTimeout: timing.headersMs,
+    bodyTimeout: timing.idleMs,
   });
+  /** Any HTTP status to GET / says the server is up (broken on some routes, perhaps); none says it may be down. */
+  const probeRoot = async (origin: string): Promise<string | undefined> => {
+    const ms = rootProbeMs(timing);
+    try {
+      const r = await agent.request({ origin, path: '/', method: 'GET', headersTimeout: ms, bodyTimeout: ms, signal: AbortSignal.timeout(ms) });
+      r.body.on('error', () => undefined).destroy(); // headers are the answer: the body is not wanted
+      return undefined;
+    } catch (err) {
+      if (closed) return undefined;
+      // Said as it happened: a refused probe was refused at once, not waited on for `ms`.
+      const failedHow = classifyNetworkError(err, { ...timing, connectMs: ms, headersMs: ms, idleMs: ms });
+      return failedHow === undefined || failedHow.code === 'HARNESS_TIMEOUT' ? `got no answer within ${ms} ms` : `failed: ${failedHow.what}`;
+    }
+  };
+  const breaker = new Breaker({ health: new RouteHealth(), keys, timing, probeRoot, redact: (text) => redactText(text, secrets) });
   // compose() applies interceptors in order, each wrapping the ones before: the last is outermost.
   const dispatcher = agent.compose(
     retry({
@@ -120,55 +87,43 @@ export function createTransport(options: TransportOptions): Transport {
         options.onRetry?.({ ...info, url: redactText(info.url, secrets) });
       },
     }),
-    limit(semaphore, (opts) => {
-      const context = contextOf(opts);
-      const keyRefused = context?.keyed === true ? keys.refusal() : undefined;
-      if (keyRefused !== undefined) return new Unsent(`not sent: ${keyRefused}`, 'HARNESS_KEY_REFUSED');
-      const why = context?.where === undefined ? undefined : health.refusal(context.where);
-      return why === undefined ? undefined : new Unsent(`not sent: ${why}`);
-    }),
+    deadline(timing.totalMs),
+    breaker.interceptor(),
+    limit(semaphore),
   );
 
   async function send(req: SendRequest): Promise<SendResult> {
     const { payload, headers, recorded } = prepare(req, secrets);
     const exchange: Exchange = { request: recorded, attempts: 0 };
     const secret = secrets.findIndex((s) => s.length >= 4 && Object.values(headers).some((v) => v.includes(s)));
-    // Secret 0 is the run's key (runScope.ts): only answers to requests carrying it say whether it is refused.
-    const keyed = secret === 0;
     const record = options.record ? () => options.record?.(exchange, secret >= 0 ? { secret } : {}) : undefined;
     if (closed) throw new TransportError('HARNESS_CLOSED', 'the transport is closed', exchange);
     const url = new URL(req.url);
-    const where = whereOf(req.method, url.pathname, isStream(req.body));
-    const keyRefused = keyed ? keys.refusal() : undefined;
-    if (keyRefused !== undefined) throw new TransportError('HARNESS_KEY_REFUSED', `not sent: ${keyRefused}`, exchange);
-    const refused = health.refusal(where);
-    if (refused !== undefined) throw new TransportError('HARNESS_UNRESPONSIVE', `not sent: ${refused}`, exchange);
-    /** No answer at all: counts toward declaring the endpoint unresponsive. */
-    const noAnswer = (code: string | undefined, message: string) => {
-      if (code !== undefined && NO_ANSWER.has(code)) failed(`${code}: ${message}`, where, true, url.origin, req.probe === true);
+    const context: RequestContext = {
+      retry: req.retry !== false,
+      attempts: 0,
+      attemptStartedAt: 0,
+      route: req.route ?? routeOf(req, url),
+      // Secret 0 is the run's key (runScope.ts): only answers to requests carrying it say whether it is refused.
+      keyed: secret === 0,
+      probe: req.probe === true,
+      deadlineMs: bodyDeadlineMs(timing, req.body),
     };
-    const flight = { where, abort: new AbortController() };
-    const context: RequestContext = { retry: req.retry !== false, attempts: 0, attemptStartedAt: 0, where, keyed };
     const opts: Dispatcher.RequestOptions & ContextualOptions = {
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: req.method,
       headers,
       body: payload ?? null,
-      signal: flight.abort.signal,
       [kRequestContext]: context,
     };
 
     let data: Dispatcher.ResponseData;
-    inFlight.add(flight);
     try {
       data = await dispatcher.request(opts);
     } catch (err) {
-      inFlight.delete(flight);
       exchange.attempts = context.attempts;
-      const reason: unknown = flight.abort.signal.aborted ? flight.abort.signal.reason : err;
-      const error = reason instanceof Unsent ? new TransportError(reason.code, reason.message, exchange) : toTransportError(err, exchange, secrets, timeouts);
-      if (error instanceof TransportError) noAnswer(error.code, error.message);
+      const error = toTransportError(err, exchange, secrets, timing);
       record?.();
       throw error;
     }
@@ -176,21 +131,9 @@ export function createTransport(options: TransportOptions): Transport {
     const headersMs = headersAt - context.attemptStartedAt;
     const responseHeaders = flattenHeaders(data.headers);
     exchange.attempts = context.attempts;
-    if (keyed && responseHeaders[NOT_CAPTURED_HEADER] === undefined) keys.answered(data.statusCode);
     const withResponse = Object.assign(exchange, {
       response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
     });
-    // A replayed recording's "nothing captured" (599) is no answer of the endpoint's: it says nothing of its health.
-    if (data.statusCode >= 500 && responseHeaders[NOT_CAPTURED_HEADER] === undefined) failed(`HTTP ${data.statusCode}${context.attempts > 1 ? ` after ${context.attempts} attempts` : ''} — ${recorded.method} ${recorded.url}`, where, false);
-    // An answer below 500 shows the endpoint alive once its body has come whole; one that broke off does not.
-    const settled = () => {
-      inFlight.delete(flight);
-      if (data.statusCode < 500) {
-        if (exchange.error !== undefined && NO_ANSWER.has(exchange.error.code)) noAnswer(exchange.error.code, exchange.error.message);
-        else health.alive(where);
-      }
-      record?.();
-    };
     const response = new RecordingResponse({
       status: data.statusCode,
       headers: responseHeaders,
@@ -199,9 +142,9 @@ export function createTransport(options: TransportOptions): Transport {
       secrets,
       maxRecordedBytes,
       maxStreamBytes: req.maxStreamBytes ?? maxStreamBytes,
-      timeouts,
+      timing,
       headersMs,
-      onSettled: settled,
+      ...(record ? { onSettled: record } : {}),
     });
     record?.();
     return response;
@@ -209,12 +152,13 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     send,
+    interrupt: (why) => breaker.interrupt(why),
     async close() {
       if (closed) return;
       closed = true;
       closing.abort(); // default-sleep retry waits end now, with an AbortError: HARNESS_CLOSED
       // Nothing running: close gracefully. Otherwise (a retry waiting, a body nobody reads) do not hang.
-      if (semaphore.active === 0 && semaphore.waiting === 0 && probing === 0) await agent.close();
+      if (semaphore.active === 0 && semaphore.waiting === 0 && breaker.probing === 0) await agent.close();
       else await agent.destroy();
     },
     stats() {
@@ -260,7 +204,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 }
 
 /** Options are checked up front, so a bad one fails at construction with its name. */
-function checkOptions(options: TransportOptions, timeouts: Timeouts, maxRecordedBytes: number, maxStreamBytes: number): void {
+function checkOptions(options: TransportOptions, timing: Timing, maxRecordedBytes: number, maxStreamBytes: number): void {
   const problems: string[] = [];
   const integer = (name: string, value: number, min: number): void => {
     if (!Number.isInteger(value) || value < min) problems.push(`${name} must be an integer >= ${min}, got ${value}`);
@@ -271,9 +215,7 @@ function checkOptions(options: TransportOptions, timeouts: Timeouts, maxRecorded
   integer('concurrency', options.concurrency, 1);
   integer('maxRecordedBytes', maxRecordedBytes, 0);
   integer('maxStreamBytes', maxStreamBytes, 1);
-  number('timeouts.connectMs', timeouts.connectMs, 1);
-  number('timeouts.headersMs', timeouts.headersMs, 1);
-  number('timeouts.bodyMs', timeouts.bodyMs, 1);
+  for (const name of ['connectMs', 'headersMs', 'idleMs', 'totalMs'] as const) number(`timing.${name}`, timing[name], 1);
   const policy: RetryPolicy = options.retry;
   integer('retry.max_attempts', policy.max_attempts, 1);
   number('retry.initial_delay_seconds', policy.initial_delay_seconds, 0);

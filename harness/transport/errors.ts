@@ -8,10 +8,25 @@ import type { Exchange } from '#harness/core/exchange.ts';
  * - `HARNESS_RESET`: the connection broke before the response was complete;
  * - `HARNESS_PROTOCOL`: what came back is not HTTP/1.1;
  * - `HARNESS_CLOSED`: the transport was closed while the request waited or ran;
- * - `HARNESS_UNRESPONSIVE`: not sent: the endpoint was declared unresponsive (endpointHealth.ts);
- * - `HARNESS_KEY_REFUSED`: not sent: the request carries the run's key, which the endpoint refused (keyRefusal.ts).
+ * - `HARNESS_UNRESPONSIVE`: not sent (or abandoned): its route, or the endpoint, was declared unresponsive (routeHealth.ts);
+ * - `HARNESS_KEY_REFUSED`: not sent: the request carries the run's key, which the endpoint refused (keyRefusal.ts);
+ * - `HARNESS_INTERRUPTED`: not sent, or abandoned after the stop's grace: the run was stopped (SIGINT, SIGTERM).
  */
-export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED';
+export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' | 'HARNESS_INTERRUPTED';
+
+/**
+ * Why the transport itself ended a dispatch: the reason an interceptor aborts it with (a request not
+ * sent, one abandoned, a body past its deadline). networkError.ts turns it into a TransportError.
+ */
+export class DispatchEnded extends Error {
+  constructor(
+    readonly code: 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' | 'HARNESS_INTERRUPTED' | 'HARNESS_TIMEOUT',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DispatchEnded';
+  }
+}
 
 /**
  * The exchange could not be completed, so a check that meets one ends `errored`: it says nothing

@@ -1,8 +1,9 @@
+import { DEFAULT_TIMING } from './timing.ts';
 import { describe, expect, test } from 'vitest';
 import { classifyNetworkError, toTransportError } from './networkError.ts';
 import { TransportError } from './errors.ts';
 
-const TIMEOUTS = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
+const TIMEOUTS = DEFAULT_TIMING;
 
 function coded(code: string, message = code, name = 'Error'): Error {
   return Object.assign(new Error(message), { code, name });

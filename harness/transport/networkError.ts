@@ -1,12 +1,7 @@
 import { redactText } from '#harness/core/redact.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
-import { TransportError, type TransportErrorCode } from './errors.ts';
-
-export interface Timeouts {
-  connectMs: number;
-  headersMs: number;
-  bodyMs: number;
-}
+import { DispatchEnded, TransportError, type TransportErrorCode } from './errors.ts';
+import type { Timing } from './timing.ts';
 
 const CONNECT_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -44,13 +39,14 @@ function nameOf(err: unknown): string | undefined {
  * `UND_ERR_DESTROYED`/`UND_ERR_CLOSED` (the agent was closed), `AbortError` (a retry wait cut short
  * by close()).
  */
-export function classifyNetworkError(err: unknown, timeouts: Timeouts): { code: TransportErrorCode; what: string } | undefined {
+export function classifyNetworkError(err: unknown, timing: Timing): { code: TransportErrorCode; what: string } | undefined {
+  if (err instanceof DispatchEnded) return { code: err.code, what: err.message };
   const code = codeOf(err);
   const name = nameOf(err);
   const detail = err instanceof Error ? `: ${err.message}` : '';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || name === 'ConnectTimeoutError') return { code: 'HARNESS_TIMEOUT', what: `connect timed out after ${timeouts.connectMs} ms` };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'HARNESS_TIMEOUT', what: `no response headers within ${timeouts.headersMs} ms` };
-  if (code === 'UND_ERR_BODY_TIMEOUT') return { code: 'HARNESS_TIMEOUT', what: `response body stalled for ${timeouts.bodyMs} ms` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || name === 'ConnectTimeoutError') return { code: 'HARNESS_TIMEOUT', what: `connect timed out after ${timing.connectMs} ms` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return { code: 'HARNESS_TIMEOUT', what: `no response headers within ${timing.headersMs} ms` };
+  if (code === 'UND_ERR_BODY_TIMEOUT') return { code: 'HARNESS_TIMEOUT', what: `response body stalled for ${timing.idleMs} ms` };
   if (code !== undefined && code in CONNECT_CODES) return { code: 'HARNESS_CONNECT', what: `${CONNECT_CODES[code]} (${code})${detail}` };
   if (code !== undefined && TLS_CODE.test(code)) return { code: 'HARNESS_CONNECT', what: `TLS handshake failed (${code})${detail}` };
   if (code !== undefined && RESET_CODES.has(code)) return { code: 'HARNESS_RESET', what: `connection reset before the response was complete (${code})${detail}` };
@@ -63,9 +59,9 @@ export function classifyNetworkError(err: unknown, timeouts: Timeouts): { code: 
  * A network failure as a TransportError carrying the exchange so far (its `attempts` and partial
  * response as recorded); any other error unchanged. The message is redacted.
  */
-export function toTransportError(err: unknown, exchange: Exchange, secrets: readonly string[], timeouts: Timeouts): unknown {
+export function toTransportError(err: unknown, exchange: Exchange, secrets: readonly string[], timing: Timing): unknown {
   if (err instanceof TransportError) return err;
-  const found = classifyNetworkError(err, timeouts);
+  const found = classifyNetworkError(err, timing);
   if (found === undefined) return err;
   return new TransportError(found.code, redactText(found.what, secrets), exchange, { cause: err });
 }

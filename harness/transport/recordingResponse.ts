@@ -6,7 +6,8 @@ import { firstBadUtf8 } from '#harness/core/utf8.ts';
 import type { BodyPump } from './bodyPump.ts';
 import { CappedBytes } from './cappedBytes.ts';
 import { MalformedResponseError } from './errors.ts';
-import { toTransportError, type Timeouts } from './networkError.ts';
+import { toTransportError } from './networkError.ts';
+import type { Timing } from './timing.ts';
 import type { SendResult, SseEvent } from './types.ts';
 
 /** One event (or one line) longer than this is not a chat stream: the stream is malformed. */
@@ -22,7 +23,7 @@ export interface RecordingResponseInit {
   maxRecordedBytes: number;
   /** The most bytes of a stream read; past it the stream ends with BODY_TOO_LARGE. */
   maxStreamBytes: number;
-  timeouts: Timeouts;
+  timing: Timing;
   /** Milliseconds from dispatching the final attempt to its response headers. */
   headersMs: number;
   /** Called when the body has been read to its end or broke off (the exchange is then complete). */
@@ -201,7 +202,7 @@ export class RecordingResponse implements SendResult {
   }
 
   #transportError(err: unknown): unknown {
-    return toTransportError(err, this.exchange, this.#init.secrets, this.#init.timeouts);
+    return toTransportError(err, this.exchange, this.#init.secrets, this.#init.timing);
   }
 
   #recordDuration(): void {

@@ -2,6 +2,7 @@ import type { Exchange } from '#harness/core/exchange.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { KeyRefused } from './keyRefusal.ts';
+import type { Timing } from './timing.ts';
 
 export type { SseEvent, KeyRefused };
 
@@ -12,13 +13,13 @@ export interface TransportOptions {
   concurrency: number;
   /** The spec's retry guidance: `spec.errors.retry`. */
   retry: RetryPolicy;
-  /** Defaults: connect 10 s, headers 60 s, body 60 s (the longest gap between two body chunks). */
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** How long to wait (timing.ts); what is left out is DEFAULT_TIMING's. */
+  timing?: Partial<Timing>;
   /** Cap on a recorded body (bytes), and on what `text()` reads: past it the connection is dropped. Default 1 MiB. */
   maxRecordedBytes?: number;
   /** The most bytes of one stream `events()` reads (past it: MalformedResponseError BODY_TOO_LARGE). Default 16 MiB. */
   maxStreamBytes?: number;
-  /** 5xx retries allowed in the whole life of the transport (a run). Default 8; 429 is not counted. */
+  /** 5xx retries allowed in the whole life of the transport (a run). Default 24; 429 is not counted. */
   retryBudget?: number;
   /** For tests: replace the clock's sleep and the jitter source. */
   sleep?: (ms: number) => Promise<void>;
@@ -41,10 +42,12 @@ export interface SendRequest {
   /** JSON body (sent with `content-type: application/json` unless a content-type is given); or `rawBody` to send bytes that are deliberately not JSON. */
   body?: unknown;
   rawBody?: string;
-  /** false: do not retry a 500 (the retry the description only advises). 429 and 503 are always waited out. Default true. */
+  /** false: a 500 is asked again once only (retry.ts), not by the advised backoff. 429 and 503 are always waited out. Default true. */
   retry?: boolean;
-  /** A minimal valid request that must be answered: no answer to it declares its path unresponsive at once. */
+  /** A minimal valid request that must be answered: no answer to it declares its route unresponsive at once. */
   probe?: boolean;
+  /** The route it goes to, the breaker's key (breaker.ts); default: method, path, and whether it streams. */
+  route?: string;
   /** This request's cap on its stream, when it knows better than the transport's (what it asked for). */
   maxStreamBytes?: number;
 }
@@ -84,6 +87,8 @@ export interface TransportStats {
 
 export interface Transport {
   send(req: SendRequest): Promise<SendResult>;
+  /** The run was stopped: nothing more is sent, and requests in flight end now with HARNESS_INTERRUPTED. */
+  interrupt(why: string): void;
   close(): Promise<void>;
   stats(): TransportStats;
   /** Set once the endpoint refused the run's key (keyRefusal.ts): requests carrying it are no longer sent. */

@@ -44,6 +44,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     now: { type: 'string' },
     concurrency: { type: 'string' },
     'timeout-ms': { type: 'string' },
+    'deadline-ms': { type: 'string' },
     runs: { type: 'string' },
     repeat: { type: 'string' },
     'allow-flaky': { type: 'boolean' },
@@ -86,6 +87,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const modelMap = parseModelMap(name, values['model-map']);
   const concurrency = integer(name, 'concurrency', values.concurrency, ...RANGES.concurrency) ?? 4;
   const timeoutMs = integer(name, 'timeout-ms', values['timeout-ms'], ...RANGES['timeout-ms']);
+  const deadlineMs = integer(name, 'deadline-ms', values['deadline-ms'], ...RANGES['deadline-ms']);
   const runs = integer(name, 'runs', values.runs, 1, 100_000) ?? 10;
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1;
@@ -101,7 +103,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     strict: values.strict === true,
     repeat,
     allowFlaky: values['allow-flaky'] === true,
-    concurrency, timeoutMs, runs, seed, now,
+    concurrency, timeoutMs, deadlineMs, runs, seed, now,
     recordDir: out === undefined ? undefined : resolve(out),
     quiet: values.quiet === true,
     version: VERSION,

@@ -6,7 +6,7 @@ export const FEATURE_LIST = 'chat, models, balance, fim, prefix_completion, mess
 /** `run --help`. */
 export const RUN_HELP = `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN,...]... [--skip PATTERN,...]...
-                          [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--runs N] [--seed N]
+                          [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--deadline-ms N] [--runs N] [--seed N]
                           [--repeat N] [--allow-flaky] [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
                           [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--without FEATURE,...]
                           [--spec DIR] [--quiet]
@@ -57,6 +57,12 @@ Options:
   --timeout-ms N         how long to wait for response headers, and between two
                          pieces of a body, before the check ends in error
                          (default 60000; connecting: at most 10000)
+  --deadline-ms N        the most one answer's body may take, headers to last
+                         byte (default 120000; a request asking for few tokens
+                         gets less: 30 s + 0.1 s per max_tokens). A route that
+                         got no answer in time is declared silent: nothing more
+                         is sent there. Only silence is: any HTTP answer, 5xx
+                         too, is the check's evidence
   --runs N, --seed N     property-test runs and seed (default 10, 1)
   --repeat N             run the whole plan N times (default 1), each time
                          afresh (no answer shared between runs), and merge

@@ -12,8 +12,12 @@ export interface RequestContext {
   attempts: number;
   /** performance.now() when the current attempt was dispatched. */
   attemptStartedAt: number;
-  /** The path as endpoint health counts it (createTransport.ts), for refusing a request still in line. */
-  where?: string;
+  /** The route the request goes to (method, path, streamed or not): the breaker's key (breaker.ts). */
+  route?: string;
+  /** The smallest valid request to its route (servedGate.ts): no answer to it declares the route at once. */
+  probe?: boolean;
+  /** This exchange's body deadline, from its headers (deadline.ts). */
+  deadlineMs?: number;
   /** The request carries the run's key (keyRefusal.ts), for refusing it still in line once the key was refused. */
   keyed?: boolean;
 }

@@ -9,7 +9,7 @@ import { ForwardingHandler, failedController } from './forwardingHandler.ts';
  * Composed outside `retry`, a request keeps its slot through its retry waits, so the harness does
  * not add load to a service that asked it to back off.
  */
-export function limit(semaphore: Semaphore, refuse: (opts: Dispatcher.DispatchOptions) => Error | undefined = () => undefined): Dispatcher.DispatcherComposeInterceptor {
+export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
     const guarded = new ReleasingHandler(handler, () => semaphore.release());
     if (semaphore.tryAcquire()) {
@@ -22,9 +22,7 @@ export function limit(semaphore: Semaphore, refuse: (opts: Dispatcher.DispatchOp
     }
     void semaphore.acquire().then(() => {
       try {
-        // What waited in line is not sent once sending has stopped (an endpoint declared unresponsive).
-        const refused = refuse(opts);
-        if (refused) throw refused;
+        // What waited in line meets the breaker (composed inside) when its turn comes.
         dispatch(opts, guarded);
       } catch (err) {
         guarded.onResponseError(failedController(err as Error), err as Error);

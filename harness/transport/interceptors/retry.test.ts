@@ -121,14 +121,38 @@ describe('retry: exponential backoff', () => {
     expect(seen).toHaveLength(3);
   });
 
-  test('retry: false hands back the first 500 (retrying it is only advised)', async () => {
-    const { seen } = await scriptedServer([{ status: 500 }, { status: 200 }]);
+  test('a 500 is never a verdict on the first try: retry: false (a request expecting a refusal) asks once more; the expected answer then is what it gets', async () => {
+    const { seen } = await scriptedServer([{ status: 500 }, { status: 401 }]);
     const { transport, waits } = recordingTransport();
     const res = await transport.send({ method: 'GET', url: `${server!.url}/models`, retry: false });
+    expect(res.status).toBe(401);
+    expect(waits).toEqual([1500]);
+    expect(seen).toHaveLength(2);
+    expect(res.exchange.attempts).toBe(2);
+  });
+
+  test('the same 5xx twice is the answer (a deterministic 5xx is not transient); a different one goes on by the policy', async () => {
+    const same = await scriptedServer([{ status: 500 }, { status: 500 }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
     expect(res.status).toBe(500);
+    expect(res.exchange.attempts).toBe(2);
+    expect(same.seen).toHaveLength(2);
+    await server!.close();
+    const other = await scriptedServer([{ status: 502 }, { status: 500 }, { status: 200 }]);
+    const res2 = await transport.send({ method: 'GET', url: `${server!.url}/models` });
+    expect(res2.status).toBe(200);
+    expect(res2.exchange.attempts).toBe(3);
+    expect(other.seen).toHaveLength(3);
+    expect(waits).toEqual([1500, 1500, 2500]);
+  });
+
+  test('501 says what it is at once: it is not asked again', async () => {
+    const { seen } = await scriptedServer([{ status: 501 }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    expect((await transport.send({ method: 'POST', url: `${server!.url}/chat/completions`, body: {} })).status).toBe(501);
     expect(waits).toEqual([]);
     expect(seen).toHaveLength(1);
-    expect(res.exchange.attempts).toBe(1);
   });
 
   test('a retried response body is drained first: the retry goes out on the same kept-alive connection', async () => {

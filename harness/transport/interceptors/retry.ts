@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { RetryPolicy } from '#harness/spec/model.ts';
-import { retryDelayMs } from '../retryDelayMs.ts';
+import { backoffMs, retryDelayMs } from '../retryDelayMs.ts';
 import { contextOf, urlOf, type RequestContext } from './context.ts';
 import { ForwardingHandler } from './forwardingHandler.ts';
 
@@ -18,6 +18,25 @@ export interface RetryOptions {
   onRetry?: (info: { url: string; status: number; attempt: number; waitMs: number }) => void;
 }
 
+/** Server errors asked again once before they are taken as an answer (501 says what it is at once; 503 is the policy's). */
+const CONFIRMED_5XX = new Set([500, 502, 504]);
+
+/** How many 5xx answers a run retries in all: a persistent fault must not multiply the run time. */
+export class RetryBudget {
+  #left: number;
+  constructor(retries: number) {
+    this.#left = retries;
+  }
+
+  /** Whether one more retry of this status may be spent (429 is never counted: it is waited out). */
+  take(status: number): boolean {
+    if (status < 500) return true;
+    if (this.#left <= 0) return false;
+    this.#left -= 1;
+    return true;
+  }
+}
+
 /** A body larger than this is not drained before a retry: the connection is dropped instead. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
@@ -26,6 +45,12 @@ const DRAIN_LIMIT_BYTES = 1024 * 1024;
  * its body is drained off the connection, the wait is slept, and the same options (the body is a
  * string, so it can be sent again) are dispatched again. The last response is passed down as it
  * is, whatever its status. Network failures are not retried: they are the harness's evidence.
+ *
+ * A 5xx is never a verdict on the first try, nor retried without sense: a 500, 502 or 504 is asked
+ * again once after the policy's first wait, even for a request sent without
+ * retries (one that expects a refusal); the same status again is final, since a 5xx that repeats is
+ * not transient. Another status goes on by the policy. 501 ("not implemented") is final at once.
+ * 5xx retries draw on the run's budget, so an endpoint that answers 500 to everything still ends.
  */
 export function retry(options: RetryOptions): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
@@ -45,6 +70,8 @@ class RetryHandler extends ForwardingHandler {
   #started = false;
   /** Set while the current attempt's response is being drained for a retry. */
   #draining: { status: number; waitMs: number; bytes: number } | undefined;
+  /** The status of the previous attempt's answer. */
+  #previous: number | undefined;
 
   constructor(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions, next: Dispatcher.DispatchHandler, options: RetryOptions, context: RequestContext) {
     super(next);
@@ -75,15 +102,25 @@ class RetryHandler extends ForwardingHandler {
 
   override onResponseStart(...[, statusCode, headers, statusMessage]: Parameters<ForwardingHandler['onResponseStart']>): void {
     const retryAfter = headers['retry-after'];
-    // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
-    const allowed = this.#context.retry || this.#options.policy.statuses.includes(statusCode);
-    let waitMs = allowed ? retryDelayMs(this.#options.policy, this.#context.attempts, statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.#options.random) : undefined;
+    let waitMs = this.#waitFor(statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
     if (waitMs !== undefined && this.#options.budget && !this.#options.budget.take(statusCode)) waitMs = undefined;
+    this.#previous = statusCode;
     if (waitMs === undefined) {
       super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
       return;
     }
     this.#draining = { status: statusCode, waitMs, bytes: 0 };
+  }
+
+  /** How long to wait before asking again after `status`, or undefined when it is final. */
+  #waitFor(status: number, retryAfter: string | undefined): number | undefined {
+    const { policy, random } = this.#options;
+    const attempt = this.#context.attempts;
+    // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
+    if (policy.statuses.includes(status)) return retryDelayMs(policy, attempt, status, retryAfter, random);
+    if (!CONFIRMED_5XX.has(status) || this.#previous === status || attempt >= policy.max_attempts) return undefined;
+    // The confirmation is asked for every request; more attempts only where the policy retries.
+    return attempt === 1 || this.#context.retry ? backoffMs(policy, attempt, status, retryAfter, random) : undefined;
   }
 
   override onResponseData(controller: Controller, chunk: Buffer): void {
@@ -110,9 +147,17 @@ class RetryHandler extends ForwardingHandler {
     const { status, waitMs } = this.#draining!;
     this.#draining = undefined;
     this.#options.onRetry?.({ url: this.#url, status, attempt: this.#context.attempts, waitMs });
-    const fail = (err: unknown): void => super.onResponseError(this.#controller, err instanceof Error ? err : new Error(String(err)));
+    let ended = false;
+    const fail = (err: unknown): void => {
+      if (ended) return;
+      ended = true;
+      super.onResponseError(this.#controller, err instanceof Error ? err : new Error(String(err)));
+    };
+    // Downstream giving up during the wait (a stop, a route declared silent) ends it now, not after it.
+    this.#controller.onAbort = fail;
     void this.#options.sleep(waitMs).then(() => {
-      // Downstream gave up while the wait ran: end here instead of sending again.
+      this.#controller.onAbort = undefined;
+      if (ended) return;
       const reason = this.#controller.abortReason;
       if (reason !== undefined) return fail(reason);
       try {
@@ -134,6 +179,8 @@ class FollowingController implements Controller {
   #paused = false;
   /** Set once downstream aborts: no attempt is dispatched after it. */
   abortReason: Error | undefined;
+  /** Set while a retry waits: an abort then ends the request at once. */
+  onAbort: ((reason: Error) => void) | undefined;
 
   set target(target: Controller) {
     this.#target = target;
@@ -154,6 +201,7 @@ class FollowingController implements Controller {
 
   abort(reason: Error): void {
     this.abortReason ??= reason;
+    if (this.onAbort) return this.onAbort(reason);
     this.#target?.abort(reason);
   }
 
