@@ -4,7 +4,7 @@
 #
 #   scripts/third-party/llama-server.sh            # build/train what is missing, serve, record
 #   LLAMA_DIR=/elsewhere scripts/third-party/llama-server.sh
-#   MODE=v1 scripts/third-party/llama-server.sh    # also (or only: MODE=v1-only) the /v1 base URL, into $LLAMA_DIR/runs/
+#   MODE=v1 scripts/third-party/llama-server.sh    # also (or only: MODE=v1-only) a live run at .../v1, reports in $LLAMA_DIR/runs/
 #
 # Idempotent: each step is skipped when its product exists (the npm package, the clone, the
 # llama-server binary, the Python venv, the model, a server already answering on $PORT). Nothing
@@ -97,19 +97,24 @@ log "llama-server $SERVER_VERSION (llama.cpp $LLAMA_COMMIT, node-llama-cpp $NODE
 
 # 5. Record. The harness is this checkout's (bin/svc-conformance.js beside this script).
 HARNESS=(node "$REPO/bin/svc-conformance.js")
-record() { # record BASE_URL OUT REPORTS
-  local start end rc=0
+timed() { # timed WHAT COMMAND...: run it, log its exit code and run time
+  local what="$1" start rc=0; shift
   start=$(date +%s)
-  "${HARNESS[@]}" record --base-url "$1" --messages-base-url "http://127.0.0.1:$PORT" \
-    --model svc-v4-flash --model-map "svc-v4-flash=$ALIAS" --out "$2" --report-dir "$3" --quiet || rc=$?
-  end=$(date +%s)
-  log "record --base-url $1 -> $2: exit $rc in $((end - start)) s"
+  "$@" || rc=$?
+  log "$what: exit $rc in $(($(date +%s) - start)) s"
 }
+MAP=(--model svc-v4-flash --model-map "svc-v4-flash=$ALIAS" --messages-base-url "http://127.0.0.1:$PORT" --quiet)
 mkdir -p "$LLAMA_DIR/runs"
 if [ "$MODE" != v1-only ]; then
-  record "http://127.0.0.1:$PORT" "$OUT" "$LLAMA_DIR/runs/reports-bare"
+  # The recording: the bare host, as the description's {base_url} (llama-server serves /chat/completions,
+  # /models and /v1/messages there), its messages route (/v1/messages) under the same host.
+  timed "record --base-url http://127.0.0.1:$PORT -> $OUT" \
+    "${HARNESS[@]}" record --base-url "http://127.0.0.1:$PORT" --out "$OUT" --report-dir "$LLAMA_DIR/runs/reports-bare" "${MAP[@]}"
 fi
 if [ "$MODE" = v1 ] || [ "$MODE" = v1-only ]; then
-  record "http://127.0.0.1:$PORT/v1" "$LLAMA_DIR/runs/fixtures-v1" "$LLAMA_DIR/runs/reports-v1"
+  # The base URL llama-server's README writes (.../v1): a live run, not recorded (a recording keeps
+  # paths relative to one base, and the messages base is not under .../v1).
+  timed "run --base-url http://127.0.0.1:$PORT/v1" \
+    "${HARNESS[@]}" run --base-url "http://127.0.0.1:$PORT/v1" --report-dir "$LLAMA_DIR/runs/reports-v1" --json "$LLAMA_DIR/runs/v1.json" "${MAP[@]}"
 fi
 log "llama-server left running on 127.0.0.1:$PORT (pid $(cat "$LLAMA_DIR/llama-server.pid" 2>/dev/null || echo '?'))"
