@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Records the harness through the LiteLLM proxy (Python) in front of the harness's own emulator,
+# with LiteLLM's `deepseek` provider or its OpenAI-compatible one (`openai/` with api_base):
+#
+#   scripts/third-party/litellm.sh deepseek     # -> fixtures/litellm-deepseek
+#   scripts/third-party/litellm.sh openai       # -> fixtures/litellm-openai
+#   scripts/third-party/litellm.sh stop [deepseek|openai]   # ends the emulator and proxy it started
+#
+# Versions: LiteLLM 1.81.0 (BerriAI commit 0a84120be5ef63ec28d15ffaee096beb55565725, tagged
+# v1.81.0; never 1.107.0), Python 3.11, fastapi-sso 0.16.0, fastuuid replaced by the standard
+# library's uuid (LiteLLM calls only uuid4() on it). LiteLLM is NOT installed by this script: the
+# workplace forbids committing a recipe that builds fetched code, so it expects a virtual
+# environment at $LITELLM_VENV (default /work/thirdparty/litellm/venv) holding exactly litellm
+# 1.81.0 with its proxy's imports (fixtures/litellm-FINDINGS.md, "Setup", says what it holds).
+#
+# Idempotent: an emulator or proxy already answering on its port is reused (the ports are fixed per
+# provider: deepseek 18710 emulator / 18711 proxy, openai 18720 / 18721), the proxy's config is
+# rewritten only when it changed (and the proxy then restarted), and the recording replaces the old
+# one whole (record --out). The emulator and the recording are this checkout's harness (the script's
+# own ../..), so a re-record judges with whatever harness is current. Both servers keep running
+# afterwards (their pids and logs are in $LITELLM_RUN), for curl and later re-records.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+LITELLM_VENV=${LITELLM_VENV:-/work/thirdparty/litellm/venv}
+LITELLM_RUN=${LITELLM_RUN:-/work/thirdparty/litellm/run}
+LITELLM_VERSION=1.81.0
+UPSTREAM_KEY=${SVC_UPSTREAM_KEY:-sk-emu-upstream}      # the one key the emulator accepts (loopback only)
+MASTER_KEY=${LITELLM_MASTER_KEY:-sk-litellm-master}    # the proxy's master key, sent by the harness
+
+usage() { echo "usage: $0 deepseek|openai | stop [deepseek|openai]" >&2; exit 2; }
+ports() { case $1 in deepseek) EMU_PORT=18710; PROXY_PORT=18711 ;; openai) EMU_PORT=18720; PROXY_PORT=18721 ;; *) usage ;; esac; }
+answers() { curl -s -o /dev/null -m 2 "$1"; }
+stop_pid() { local f=$1; if [ -f "$f" ]; then local pid; pid=$(cat "$f"); if kill -0 "$pid" 2>/dev/null; then kill -- "-$pid" 2>/dev/null || kill "$pid"; fi; rm -f "$f"; fi; }
+
+[ $# -ge 1 ] || usage
+if [ "$1" = stop ]; then
+  for p in ${2:-deepseek openai}; do ports "$p"; stop_pid "$LITELLM_RUN/proxy-$p.pid"; stop_pid "$LITELLM_RUN/emu-$p.pid"; done
+  exit 0
+fi
+PROVIDER=$1; ports "$PROVIDER"
+mkdir -p "$LITELLM_RUN"
+
+# 1. LiteLLM: exactly 1.81.0.
+[ -x "$LITELLM_VENV/bin/litellm" ] || { echo "$0: no LiteLLM at $LITELLM_VENV (LITELLM_VENV): install litellm $LITELLM_VERSION there first" >&2; exit 2; }
+have=$("$LITELLM_VENV/bin/python" -c 'from importlib.metadata import version; print(version("litellm"))')
+[ "$have" = "$LITELLM_VERSION" ] || { echo "$0: $LITELLM_VENV holds litellm $have, not $LITELLM_VERSION" >&2; exit 2; }
+
+# 2. The emulator (this checkout's), on loopback, accepting one key.
+EMU=http://127.0.0.1:$EMU_PORT
+if ! answers "$EMU/models"; then
+  ( cd "$REPO" && setsid nohup node bin/svc-conformance.js emulate --host 127.0.0.1 --port "$EMU_PORT" --api-key "$UPSTREAM_KEY" \
+      >"$LITELLM_RUN/emu-$PROVIDER.log" 2>&1 & echo $! >"$LITELLM_RUN/emu-$PROVIDER.pid" )
+  for _ in $(seq 50); do answers "$EMU/models" && break; sleep 0.2; done
+  answers "$EMU/models" || { echo "$0: the emulator did not start: $LITELLM_RUN/emu-$PROVIDER.log" >&2; exit 1; }
+fi
+
+# 3. The proxy, its config from litellm.config.yaml.
+CONFIG=$LITELLM_RUN/$PROVIDER.yaml
+sed -e "s|@PROVIDER@|$PROVIDER|g" -e "s|@API_BASE@|$EMU|g" "$HERE/litellm.config.yaml" >"$CONFIG.new"
+PROXY=http://127.0.0.1:$PROXY_PORT
+if ! cmp -s "$CONFIG.new" "$CONFIG"; then mv "$CONFIG.new" "$CONFIG"; stop_pid "$LITELLM_RUN/proxy-$PROVIDER.pid"; sleep 1; else rm -f "$CONFIG.new"; fi
+if ! answers "$PROXY/health/liveliness"; then
+  # LITELLM_LOCAL_MODEL_COST_MAP: the cost map shipped in the package, not one fetched at start.
+  ( cd "$LITELLM_RUN" && SVC_UPSTREAM_KEY=$UPSTREAM_KEY LITELLM_MASTER_KEY=$MASTER_KEY LITELLM_LOCAL_MODEL_COST_MAP=True \
+      setsid nohup "$LITELLM_VENV/bin/litellm" --config "$CONFIG" --host 127.0.0.1 --port "$PROXY_PORT" \
+      >"$LITELLM_RUN/proxy-$PROVIDER.log" 2>&1 & echo $! >"$LITELLM_RUN/proxy-$PROVIDER.pid" )
+  for _ in $(seq 120); do answers "$PROXY/health/liveliness" && break; sleep 0.5; done
+  answers "$PROXY/health/liveliness" || { echo "$0: the proxy did not start: $LITELLM_RUN/proxy-$PROVIDER.log" >&2; exit 1; }
+fi
+
+# 4. Record through the proxy with its master key (the harness reads it from SVC_API_KEY).
+OUT=$REPO/fixtures/litellm-$PROVIDER
+start=$(date +%s)
+set +e
+( cd "$REPO" && SVC_API_KEY=$MASTER_KEY node bin/svc-conformance.js record --base-url "$PROXY" --out "$OUT" \
+    --report-dir "$LITELLM_RUN/reports-$PROVIDER" --json "$LITELLM_RUN/report-$PROVIDER.json" --quiet )
+code=$?
+set -e
+echo "litellm-$PROVIDER: record exit $code in $(( $(date +%s) - start )) s; recording $OUT; reports $LITELLM_RUN/reports-$PROVIDER"
+exit $code
