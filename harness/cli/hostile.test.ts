@@ -138,9 +138,11 @@ describe('run against a hostile endpoint: it finishes, reports, exits 1, and say
 /*
  * The same endpoints with default settings (no --timeout-ms, default concurrency, every check of a
  * model): a dead endpoint ends the run, reports written, exit 1. A stall costs one default timeout
- * (60 s): once three requests on two paths got no answer, nothing more is sent and what was already
- * sent is abandoned. The bound is the test's own timeout (3 minutes: one default timeout per
- * request would take over an hour), never a measured duration, so a busy machine cannot fail it.
+ * (60 s): a route that timed out is declared silent at once, and the endpoint once its root is too,
+ * so nothing more is sent and what was already sent is abandoned. A 500 to everything declares
+ * nothing (it is an answer): each check gets its 500 as evidence, fast. The bound is the test's own
+ * timeout (3 minutes: one default timeout per request would take over an hour), never a measured
+ * duration, so a busy machine cannot fail it.
  */
 describe('with default settings, a dead endpoint ends the run in about one timeout', () => {
   test.concurrent.each([
@@ -163,8 +165,15 @@ describe('with default settings, a dead endpoint ends the run in about one timeo
       const results = (JSON.parse(readFileSync(join(cell, 'report.json'), 'utf8')) as { results: CheckResult[] }).results;
       expect(code).toBe(1);
       for (const file of ['report.md', 'junit.xml', 'report.html']) expect(existsSync(join(cell, file))).toBe(true);
+      const listing = results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? ''}`).join('\n');
+      if (mode === 'server-error-everywhere') {
+        // Answers, not silence: nothing is declared unresponsive, and the 500s are the evidence.
+        expect(results.filter((r) => /unresponsive|not sent/.test(r.reason ?? '')), listing).toEqual([]);
+        expect(results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').length, listing).toBeGreaterThan(0);
+        return;
+      }
       // The checks that were not sent end in error citing the first cause (or the probe's own failure, which they waited on).
-      expect(results.filter((r) => r.verdict === 'error' && /declared unresponsive: .*(HARNESS_[A-Z]+|HTTP 5\d\d)|^HARNESS_(TIMEOUT|RESET|CONNECT): /.test(r.reason ?? '')).length, results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? ''}`).join('\n')).toBeGreaterThan(0);
+      expect(results.filter((r) => r.verdict === 'error' && /declared unresponsive: .*HARNESS_[A-Z]+|^HARNESS_(TIMEOUT|RESET|CONNECT): /.test(r.reason ?? '')).length, listing).toBeGreaterThan(0);
     } finally {
       delete process.env[keyVar];
     }

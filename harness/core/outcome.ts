@@ -92,6 +92,8 @@ export interface CheckResult {
   failures?: Failure[];
   durationMs: number;
   tokens?: TokenUse;
+  /** Set when its requests were retried: how many it sent, and the HTTP attempts they took in all. */
+  attempts?: { requests: number; attempts: number };
   /** A repeated run (--repeat N, N > 1): the verdict merged over N runs, and how they went. */
   repeat?: RepeatStats;
 }

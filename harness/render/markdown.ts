@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { costNotes, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { attemptsLine, costNotes, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -21,10 +21,18 @@ function countsFor(r: CheckResult, options: RunRecord['options']): string {
   return standing.counts === 'gates' ? `fails the run: ${standing.why}` : `does not fail the run: ${standing.why}`;
 }
 
+/** A reason, with the attempts its verdict took when they were more than one a request. */
+function withAttempts(r: CheckResult, text: string): string {
+  const attempts = attemptsLine(r);
+  return attempts === undefined ? text : `${text} (${attempts})`;
+}
+
 function failureSection(r: CheckResult, options: RunRecord['options']): string[] {
   const runs = repeatLine(r);
   const out = [`### ${ICON[r.verdict]} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${countsFor(r, options)})${r.basis ? ` · basis: ${mdText(r.basis)}` : ''} · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
   if (runs) out.push(`Runs: ${mdText(runs)}`, '');
+  const attempts = attemptsLine(r);
+  if (attempts) out.push(`Attempts: ${attempts}`, '');
   for (const f of r.failures ?? []) {
     const place = failurePlace(f);
     out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
@@ -118,7 +126,7 @@ export function renderMarkdown(record: RunRecord): string {
   if (errored.length > 0) {
     out.push(`## Errors (${errored.length})`, '', 'These checks could not be judged: the endpoint refused, reset, stalled or answered unreadable bytes, or the harness broke. Each fails the run as a failure of its severity would.', '');
     out.push(row(['Check', 'Severity', 'Reason']), '|---|---|---|');
-    for (const r of errored) out.push(row([`${ICON.error} ${mdCode(r.checkId)}`, r.severity, mdText(r.reason ?? '')]));
+    for (const r of errored) out.push(row([`${ICON.error} ${mdCode(r.checkId)}`, r.severity, mdText(withAttempts(r, r.reason ?? ''))]));
     out.push('');
   }
 
@@ -133,7 +141,7 @@ export function renderMarkdown(record: RunRecord): string {
   const passed = results.filter((r) => r.verdict === 'pass');
   if (passed.length > 0) {
     out.push(`## Passed (${passed.length})`, '', `<details><summary>${plural(passed.length, 'check')} passed</summary>`, '');
-    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity}${r.basis ? `, ${mdText(r.basis)}` : ''})`);
+    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity}${r.basis ? `, ${mdText(r.basis)}` : ''})${attemptsLine(r) ? `, ${attemptsLine(r)}` : ''}`);
     out.push('', '</details>', '');
   }
 

@@ -113,3 +113,8 @@ export function repeatLine(r: CheckResult): string | undefined {
 export function timingNote(t: RunTimings): string {
   return `${plural(t.checks, 'check')} in ${duration(t.wallMs)} (${t.checksPerSecond} checks/s): start-up ${duration(t.startupMs)}, requests ${duration(t.requestsMs)}, judging ${duration(t.judgingMs)}, reporting ${duration(t.reportingMs)}, other ${duration(t.otherMs)}.`;
 }
+
+/** "2 attempts for 1 request", when a check's requests were retried (a 5xx asked again, a 429 waited out); undefined otherwise. */
+export function attemptsLine(r: CheckResult): string | undefined {
+  return r.attempts === undefined ? undefined : `${plural(r.attempts.attempts, 'attempt')} for ${plural(r.attempts.requests, 'request')}`;
+}

@@ -35,9 +35,10 @@ const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
 });
 
 const CHECK_RESULT = object(
-  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'durationMs', 'tokens', 'repeat', 'failures'],
+  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'durationMs', 'tokens', 'attempts', 'repeat', 'failures'],
   {
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
+    attempts: object(['requests', 'attempts']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(
       object(['message', 'key', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {

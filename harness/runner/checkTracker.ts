@@ -1,7 +1,7 @@
 import type { TokenUse } from '#harness/core/outcome.ts';
 import type { CheckResponse } from '#harness/checks/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { SendRequest } from '#harness/transport/index.ts';
+import { isTransportError, type SendRequest } from '#harness/transport/index.ts';
 import { isBudgetReached } from './spend/BudgetReachedError.ts';
 import type { Meter } from './spend/meter.ts';
 import { addBound, NO_BOUND, requestBound, type RequestBound } from './spend/requestBound.ts';
@@ -18,6 +18,8 @@ export class CheckTracker {
   budgetStop: string | undefined;
   /** Requests sent, and the most they could have cost (for the estimate). */
   requests = 0;
+  /** HTTP attempts those requests took, retries included (known once each has its answer or error). */
+  attempts = 0;
   bound: RequestBound = NO_BOUND;
   /**
    * Requests that carried the run's key (or another meant to be valid), and those that carried none
@@ -53,8 +55,12 @@ export class CheckTracker {
     };
     this.#open.add(end);
     return send(req).then(
-      (res) => readingResponse(res, usage, end),
+      (res) => {
+        this.attempts += res.exchange.attempts;
+        return readingResponse(res, usage, end);
+      },
       (err: unknown) => {
+        this.attempts += isTransportError(err) ? err.exchange.attempts : 0;
         end();
         throw err;
       },

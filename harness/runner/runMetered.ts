@@ -30,6 +30,8 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
     const { failures: _dropped, ...rest } = result;
     final = { ...rest, verdict: 'skip', skipKind: 'budget', reason: tracker.budgetStop };
   }
+  // A verdict that took retries says how many attempts (a 5xx asked again is never a verdict on one try).
+  if (tracker.attempts > tracker.requests) final = { ...final, attempts: { requests: tracker.requests, attempts: tracker.attempts } };
   // A refused key judged nothing that needed it (keyRefused.ts); runChecks reviews the checks that ended before it was declared.
   const refused = scope.transport.keyRefused();
   if (refused !== undefined) final = blockedByRefusedKey(final, tracker.auth, refused);

@@ -38,7 +38,15 @@ export type HostileMode =
   /** 200, a stream that carries two chunks and then `data: {"error": …}`, and no `[DONE]`. */
   | 'stream-error-no-done'
   /** 500 with an error envelope, to every request on every path: a gateway whose upstream is gone. */
-  | 'server-error-everywhere';
+  | 'server-error-everywhere'
+  /** 500 on two routes it cannot translate (fill-in-the-middle, the balance), the emulator elsewhere: a gateway in front of a provider. */
+  | 'server-error-two-paths'
+  /** As `python3 -m http.server` answers: 404 (an HTML page) to every GET, 501 to every POST. */
+  | 'not-implemented'
+  /** 200, and a body that never ends: one byte every TRICKLE_MS, never idle long enough for an idle timeout. */
+  | 'trickle-body'
+  /** The first time a request arrives (same method, path, key and body), 500; the emulator's answer when it is asked again. */
+  | 'first-attempt-500';
 
 /** Which chat completions a mode breaks: the plain ones, the streamed ones, or both. */
 export const AFFECTS: Record<HostileMode, { plain: boolean; streamed: boolean }> = {
@@ -55,10 +63,20 @@ export const AFFECTS: Record<HostileMode, { plain: boolean; streamed: boolean }>
   'malformed-sse-event': { plain: false, streamed: true },
   'stream-error-no-done': { plain: false, streamed: true },
   'server-error-everywhere': { plain: true, streamed: true },
+  'server-error-two-paths': { plain: false, streamed: false },
+  'not-implemented': { plain: true, streamed: true },
+  'trickle-body': { plain: true, streamed: true },
+  'first-attempt-500': { plain: true, streamed: true },
 };
 
+/** How often `trickle-body` writes its next byte. */
+export const TRICKLE_MS = 2_000;
+
 /** Modes that break every request, on every path, not only chat completions. */
-const EVERYWHERE = new Set<HostileMode>(['server-error-everywhere']);
+const EVERYWHERE = new Set<HostileMode>(['server-error-everywhere', 'not-implemented', 'first-attempt-500']);
+
+/** The two routes `server-error-two-paths` breaks: POST {beta}/completions (not chat) and GET …/user/balance. */
+const onTwoPaths = (method: string | undefined, path: string) => (method === 'POST' && /\/completions$/.test(path) && !/\/chat\/completions$/.test(path)) || path.endsWith('/user/balance');
 
 export const HOSTILE_MODES = Object.keys(AFFECTS) as HostileMode[];
 
@@ -107,12 +125,21 @@ export async function startHostileServer(mode: HostileMode, options: HostileOpti
     timers.add(t);
   };
 
+  /** Requests `first-attempt-500` has seen once. */
+  const seenOnce = new Set<string>();
   const server = http.createServer((req, res) => {
     void (async () => {
       const body = await readAll(req);
-      const chat = req.method === 'POST' && /\/chat\/completions$/.test(new URL(req.url ?? '/', 'http://x').pathname);
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const chat = req.method === 'POST' && /\/chat\/completions$/.test(path);
       const streamed = chat && isStreamed(body);
-      const affected = EVERYWHERE.has(mode) || options.everywhere === true || (chat && (streamed ? AFFECTS[mode].streamed : AFFECTS[mode].plain));
+      let affected = EVERYWHERE.has(mode) || options.everywhere === true || (chat && (streamed ? AFFECTS[mode].streamed : AFFECTS[mode].plain));
+      if (mode === 'server-error-two-paths') affected = onTwoPaths(req.method, path);
+      if (mode === 'first-attempt-500') {
+        const key = `${req.method} ${req.url} ${req.headers.authorization ?? ''} ${body.toString('utf8')}`;
+        affected = !seenOnce.has(key);
+        seenOnce.add(key);
+      }
       if (!affected) {
         counts.plain += 1;
         await writeFetchResponse(await app(toFetchRequest(req, body)), res);
@@ -199,10 +226,36 @@ async function misbehave(m: Misbehaviour): Promise<void> {
         flood(res, () => chunk);
       }
       return;
+    case 'server-error-two-paths':
+    case 'first-attempt-500':
     case 'server-error-everywhere':
       res.writeHead(500, JSON_HEADERS);
       res.end(JSON.stringify({ error: { message: 'upstream unavailable', type: 'server_error', code: 'internal_error' } }));
       return;
+    case 'not-implemented': {
+      // The pages python's http.server writes (BaseHTTPRequestHandler.send_error).
+      const [status, message] = m.req.method === 'GET' ? [404, 'File not found'] : [501, `Unsupported method ('${m.req.method}')`];
+      res.writeHead(status, { 'content-type': 'text/html;charset=utf-8', connection: 'close' });
+      res.end(`<!DOCTYPE HTML>\n<html lang="en">\n    <head>\n        <meta charset="utf-8">\n        <title>Error response</title>\n    </head>\n    <body>\n        <h1>Error response</h1>\n        <p>Error code: ${status}</p>\n        <p>Message: ${message}.</p>\n    </body>\n</html>\n`);
+      return;
+    }
+    case 'trickle-body': {
+      if (streamed) {
+        const events = await emulatorEvents(m);
+        res.writeHead(200, SSE_HEADERS);
+        res.write(events[0]);
+      } else {
+        res.writeHead(200, JSON_HEADERS);
+        res.write('{"id":"chatcmpl-hostile","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"');
+      }
+      const tick = () => {
+        if (res.destroyed) return;
+        res.write(streamed ? ':' : 'z');
+        m.later(TRICKLE_MS, tick);
+      };
+      m.later(TRICKLE_MS, tick);
+      return;
+    }
     case 'not-json':
       res.writeHead(200, JSON_HEADERS);
       res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n');

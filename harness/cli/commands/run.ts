@@ -86,8 +86,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   // Checked in this order, so a command line with several mistakes names the same one first.
   const modelMap = parseModelMap(name, values['model-map']);
   const concurrency = integer(name, 'concurrency', values.concurrency, ...RANGES.concurrency) ?? 4;
-  const timeoutMs = integer(name, 'timeout-ms', values['timeout-ms'], ...RANGES['timeout-ms']);
-  const deadlineMs = integer(name, 'deadline-ms', values['deadline-ms'], ...RANGES['deadline-ms']);
+  const [timeoutMs, deadlineMs] = (['timeout-ms', 'deadline-ms'] as const).map((flag) => integer(name, flag, values[flag], ...RANGES[flag]));
   const runs = integer(name, 'runs', values.runs, 1, 100_000) ?? 10;
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1;
