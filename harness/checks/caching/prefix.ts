@@ -4,6 +4,7 @@ import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass } from '../support/outcome.ts';
 import { chat, longPrompt } from '../support/requests.ts';
+import { inconclusive } from '../support/cooperation.ts';
 
 interface CacheEntry {
   value?: unknown;
@@ -20,6 +21,9 @@ async function twice(ctx: CheckContext, prompt: string) {
 }
 
 /** Context caching: a repeated long prefix hits the cache; content under the minimum never does. */
+/** Why a cache check sees nothing: the usage table lists the field, and the schema check of the plain completion reports it missing. */
+const ABSENT_HIT = 'the answer\'s usage has no numeric `prompt_cache_hit_tokens`, so whether it hit the cache cannot be seen (schema.chat-completion.matches-schema reports the field missing where the completion lacks it)';
+
 export function cachingChecks(spec: Spec): Check[] {
   const min = spec.context_caching.min_tokens as CacheEntry;
   const minTokens = typeof min.value === 'number' ? min.value : 64;
@@ -35,7 +39,7 @@ export function cachingChecks(spec: Spec): Check[] {
       async run(ctx) {
         // The salt makes the prefix new to the cache, whatever ran before.
         const { res, hit } = await twice(ctx, `${longPrompt(minTokens * 6)}${salt()}`);
-        if (typeof hit !== 'number') return outcomeOf([failure('no prompt_cache_hit_tokens to judge', res)]);
+        if (typeof hit !== 'number') return inconclusive(ABSENT_HIT);
         return hit > 0 ? pass(`${hit} tokens hit`) : outcomeOf([failure('the repeated prefix was not a cache hit', res)]);
       },
     }),
@@ -48,8 +52,10 @@ export function cachingChecks(spec: Spec): Check[] {
       appliesTo: currentModels,
       async run(ctx) {
         const { res, hit, prompt } = await twice(ctx, `Be brief.${salt()}`);
-        if (typeof prompt === 'number' && prompt >= minTokens) return pass(`the short prompt counted ${prompt} tokens, not under ${minTokens}: nothing to judge`);
-        return hit === 0 || hit === undefined ? pass() : outcomeOf([failure(`a prompt of ${String(prompt)} tokens reported ${String(hit)} cache-hit tokens`, res)]);
+        if (typeof prompt === 'number' && prompt >= minTokens) return inconclusive(`the short prompt counted ${prompt} tokens, not under ${minTokens}: nothing to judge`);
+        // Absent is not 0: a verdict on the field's value needs the field.
+        if (typeof hit !== 'number') return inconclusive(ABSENT_HIT);
+        return hit === 0 ? pass() : outcomeOf([failure(`a prompt of ${String(prompt)} tokens reported ${String(hit)} cache-hit tokens`, res)]);
       },
     }),
   ];

@@ -1,4 +1,5 @@
 import type { Spec } from '#harness/spec/model.ts';
+import { cutOff, ROOM_TOKENS } from '../support/premises.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { behaviourOf, modelsOf } from '../support/behaviour.ts';
@@ -23,7 +24,7 @@ function forcedToolCall(ctx: CheckContext, extra: Record<string, unknown> = {}) 
     messages: [WEATHER_QUESTION],
     tools: SAMPLE_TOOLS,
     tool_choice: { type: 'function', function: { name: WEATHER } },
-    max_tokens: 64,
+    max_tokens: ROOM_TOKENS,
     ...extra,
   }));
 }
@@ -32,6 +33,9 @@ function forcedToolCall(ctx: CheckContext, extra: Record<string, unknown> = {}) 
 export async function toolCallOf(ctx: CheckContext, extra: Record<string, unknown> = {}): Promise<{ message: Message; callId: string; res: CheckResponse } | { why: string }> {
   const { res, body, unreadable } = await forcedToolCall(ctx, extra);
   if (res.status !== 200 || body === undefined) return { why: `the forced tool call was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}` };
+  // A call cut off by max_tokens is half a call: sending it back would judge the cut, not the round trip.
+  const cut = cutOff(body);
+  if (cut !== undefined) return { why: `the forced tool call: ${cut}` };
   const message = get(body, 'choices', 0, 'message');
   const callId = get(message, 'tool_calls', 0, 'id');
   if (!isObject(message) || typeof callId !== 'string') return { why: `the answer to a request forcing ${WEATHER} holds no tool call with an id (${shown(get(message, 'tool_calls'))}); the tool_choice rules judge that` };

@@ -5,6 +5,8 @@ import { modelMax } from '../support/build.ts';
 import { chat } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { controlSample } from '../support/samples.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
@@ -94,9 +96,9 @@ export function boundChecks(spec: Spec): Check[] {
           if ('skip' in p) return skip(p.skip, 'inconclusive');
           const failures = [];
           for (const probe of p.inside) {
-            const res = await ctx.send(request(ctx, probe.value));
+            // Shared with the refusal check's control: the same request, one answer.
+            const { res } = await controlSample(ctx, request(ctx, probe.value));
             if (res.status !== 200) failures.push(failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res));
-            else await res.text();
           }
           return outcomeOf(failures);
         },
@@ -117,7 +119,12 @@ export function boundChecks(spec: Spec): Check[] {
             const judged = await judgeRefusal(ctx, res, rule.expect, `\`${name}\` = ${probe.label}`);
             failures.push(...judged);
           }
-          return failures.length === 0 ? pass() : { verdict: 'fail', failures };
+          if (failures.length > 0) return { verdict: 'fail', failures };
+          // A refusal shows a bound only where a valid value is accepted: the control.
+          const valid = p.inside[0]!;
+          const { res } = await controlSample(ctx, request(ctx, valid.value));
+          if (res.status !== 200) return inconclusive(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}; request.${kebab(name)}.accepted-within-bounds reports it): refusing the values beyond the bounds shows no bound`);
+          return pass();
         },
       }),
     );

@@ -31,6 +31,8 @@ export interface Effect {
   needs?(body: Json): string | undefined;
   judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext, control?: Json): Failure[];
   cannotJudge?: string;
+  /** The effect is the cut itself (max_tokens): an answer cut off is what it judges, not a premise that failed. */
+  judgesCut?: true;
 }
 
 /** The same request with changes to its body, for a control exchange. */
@@ -163,6 +165,7 @@ export const EFFECTS: Record<string, Effect> = {
     },
   },
   finish_reason_length_when_truncated: {
+    judgesCut: true,
     prepare: (r) => {
       say(r, 'Write a long story about a fox, at least three hundred words.');
       body(r).max_tokens = 5;

@@ -1,5 +1,5 @@
-import type { Model, Rule, Spec } from '#harness/spec/model.ts';
-import type { CheckContext } from '../context.ts';
+import type { Condition, Model, Rule, Spec } from '#harness/spec/model.ts';
+import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { isObject, readJson, type Json } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
@@ -9,6 +9,7 @@ import { retiredReason } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
 import { controlSample } from '../support/samples.ts';
+import { cutOff, withRoom } from '../support/premises.ts';
 import { EFFECTS } from './effects.ts';
 
 /** Models a rule is about: the one it names, a kind, the models serving its endpoint's feature. */
@@ -67,46 +68,74 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
       async run(ctx) {
         const retired = await retiredReason(ctx);
         if (retired) return skip(`${retired}: its legacy rules no longer apply`);
-        const built = buildForRule(ctx, rule, rule.when);
-        if ('skip' in built) return skip(built.skip);
-        const request = built.request;
-        const effect = rule.expect.effect ? EFFECTS[rule.expect.effect] : undefined;
-        if (rule.expect.effect && !effect) return skip(`effect \`${rule.expect.effect}\` has no judge in the harness yet`);
-        effect?.prepare?.(request, ctx);
-        let control: Json | undefined;
-        if (effect?.control) {
-          const seen = await controlSample(ctx, effect.control(request));
-          if (seen.res.status !== 200 || !isObject(seen.body)) return inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`);
-          control = seen.body;
-          const why = effect.premise?.(control);
-          if (why) return inconclusive(why);
-        }
-        if (streamed) request.body = { ...(request.body as Json), stream: true };
-        const res = await ctx.send(request);
-        const refusal = rule.expect.status !== undefined || rule.expect.status_any_of !== undefined || rule.expect.error === true;
-        if (refusal) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, rule.statement));
-
-        let body: unknown;
-        let unreadable = '';
-        if (streamed && res.status === 200) {
-          const stream = await readStream(res);
-          if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
-          body = asCompletion(stream.message);
-        } else {
-          const read = await readJson(res);
-          if (read.ok) body = read.body;
-          else unreadable = `: ${read.why}`;
-        }
-        if (res.status !== 200) {
-          if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');
-          return outcomeOf([failure(`expected the request to be accepted, got HTTP ${res.status}`, res)]);
-        }
-        if (!isObject(body)) return outcomeOf([failure(`accepted, but the body is not a JSON object${unreadable}`, res)]);
-        if (!effect) return pass();
-        if (effect.cannotJudge) return pass(effect.cannotJudge);
-        const missing = effect.needs?.(body);
-        if (missing) return inconclusive(missing);
-        return outcomeOf(effect.judge?.(body, res, request, ctx, control) ?? []);
+        // Every case of the rule is sent: a server may keep the first and break the second.
+        const cases = [rule.when, ...(rule.also_when ?? [])];
+        const outcomes: CheckOutcome[] = [];
+        for (const [i, when] of cases.entries()) outcomes.push(await judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : ''));
+        const merged = mergeCases(outcomes);
+        if (merged.verdict !== 'pass' || !isRefusal(rule)) return merged;
+        // A refusal is credited only where a valid request to the same endpoint is accepted: the control.
+        const valid = buildForRule(ctx, rule, []);
+        if ('skip' in valid) return merged;
+        const seen = await controlSample(ctx, valid.request);
+        if (seen.res.status !== 200) return inconclusive(`a valid request to the same endpoint is refused too (HTTP ${seen.res.status}): the refusal shows nothing of the rule`);
+        return merged;
       },
     });
+}
+
+const isRefusal = (rule: Rule) => rule.expect.status !== undefined || rule.expect.status_any_of !== undefined || rule.expect.error === true;
+
+/** The cases of a rule as one outcome: any failure fails it (every case's failures kept); else the first case that judged nothing; else a pass. */
+function mergeCases(outcomes: CheckOutcome[]): CheckOutcome {
+  const failures = outcomes.flatMap((o) => (o.verdict === 'fail' ? o.failures : []));
+  if (failures.length > 0) return { verdict: 'fail', failures };
+  return outcomes.find((o) => o.verdict !== 'pass') ?? outcomes[0] ?? pass();
+}
+
+/** One case of a rule (a set of conditions): the request meeting it, judged by the rule's expectation. */
+async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition[], streamed: boolean, label: string): Promise<CheckOutcome> {
+  const built = buildForRule(ctx, rule, when);
+  if ('skip' in built) return skip(built.skip);
+  const effect = rule.expect.effect ? EFFECTS[rule.expect.effect] : undefined;
+  if (rule.expect.effect && !effect) return skip(`effect \`${rule.expect.effect}\` has no judge in the harness yet`);
+  // An answer whose content is judged is asked for with room, so that it is not cut off.
+  const request = effect?.judge && !effect.judgesCut ? withRoom(built.request) : built.request;
+  effect?.prepare?.(request, ctx);
+  let control: Json | undefined;
+  if (effect?.control) {
+    const seen = await controlSample(ctx, effect.control(request));
+    if (seen.res.status !== 200 || !isObject(seen.body)) return inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`);
+    control = seen.body;
+    const why = effect.premise?.(control);
+    if (why) return inconclusive(why);
+  }
+  if (streamed) request.body = { ...(request.body as Json), stream: true };
+  const res = await ctx.send(request);
+  if (isRefusal(rule)) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, `${label}${rule.statement}`));
+
+  let body: unknown;
+  let unreadable = '';
+  if (streamed && res.status === 200) {
+    const stream = await readStream(res);
+    if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
+    body = asCompletion(stream.message);
+  } else {
+    const read = await readJson(res);
+    if (read.ok) body = read.body;
+    else unreadable = `: ${read.why}`;
+  }
+  if (res.status !== 200) {
+    if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');
+    return outcomeOf([failure(`${label}expected the request to be accepted, got HTTP ${res.status}`, res)]);
+  }
+  if (!isObject(body)) return outcomeOf([failure(`${label}accepted, but the body is not a JSON object${unreadable}`, res)]);
+  if (!effect) return pass();
+  if (effect.cannotJudge) return pass(effect.cannotJudge);
+  const missing = effect.needs?.(body);
+  if (missing) return inconclusive(missing);
+  // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself judges the cut).
+  const cut = effect.judgesCut ? undefined : cutOff(body);
+  if (cut) return inconclusive(cut);
+  return outcomeOf(effect.judge?.(body, res, request, ctx, control) ?? []);
 }

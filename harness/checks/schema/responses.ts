@@ -6,7 +6,7 @@ import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '..
 import { currentModels, defaultModelOnly, defineCheck, fimModels, messagesModels, severityOf, type Check } from '../define.ts';
 import { chatBody, fim, messagesRequest } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
-import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
+import { plainCompletion, sample, streamedWithUsage } from '../support/samples.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
 import type { Model } from '#harness/spec/model.ts';
 
@@ -44,8 +44,10 @@ const SOURCES: Source[] = [
     object: 'chat_completion_chunk',
     subject: 'stream-chunk',
     appliesTo: currentModels,
+    // The stream asked to carry usage, as clients ask: its usage chunk is judged too, so the usage
+    // checks of that same answer can leave a missing usage field to this check.
     bodies: async (ctx) => {
-      const { res, stream } = await streamedCompletion(ctx);
+      const { res, stream } = await streamedWithUsage(ctx);
       return { res, stream, expectStatus: ok };
     },
   },

@@ -1,4 +1,5 @@
 import type { Failure } from '#harness/core/outcome.ts';
+import { cutOffBy, ROOM_TOKENS } from '../support/premises.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
@@ -204,9 +205,11 @@ export function streamChecks(spec: Spec): Check[] {
       specRefs: ['rules.chat.tools.finish-reason-tool-calls'],
       appliesTo: (m) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported,
       async run(ctx) {
-        const got = await assembled(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: SAMPLE_TOOLS, tool_choice: 'required' });
+        const got = await assembled(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: SAMPLE_TOOLS, tool_choice: 'required', max_tokens: ROOM_TOKENS });
         if ('failed' in got) return got.failed;
         const { res, message: m } = got;
+        const cut = cutOffBy(m.finishReason, get(m.usage, 'completion_tokens'));
+        if (cut !== undefined) return inconclusive(cut);
         const out: Failure[] = [];
         if (m.toolCalls.length === 0) out.push(failure('no tool call in the stream', res));
         for (const c of m.toolCalls) {

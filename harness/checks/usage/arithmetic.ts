@@ -12,12 +12,15 @@ const SUBJECTS: Record<string, { subject: string; expectation: string }> = {
   'usage-cache-split-is-prompt': { subject: 'cache', expectation: 'hit-plus-miss-equals-prompt' },
 };
 
-/** The sum a usage object breaks, or why it cannot be judged (a field absent or not a number). */
-function judgeSum(usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckResponse, where: string): CheckOutcome {
-  if (!isObject(usage)) return skip(`${where} carries no usage object to add up (the schema checks report its absence)`, 'inconclusive');
+/**
+ * The sum a usage object breaks, or why it cannot be judged (a field absent or not a number): an
+ * absent field is its own verdict, reported once by `owner`, the schema check that judged this same answer.
+ */
+function judgeSum(usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckResponse, where: string, owner: string): CheckOutcome {
+  if (!isObject(usage)) return skip(`inconclusive: ${where} carries no usage object to add up (${owner} judges the same answer and reports its absence)`, 'inconclusive');
   const names = [sum.total, ...sum.parts];
   const missing = names.filter((n) => typeof usage[n] !== 'number');
-  if (missing.length > 0) return skip(`${where}: usage has no numeric ${missing.map((n) => `\`${n}\``).join(', ')} to add up (the schema checks report it)`, 'inconclusive');
+  if (missing.length > 0) return skip(`inconclusive: ${where}: usage has no numeric ${missing.map((n) => `\`${n}\``).join(', ')} to add up (${owner} judges the same answer and reports it)`, 'inconclusive');
   const [total, ...parts] = names.map((n) => usage[n] as number);
   const added = parts.reduce((a, b) => a + b, 0);
   if (added === total) return outcomeOf([]);
@@ -44,7 +47,7 @@ export function usageChecks(spec: Spec): Check[] {
         async run(ctx) {
           const { res, body, unreadable } = await plainCompletion(ctx);
           if (res.status !== 200 || body === undefined) return skip(`the completion request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so usage cannot be judged`, 'inconclusive');
-          return judgeSum(get(body, 'usage'), sum, res, 'the completion');
+          return judgeSum(get(body, 'usage'), sum, res, 'the completion', 'schema.chat-completion.matches-schema');
         },
       }),
       defineCheck({
@@ -57,7 +60,7 @@ export function usageChecks(spec: Spec): Check[] {
           if (res.status !== 200 || !stream) return skip(`the streamed request was answered HTTP ${res.status}, so usage cannot be judged`, 'inconclusive');
           if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
           if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage, even asked with `stream_options.include_usage` (the description does not say it does; stream.usage.in-final-chunk reports it)', 'inconclusive');
-          return judgeSum(stream.message.usage, sum, res, 'the stream');
+          return judgeSum(stream.message.usage, sum, res, 'the stream', 'schema.stream-chunk.matches-schema');
         },
       }),
     ];
