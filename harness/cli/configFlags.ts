@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isUsageError, UsageError } from '#harness/core/errors/index.ts';
-import { featuresOf } from '#harness/runner/servedGate.ts';
+import { featuresOf } from '#harness/runner/features.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { CONFIG_FILE, readConfigFile, type ConfigFile, type TargetEntry } from '#harness/targets/configFile.ts';
 import type { CommandIO } from './command.ts';

@@ -12,6 +12,7 @@ import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
 import { servedCheckId } from '#harness/checks/endpoint/served.ts';
 import { routeKey, ServedGate, type Route } from './servedGate.ts';
+import { leftOutByRequest, outOfScope } from './features.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 
 export interface Sender {
@@ -84,6 +85,9 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       if ('outOfScope' in v) throw new BlockedError(v.outOfScope, 'out-of-scope');
       if ('served' in v && !v.served) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${v.why}`);
     }
+    // A request asking for a feature the run leaves out is not sent either.
+    const leftOut = leftOutByRequest(spec, config.without ?? [], req.body);
+    if (leftOut !== undefined) throw new BlockedError(outOfScope(leftOut), 'out-of-scope');
     // Whether the run's key went with it: a refused key blocks every check that needed it (keyRefused.ts).
     const keyed = withKey(req.auth);
     if (keyed) tracker.auth.keyed += 1;

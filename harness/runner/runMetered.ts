@@ -9,6 +9,7 @@ import { notRunForBudget } from './spend/budgetLedger.ts';
 import { notRecordedReason } from '#harness/replay/recordedChecks.ts';
 import type { RunConfig } from './runConfig.ts';
 import { secretsOf, type RunScope } from './runScope.ts';
+import { leftOutByCheck, outOfScope } from './features.ts';
 
 /**
  * One check on one model of a target run, metered: tokens are what the answers reported, whoever
@@ -19,6 +20,8 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
   // A replay answers only what it recorded: another check would get another check's bytes.
   const unrecorded = notRecordedReason(config.target.recording, check.id, model);
   if (unrecorded !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'not-recorded', reason: unrecorded, durationMs: 0 };
+  const leftOut = leftOutByCheck(spec, config.without ?? [], check.specRefs);
+  if (leftOut !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'out-of-scope', reason: outOfScope(leftOut), durationMs: 0 };
   if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'budget', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
   const tracker = new CheckTracker(meter, spec);
   const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope);

@@ -4,6 +4,7 @@ import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
 import { isTransportError, type SendRequest } from '#harness/transport/index.ts';
+import { outOfScope } from './features.ts';
 
 /** One endpoint of the spec on one base it is served under, and the feature it belongs to. */
 export interface Route {
@@ -39,10 +40,6 @@ export function routesOf(spec: Spec): Route[] {
   });
 }
 
-/** Feature names a run may leave out (`--without`): those the spec's bases serve. */
-export function featuresOf(spec: Spec): string[] {
-  return [...new Set(Object.values(spec.bases).flatMap((b) => b.features))];
-}
 
 /** A valid request to a route: the smallest the spec allows, for the model given. */
 function validRequest(route: Route, model: string): { body?: unknown } {
@@ -133,7 +130,7 @@ export class ServedGate {
   }
 
   async #ask(route: Route): Promise<ServedVerdict> {
-    if (this.#options.without.includes(route.feature)) return { outOfScope: `out of scope: the run leaves out ${route.feature} (--without)` };
+    if (this.#options.without.includes(route.feature)) return { outOfScope: outOfScope(route.feature) };
     const { send, urlOf, headers, modelFor } = this.#options;
     const valid = validRequest(route, modelFor(route));
     const jsonHeaders: Record<string, string> = valid.body === undefined ? {} : { 'content-type': 'application/json' };

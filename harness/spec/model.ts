@@ -388,6 +388,8 @@ export interface Spec {
   versioning: LooseEntry;
   /** What the description's plain meaning entails (spec/meanings.yaml), by id. */
   meanings: Record<string, Meaning>;
+  /** Optional features of the main operation (spec/features.yaml), by name: what shows a check needs one. */
+  features: Record<string, Feature>;
   change_history: { date: string; change: string }[];
 }
 
@@ -396,5 +398,12 @@ export const REQUIRED_TOP_LEVEL_KEYS: readonly (keyof Spec)[] = [
   'revision', 'revision_updated', 'source_document', 'files', 'bases', 'thinking_modes', 'models',
   'objects', 'finish_reasons', 'endpoints', 'common_headers', 'rules', 'streaming', 'conversation', 'messages_format', 'errors',
   'authentication', 'limits', 'rate_limits', 'context_caching', 'pricing', 'billing', 'lifecycle',
-  'statelessness', 'versioning', 'change_history', 'meanings',
+  'statelessness', 'versioning', 'change_history', 'meanings', 'features',
 ];
+
+/** A feature a run may leave out: a check needs it when a request it sends sets one of `request_fields`, or it judges one of `spec_entries`. */
+export interface Feature {
+  request_fields?: string[];
+  spec_entries?: string[];
+  source: string;
+}

@@ -131,6 +131,15 @@ export function checkSemantics(spec: Spec): SemanticProblem[] {
       if (!(f in fields)) out.push({ path: ['meanings', id, 'sum', i === 0 ? 'total' : 'parts', ...(i === 0 ? [] : [i - 1])], message: `names field \`${f}\`, which objects.${sum.object} does not have` });
     });
   }
+  const requestFields = spec.objects.chat_completion_request?.fields ?? {};
+  for (const [name, feature] of Object.entries(spec.features)) {
+    feature.request_fields?.forEach((f, i) => {
+      if (!(f in requestFields)) out.push({ path: ['features', name, 'request_fields', i], message: `names field \`${f}\`, which objects.chat_completion_request does not have` });
+    });
+    feature.spec_entries?.forEach((e, i) => {
+      if (!(e in spec)) out.push({ path: ['features', name, 'spec_entries', i], message: `names \`${e}\`, which is no top-level entry of the spec` });
+    });
+  }
   const behaviours: [string[], Behaviour][] = [
     ...Object.entries(spec.conversation).map(([id, b]): [string[], Behaviour] => [['conversation', id], b]),
     ...Object.entries(spec.messages_format).map(([id, b]): [string[], Behaviour] => [['messages_format', id], b]),

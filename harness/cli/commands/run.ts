@@ -5,7 +5,7 @@ import { defaultModels } from '#harness/checks/index.ts';
 import { isFaultId, type FaultId } from '#harness/emulator/index.ts';
 import { checkBaselineCovers, readRecords } from '#harness/results/index.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
-import { featuresOf } from '#harness/runner/servedGate.ts';
+import { featuresOf } from '#harness/runner/features.ts';
 import { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { replayModels } from '#harness/replay/replayModels.ts';

@@ -1,7 +1,8 @@
 import type { CommandInfo } from '../command.ts';
 
 /** The spec's feature names, for --help; a test keeps this list and the spec in step. */
-export const FEATURE_LIST = 'chat, models, balance, fim, prefix_completion, messages';
+export const FEATURE_LIST = `chat, models, balance, fim, prefix_completion, messages,
+${' '.repeat(25)}streaming, tools, json_output, thinking, caching`;
 
 /** `run --help`. */
 export const RUN_HELP = `Usage: svc-conformance run [--base-url URL]... [--config FILE] [--api-key-env VAR] [--messages-base-url URL]
