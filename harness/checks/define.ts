@@ -1,4 +1,5 @@
 import type { Severity } from '#harness/core/outcome.ts';
+import { SpecInvalidError } from '#harness/core/errors/SpecInvalidError.ts';
 import { plainBasis } from '#harness/spec/basis.ts';
 import type { Basis, Model, Strength } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
@@ -30,6 +31,15 @@ export function severityOf(strength: Strength): Severity {
 export function gradeOf(entry: { strength?: Strength; basis?: Basis }, fallback: Strength = 'must'): { severity: Severity; basis: Basis } {
   const strength = entry.strength ?? fallback;
   return { severity: severityOf(strength), basis: entry.basis ?? plainBasis(strength) };
+}
+
+/**
+ * The spec entry a check is built on, or a load error naming it: a check whose entry is missing
+ * cannot know its strength, and must never become a silent must (or a silent advisory).
+ */
+export function entryFor<T>(entry: T | undefined, checkId: string, where: string): T {
+  if (entry === undefined) throw new SpecInvalidError([{ file: 'spec/', line: 0, column: 0, path: where, message: `check ${checkId} is built on this entry, which the spec lacks: restore it, or remove the check` }]);
+  return entry;
 }
 
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*){2,}$/;

@@ -5,6 +5,7 @@ import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { schemaChecks } from '../schema/responses.ts';
 import { streamChecks } from './events.ts';
 import { sseEventsOf } from '#harness/testing/sseEvents.ts';
+import { buildRegistry } from '../index.ts';
 
 /*
  * The stream checks on a stream that broke off: checks that need the whole stream (its end, its
@@ -78,5 +79,13 @@ describe('a stream that broke off', () => {
   test('a break before any chunk: no "the stream has no chunk" beside it', async () => {
     const got = messages(await run('stream.events.first-chunk-has-role', brokenTarget('broken-empty', [])));
     expect(got).toEqual([`the stream broke off after 0 chunk(s): ${RESET}`]);
+  });
+});
+
+describe('a check whose spec entry is missing is a load error, never a silent must', () => {
+  test('the registry refuses to build, naming the check and the entry', () => {
+    const { spec } = loadSpec();
+    const without = { ...spec, rules: spec.rules.filter((r) => r.id !== 'chat.max-tokens.length') };
+    expect(() => buildRegistry(without)).toThrow(/rules: chat\.max-tokens\.length: check stream\.assembled\.honours-max-tokens is built on this entry, which the spec lacks/);
   });
 });

@@ -2,7 +2,7 @@ import type { Failure } from '#harness/core/outcome.ts';
 import { cutOffBy, ROOM_TOKENS } from '../support/premises.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
-import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
+import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../define.ts';
 import { inconclusive, runsPastStop, STOP, stopControl } from '../support/cooperation.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
@@ -29,13 +29,13 @@ const carriesFinish = (c: Json) => Array.isArray(c.choices) && c.choices.some((c
 /** "Empty" as the spec reads it: no key holds text (keys whose values are "" or null do not count). */
 const hasText = (d: Json) => Object.values(d).some((v) => (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0));
 
-function eventGrade(spec: Spec, id: string) {
-  return gradeOf(spec.streaming.events.find((e) => e.id === id) ?? spec.streaming.rules.find((r) => r.id === id) ?? {});
+function eventGrade(spec: Spec, id: string, checkId: string) {
+  return gradeOf(entryFor(spec.streaming.events.find((e) => e.id === id) ?? spec.streaming.rules.find((r) => r.id === id), checkId, `streaming: event or rule ${id}`));
 }
 
 /** The grade of a rule of rules.yaml that a stream check enforces on the stream. */
-function ruleGrade(spec: Spec, id: string) {
-  return gradeOf(spec.rules.find((r) => r.id === id) ?? {});
+function ruleGrade(spec: Spec, id: string, checkId: string) {
+  return gradeOf(entryFor(spec.rules.find((r) => r.id === id), checkId, `rules: ${id}`));
 }
 
 function streamCheck(spec: Spec, id: string, title: string, specRef: string | string[], strengthOf: string, needs: Needs, judge: Judge): Check {
@@ -43,7 +43,7 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
     id,
     title,
     area: 'stream',
-    ...eventGrade(spec, strengthOf),
+    ...eventGrade(spec, strengthOf, id),
     specRefs: Array.isArray(specRef) ? specRef : [specRef],
     appliesTo: currentModels,
     async run(ctx) {
@@ -83,7 +83,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.response.content-type-is-event-stream',
       title: `a stream is served as ${eventStreamType(spec)}`,
       area: 'stream',
-      ...gradeOf(ct ?? {}, 'unspecified'),
+      ...gradeOf(entryFor(ct, 'stream.response.content-type-is-event-stream', 'endpoints.chat_completions.stream.content_type')),
       specRefs: ['endpoints.chat_completions.stream.content_type'],
       appliesTo: currentModels,
       async run(ctx) {
@@ -148,7 +148,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.reasoning.none-when-thinking-disabled',
       title: 'with thinking disabled, no chunk carries reasoning text',
       area: 'stream',
-      ...ruleGrade(spec, 'chat.thinking.disabled-no-reasoning'),
+      ...ruleGrade(spec, 'chat.thinking.disabled-no-reasoning', 'stream.reasoning.none-when-thinking-disabled'),
       specRefs: ['rules.chat.thinking.disabled-no-reasoning', 'streaming.reasoning'],
       appliesTo: currentModels,
       async run(ctx) {
@@ -162,7 +162,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.assembled.honours-stop',
       title: 'the message a stream adds up to stops at the stop sequence, finish_reason stop',
       area: 'stream',
-      ...ruleGrade(spec, 'chat.stop.not-in-output'),
+      ...ruleGrade(spec, 'chat.stop.not-in-output', 'stream.assembled.honours-stop'),
       specRefs: ['rules.chat.stop.not-in-output'],
       appliesTo: currentModels,
       async run(ctx) {
@@ -183,7 +183,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.assembled.honours-max-tokens',
       title: 'a stream cut by max_tokens ends with finish_reason length',
       area: 'stream',
-      ...ruleGrade(spec, 'chat.max-tokens.length'),
+      ...ruleGrade(spec, 'chat.max-tokens.length', 'stream.assembled.honours-max-tokens'),
       specRefs: ['rules.chat.max-tokens.length'],
       appliesTo: currentModels,
       async run(ctx) {
@@ -201,7 +201,7 @@ export function streamChecks(spec: Spec): Check[] {
       id: 'stream.assembled.tool-calls-add-up',
       title: 'streamed tool-call deltas add up to calls whose arguments are JSON, finish_reason tool_calls',
       area: 'stream',
-      ...ruleGrade(spec, 'chat.tools.finish-reason-tool-calls'),
+      ...ruleGrade(spec, 'chat.tools.finish-reason-tool-calls', 'stream.assembled.tool-calls-add-up'),
       specRefs: ['rules.chat.tools.finish-reason-tool-calls'],
       appliesTo: (m) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported,
       async run(ctx) {
