@@ -9,6 +9,11 @@ export interface FaultDef {
   area: FaultArea;
   summary: string;
   breaks: string;
+  /**
+   * Breaks no rule: the fault tests a premise of the checks of `breaks` (they must be inconclusive,
+   * never fail or pass).
+   */
+  premise?: true;
 }
 
 export type FaultArea =
@@ -46,6 +51,8 @@ export const FAULTS = [
   { id: 'invalid-json-500', area: 'status', summary: 'a body that is not JSON gets 500', breaks: 'rules.chat.invalid-json' },
   { id: 'bounds-too-tight', area: 'status', summary: 'values at the stated bounds (temperature 2, 4 stop sequences, max_tokens 384000...) are refused', breaks: 'objects.chat_completion_request' },
   { id: 'missing-field-422', area: 'status', summary: 'a missing required field gets 422 instead of 400', breaks: 'rules.chat.required-field.missing' },
+  { id: 'second-case-500', area: 'status', summary: 'a body without `model` is refused with 400, but one with `model` and without `messages` (the rule\'s second case) gets 500 and a server_error envelope', breaks: 'rules.chat.required-field.missing' },
+  { id: 'reasoning-effort-always-refused', area: 'status', summary: 'every chat request carrying `reasoning_effort`, whatever its value, is refused with 400 "does not support parameters" (as the OpenAI-compatible provider of a gateway does)', breaks: 'objects.chat_completion_request.fields.reasoning_effort' },
   // stream order and framing
   { id: 'stream-no-done', area: 'stream', summary: 'streams end without `data: [DONE]`', breaks: 'streaming.events.terminator' },
   { id: 'stream-no-role', area: 'stream', summary: 'the first chunk has no `role`', breaks: 'streaming.events.first_chunk' },
@@ -59,6 +66,7 @@ export const FAULTS = [
   // usage arithmetic
   { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'meanings.usage-total-is-sum' },
   { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'meanings.usage-cache-split-is-prompt' },
+  { id: 'usage-no-cache-fields', area: 'usage', summary: '`usage` (in bodies and in a stream\'s usage chunk) lacks `prompt_cache_hit_tokens` and `prompt_cache_miss_tokens` (as many OpenAI-compatible servers answer)', breaks: 'objects.usage.fields.prompt_cache_hit_tokens' },
   { id: 'max-tokens-ignored', area: 'usage', summary: '`max_tokens` is not honoured: output runs past it', breaks: 'rules.chat.max-tokens.length' },
   // output
   { id: 'stop-sequence-ignored', area: 'output', summary: 'stop sequences do not end the output', breaks: 'rules.chat.stop.not-in-output' },
@@ -81,6 +89,7 @@ export const FAULTS = [
   { id: 'tool-choice-named-ignored', area: 'tools', summary: 'the object form of `tool_choice` calls another function', breaks: 'rules.chat.tool-choice.named-forces-function' },
   { id: 'tool-call-unoffered-function', area: 'tools', summary: 'tool calls (bodies and streams) name a function the request did not offer', breaks: 'meanings.tool-call-names-offered-function' },
   { id: 'tool-choice-auto-refused', area: 'tools', summary: '`tool_choice` "auto" is refused', breaks: 'rules.chat.tool-choice.auto-model-decides' },
+  { id: 'tool-call-cut-off', area: 'tools', summary: 'tool calls carry arguments thousands of tokens long (a string property padded), so `max_tokens` cuts them off: `finish_reason` "length", the arguments a prefix that is not JSON (bodies and streams); breaks no rule, a verdict on the call needs an answer not cut off', breaks: 'rules.chat.tools.finish-reason-tool-calls', premise: true },
   // JSON mode
   { id: 'json-mode-not-json', area: 'json-mode', summary: 'JSON mode answers with text that does not parse', breaks: 'rules.chat.response-format.json-output' },
   // thinking

@@ -6,7 +6,9 @@
  * A test sends the probe to a clean emulator and to one started with only that fault, and states
  * both sides explicitly: the clean observation keeps the rule (`clean`), the faulty one breaks it
  * (`faulty`). The expectations are values compared with `toEqual`, asymmetric matchers allowed
- * (`expect.toBeOneOf` where the spec leaves the status open).
+ * (`expect.toBeOneOf` where the spec leaves the status open). A premise fault (`premise: true` in the
+ * catalogue) breaks no rule but a premise of the checks of its `breaks`: its clean side keeps the
+ * premise, its faulty side breaks it.
  *
  * `PROBES satisfies Record<FaultId, Probe>` keeps the table and the catalogue in step at compile
  * time; the guard test does the same at run time, so a fault added without a probe fails CI.
@@ -404,6 +406,24 @@ const PROBES = {
     clean: 400,
     faulty: 500,
   }),
+  'second-case-500': p({
+    rule: 'both cases of a missing required field are refused with 400: no `model`, and `model` without `messages`',
+    probe: async (send) => [await postChat(send, { messages: [{ role: 'user', content: 'Hello' }] }), await postChat(send, { model: 'svc-v4-flash' })],
+    observe: (replies) => replies.map((r) => ({ status: r.status, type: rec(json(r).error).type })),
+    clean: [{ status: 400, type: 'invalid_request_error' }, { status: 400, type: 'invalid_request_error' }],
+    faulty: [{ status: 400, type: 'invalid_request_error' }, { status: 500, type: 'server_error' }],
+  }),
+  'reasoning-effort-always-refused': p({
+    rule: '`reasoning_effort` "low", "high" and "none" are accepted (a value not listed is refused with 400)',
+    probe: async (send) => {
+      const replies: Reply[] = [];
+      for (const effort of ['low', 'high', 'none', 'medium']) replies.push(await postChat(send, chat({ reasoning_effort: effort })));
+      return replies;
+    },
+    observe: (replies) => replies.map((r) => ({ status: r.status, errorMessage: typeof rec(json(r).error).message })),
+    clean: [{ status: 200, errorMessage: 'undefined' }, { status: 200, errorMessage: 'undefined' }, { status: 200, errorMessage: 'undefined' }, { status: 400, errorMessage: 'string' }],
+    faulty: Array.from({ length: 4 }, () => ({ status: 400, errorMessage: 'string' })),
+  }),
   'missing-field-422': p({
     rule: 'a missing required field (`model`) is refused with 400',
     probe: async (send) => [await postChat(send, { messages: [{ role: 'user', content: 'Hello' }] })],
@@ -515,6 +535,16 @@ const PROBES = {
     clean: 0,
     faulty: 1,
   }),
+  'usage-no-cache-fields': p({
+    rule: '`usage` carries `prompt_cache_hit_tokens` and `prompt_cache_miss_tokens`, in a body and in a stream\'s usage',
+    probe: async (send) => [await postChat(send, chat()), await postChat(send, chat({ stream: true }))],
+    observe: ([body, stream]) => {
+      const split = (u: Json) => ({ hit: typeof u.prompt_cache_hit_tokens, miss: typeof u.prompt_cache_miss_tokens, prompt: typeof u.prompt_tokens });
+      return { body: split(usage(body)), stream: split(rec(chunks(stream).find((c) => c.usage !== undefined && c.usage !== null)?.usage)) };
+    },
+    clean: { body: { hit: 'number', miss: 'number', prompt: 'number' }, stream: { hit: 'number', miss: 'number', prompt: 'number' } },
+    faulty: { body: { hit: 'undefined', miss: 'undefined', prompt: 'number' }, stream: { hit: 'undefined', miss: 'undefined', prompt: 'number' } },
+  }),
   'max-tokens-ignored': p({
     rule: '`completion_tokens` <= `max_tokens`, and a cut answer says "length"',
     probe: async (send) => [await postChat(send, chat({ max_tokens: 3 }, 'Repeat: one two three four five six seven eight'))],
@@ -615,6 +645,31 @@ const PROBES = {
     observe: ([r]) => ({ calls: arr(message(r).tool_calls).length, finishReason: choice(r).finish_reason }),
     clean: { calls: 1, finishReason: 'tool_calls' },
     faulty: { calls: 1, finishReason: 'stop' },
+  }),
+  'tool-call-cut-off': p({
+    rule: 'a tool call within `max_tokens` (256) ends with `finish_reason` "tool_calls" and JSON arguments, in a body and in a stream (premise: the fault cuts the call off, which breaks no rule)',
+    probe: async (send) => {
+      const ask = chat({ tools: [WEATHER], tool_choice: 'required', max_tokens: 256 }, 'What is the weather in Paris?');
+      return [await postChat(send, ask), await postChat(send, { ...ask, stream: true })];
+    },
+    observe: ([body, stream]) => {
+      const call = rec(rec(arr(message(body).tool_calls)[0]).function);
+      const all = chunks(stream);
+      const streamed = all.flatMap((c) => arr(rec(chunkChoice(c).delta).tool_calls).map((t) => rec(rec(t).function).arguments)).join('');
+      const streamUsage = rec(all.find((c) => c.usage !== undefined && c.usage !== null)?.usage);
+      return {
+        body: { name: call.name, finishReason: choice(body).finish_reason, argumentsParse: parses(call.arguments), completionTokens: usage(body).completion_tokens },
+        stream: { finishReason: chunkChoice(all.at(-1) ?? {}).finish_reason, argumentsParse: parses(streamed), sameArguments: streamed === call.arguments, completionTokens: streamUsage.completion_tokens },
+      };
+    },
+    clean: {
+      body: { name: 'get_weather', finishReason: 'tool_calls', argumentsParse: true, completionTokens: expect.toSatisfy((n: unknown) => typeof n === 'number' && n < 256, 'under max_tokens') },
+      stream: { finishReason: 'tool_calls', argumentsParse: true, sameArguments: true, completionTokens: expect.toSatisfy((n: unknown) => typeof n === 'number' && n < 256, 'under max_tokens') },
+    },
+    faulty: {
+      body: { name: 'get_weather', finishReason: 'length', argumentsParse: false, completionTokens: 256 },
+      stream: { finishReason: 'length', argumentsParse: false, sameArguments: true, completionTokens: 256 },
+    },
   }),
   'tool-choice-none-ignored': p({
     rule: '`tool_choice` "none" calls no tool (even when the message names one)',

@@ -70,6 +70,25 @@ describe('generateChat', () => {
     expect(['c', 'f']).toContain(args.unit);
   });
 
+  test('max_tokens cuts a tool call too: the arguments written up to it, finish_reason length', () => {
+    const whole = generateChat({ ...base, tools: [weather], toolChoice: 'required' });
+    const cut = generateChat({ ...base, tools: [weather], toolChoice: 'required', maxTokens: 5 });
+    expect(cut).toMatchObject({ finishReason: 'length', completionTokens: 5 });
+    expect(whole.toolCalls[0]!.arguments.startsWith(cut.toolCalls[0]!.arguments)).toBe(true);
+    expect(countTokens(cut.toolCalls[0]!.name) + countTokens(cut.toolCalls[0]!.arguments)).toBe(5);
+  });
+
+  test('padded arguments (the tool-call-cut-off fault) run on in a string property, still JSON when not cut', () => {
+    const g = generateChat({ ...base, tools: [weather], toolChoice: 'required', padToolArguments: 2000 });
+    expect(g.finishReason).toBe('tool_calls');
+    const args = JSON.parse(g.toolCalls[0]!.arguments) as Record<string, unknown>;
+    expect(countTokens(String(args.city))).toBeGreaterThan(2000);
+    expect(['c', 'f']).toContain(args.unit);
+    const cut = generateChat({ ...base, tools: [weather], toolChoice: 'required', padToolArguments: 2000, maxTokens: 256 });
+    expect(cut).toMatchObject({ finishReason: 'length', completionTokens: 256 });
+    expect(() => JSON.parse(cut.toolCalls[0]!.arguments) as unknown).toThrow();
+  });
+
   test('after a tool result the model answers with text quoting it, finish_reason stop', () => {
     const g = generateChat({ ...base, tools: [weather], toolChoice: 'required', messages: [{ role: 'user', content: 'x' }, { role: 'tool', content: '{"t":20}' }] });
     expect(g.toolCalls).toEqual([]);

@@ -25,6 +25,11 @@ export interface ChatInput {
   maxTokens: number;
   /** Prefix completion: the reply continues this text (and does not repeat it). */
   prefix?: string;
+  /**
+   * Tokens of padding a tool call's arguments carry (the `tool-call-cut-off` fault): a string
+   * property runs on for this many more tokens, so a `max_tokens` of the usual size cuts the call.
+   */
+  padToolArguments?: number;
 }
 
 export interface GeneratedToolCall {
@@ -71,9 +76,15 @@ export function generateChat(input: ChatInput): Generated {
 
   const tool = chooseTool(input);
   if (tool) {
-    const args = JSON.stringify(valueFromSchema(tool.parameters ?? { type: 'object', properties: {} }, rng));
+    const value = valueFromSchema(tool.parameters ?? { type: 'object', properties: {} }, rng);
+    const args = JSON.stringify(input.padToolArguments ? padded(value, input.padToolArguments, rng) : value);
     const call = { id: `call_${Math.floor(rng.next() * 2 ** 32).toString(16).padStart(8, '0')}`, name: tool.name, arguments: args };
     const tokens = countTokens(tool.name) + countTokens(args);
+    // The budget bounds the call as it bounds text: the arguments written up to it, then "length".
+    if (tokens > budget) {
+      call.arguments = firstTokens(args, budget - countTokens(tool.name));
+      return { reasoning, content: '', toolCalls: [call], finishReason: 'length', reasoningTokens, completionTokens: input.maxTokens };
+    }
     return { reasoning, content: '', toolCalls: [call], finishReason: 'tool_calls', reasoningTokens, completionTokens: reasoningTokens + tokens };
   }
 
@@ -91,6 +102,19 @@ export function generateChat(input: ChatInput): Generated {
     stopSequence = undefined;
   }
   return { reasoning, content, toolCalls: [], finishReason, ...(stopSequence !== undefined ? { stopSequence } : {}), reasoningTokens, completionTokens: reasoningTokens + countTokens(content) };
+}
+
+/**
+ * Arguments run on: the first string property (one added, `notes`, when there is none) followed
+ * by `tokens` more tokens of text. Still valid JSON when nothing cuts it.
+ */
+function padded(value: unknown, tokens: number, rng: Prng): unknown {
+  const args: Record<string, unknown> = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  const name = Object.keys(args).find((k) => typeof args[k] === 'string') ?? 'notes';
+  const start = typeof args[name] === 'string' ? (args[name] as string) : '';
+  // `sentences` gives about one token per word plus one per period: ask for enough words, then trim.
+  args[name] = firstTokens(`${start} ${sentences(rng, tokens)}`, countTokens(start) + tokens);
+  return args;
 }
 
 function lastUserText(input: ChatInput): string {

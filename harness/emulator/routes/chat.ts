@@ -23,13 +23,24 @@ function done(release: () => void, response: Response): Response {
   return response;
 }
 
-function usageBody(plan: ChatPlan): Record<string, unknown> {
+function usageBody(ctx: EmulatorContext, plan: ChatPlan): Record<string, unknown> {
   // Real endpoints add these details; they are extra fields, allowed by the description.
   return {
-    ...plan.usage,
+    ...usageFields(ctx, plan.usage),
     prompt_tokens_details: { cached_tokens: plan.usage.prompt_cache_hit_tokens },
     completion_tokens_details: { reasoning_tokens: plan.reasoningTokens },
   };
+}
+
+/**
+ * The fields of `usage` as answers write them (chat and fill-in-the-middle, bodies and streams):
+ * the `usage-no-cache-fields` fault leaves out the cache split, as many OpenAI-compatible servers
+ * do (the OpenAI-style `prompt_tokens_details.cached_tokens` stays).
+ */
+export function usageFields(ctx: EmulatorContext, usage: ChatPlan['usage']): Record<string, unknown> {
+  if (!ctx.fault('usage-no-cache-fields')) return { ...usage };
+  const { prompt_cache_hit_tokens: _hit, prompt_cache_miss_tokens: _miss, ...rest } = usage;
+  return rest;
 }
 
 /** What the `extra-fields` fault adds: a vendor field the description does not list. */
@@ -61,7 +72,7 @@ export function completionBody(ctx: EmulatorContext, plan: ChatPlan): Record<str
         finish_reason: ctx.fault('completion-bad-finish-reason') ? 'done' : g.finishReason,
       },
     ],
-    usage: usageBody(plan),
+    usage: usageBody(ctx, plan),
   };
   if (ctx.fault('completion-missing-usage')) delete body.usage;
   if (stripped && isRecord(body.usage)) {
@@ -127,8 +138,8 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   // Usage rides on the final chunk, as production sends it (captures stream-chat-03 and -05); the
   // `stream-usage-separate-chunk` fault sends it after, in a chunk of its own with `choices: []`.
   const separateUsage = ctx.fault('stream-usage-separate-chunk');
-  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, separateUsage ? {} : { usage: usageBody(plan) }));
-  if (separateUsage) yield dataEvent({ ...chunk({}, null, { usage: usageBody(plan) }), choices: [] });
+  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, separateUsage ? {} : { usage: usageBody(ctx, plan) }));
+  if (separateUsage) yield dataEvent({ ...chunk({}, null, { usage: usageBody(ctx, plan) }), choices: [] });
   if (!ctx.fault('stream-no-done')) yield dataEvent('[DONE]');
   if (ctx.fault('stream-data-after-done')) yield dataEvent(chunk({ content: 'late' }, null));
 }

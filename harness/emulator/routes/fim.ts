@@ -4,7 +4,7 @@ import type { EmulatorContext } from '../context.ts';
 import { tokenize } from '../generate/tokenize.ts';
 import { dataEvent, jsonResponse, sseResponse } from '../http/respond.ts';
 import { refusalResponse } from '../http/refusal.ts';
-import { EXTRA_FIELD } from './chat.ts';
+import { EXTRA_FIELD, usageFields } from './chat.ts';
 import { planChat, type ChatPlan } from './plan.ts';
 import { isRecord, readJson, type RouteInput } from './request.ts';
 
@@ -30,7 +30,7 @@ export async function fimCompletions(input: RouteInput, release: () => void): Pr
       streaming = true;
       return sseResponse(fimEvents(ctx, plan, id), { intervalMs: ctx.streamIntervalMs, onClose: release });
     }
-    return jsonResponse({ id, object: 'text_completion', created: plan.created, model: plan.modelId, choices: [fimChoice(ctx, plan.generated.content, plan.generated.finishReason)], usage: plan.usage });
+    return jsonResponse({ id, object: 'text_completion', created: plan.created, model: plan.modelId, choices: [fimChoice(ctx, plan.generated.content, plan.generated.finishReason)], usage: usageFields(ctx, plan.usage) });
   } finally {
     // A stream holds its slot until it ends (sseResponse's onClose releases it).
     if (!streaming) release();
@@ -57,6 +57,6 @@ function* fimEvents(ctx: EmulatorContext, plan: ChatPlan, id: string): Generator
     ...(ctx.fault('extra-fields') ? EXTRA_FIELD : {}),
   });
   for (const piece of tokenize(plan.generated.content)) yield dataEvent(chunk(piece, null));
-  yield dataEvent(chunk('', plan.generated.finishReason, { usage: plan.usage }));
+  yield dataEvent(chunk('', plan.generated.finishReason, { usage: usageFields(ctx, plan.usage) }));
   yield dataEvent('[DONE]');
 }

@@ -45,6 +45,8 @@ export interface ReadAs {
 export function planChat(ctx: EmulatorContext, key: string, base: string, endpoint: string, body: unknown, readAs: ReadAs = {}): ChatPlan | Refusal {
   const { spec } = ctx;
   const modelId = isRecord(body) && typeof body.model === 'string' && body.model in spec.models ? body.model : undefined;
+  const early = endpoint === 'chat_completions' && isRecord(body) ? beforeValidationFault(ctx, body) : undefined;
+  if (early) return early;
   const invalid = validateRequest(ctx.validationSpec, body, { base, endpoint, ...(modelId ? { modelId } : {}) });
   if (invalid) return invalid;
   const b = body as Record<string, unknown>;
@@ -98,6 +100,7 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
     stop,
     maxTokens,
     ...(prefix !== undefined ? { prefix } : {}),
+    ...(ctx.fault('tool-call-cut-off') ? { padToolArguments: TOOL_ARGUMENTS_PADDING } : {}),
   });
   applyOutputFaults(ctx, generated, tools, thinking, key);
 
@@ -130,6 +133,26 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
 export const UNKNOWN_MODEL = 'svc-imaginary-9';
 /** What the `tool-call-unoffered-function` fault calls: a function no request offers. */
 export const UNOFFERED_FUNCTION = 'run_shell_command';
+
+/** What the `tool-call-cut-off` fault pads a tool call's arguments with: far more than a usual `max_tokens`. */
+export const TOOL_ARGUMENTS_PADDING = 4000;
+
+/**
+ * Faults that answer a chat request before the contract is read, as a gateway or a crashing
+ * handler would: `reasoning-effort-always-refused` refuses `reasoning_effort` whatever its value
+ * (LiteLLM's OpenAI-compatible provider, fixtures/litellm-openai: "does not support parameters");
+ * `second-case-500` fails on the second case of chat.required-field.missing (`model` sent,
+ * `messages` missing) while the first (no `model`) is still refused by validation.
+ */
+function beforeValidationFault(ctx: EmulatorContext, b: Record<string, unknown>): Refusal | undefined {
+  if (ctx.fault('reasoning-effort-always-refused') && b.reasoning_effort !== undefined) {
+    return refusal(ctx.spec, 400, "the provider does not support parameters: ['reasoning_effort']", 'unsupported_params', 'reasoning_effort');
+  }
+  if (ctx.fault('second-case-500') && b.model !== undefined && b.messages === undefined) {
+    return refusal(ctx.spec, 500, 'internal error', 'internal_error', null, 'server_error');
+  }
+  return undefined;
+}
 
 /** Faults that refuse a request the description says is served; each names what it refuses. */
 function acceptSideFault(ctx: EmulatorContext, b: Record<string, unknown>, base: string, endpoint: string, hasTools: boolean): Refusal | undefined {
