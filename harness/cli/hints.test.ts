@@ -36,4 +36,14 @@ describe('hints after a run', () => {
     ]);
     expect(hintsOf([sampleRecord()])).toEqual([]);
   });
+
+  test('a cell that stopped sending to a silent route: one line saying where, why, and what to try', () => {
+    const r = sampleRecord();
+    const why = 'a request waited its whole timeout: HARNESS_TIMEOUT: the body did not end within 31600 ms of its headers (the exchange\'s deadline) — POST http://127.0.0.1:9/chat/completions';
+    const results = r.results.map((x, i) => ({ ...x, verdict: 'error' as const, reason: `HARNESS_UNRESPONSIVE: ${i === 0 ? 'abandoned' : 'not sent'}: POST {base_url}/chat/completions (streamed) was declared unresponsive: ${why} — POST http://127.0.0.1:9/chat/completions` }));
+    const cell = withResults({ ...r, target: { kind: 'live', baseUrl: 'http://127.0.0.1:9', messagesBaseUrl: 'http://127.0.0.1:9/anthropic' } }, results);
+    expect(hintsOf([cell])).toEqual([
+      `svc-conformance: http://127.0.0.1:9: stopped early: ${results.length} ${results.length === 1 ? 'check was' : 'checks were'} not sent to POST {base_url}/chat/completions (streamed), which gave no answer (${why}). Check that the server is running; if it is only slow, raise --timeout-ms (headers, gaps) or --deadline-ms (a whole body).`,
+    ]);
+  });
 });

@@ -14,8 +14,11 @@ const TRAILING_V1 = /\/v1\/?$/;
 export function hintsOf(records: readonly RunRecord[]): string[] {
   const hints = new Set<string>();
   for (const r of records) {
+    // Routes declared silent say it best: where, why, and what to try; the generic hint would say it again.
+    const early = stoppedEarly(r);
+    if (early) hints.add(early);
     const top = causesOf(r.results.filter((x) => x.verdict === 'error'))[0];
-    if (top && /^HARNESS_(CONNECT|TIMEOUT|RESET|PROTOCOL):/.test(top.message) && top.affected.length * 2 > r.results.length) {
+    if (!early && top && /^HARNESS_(CONNECT|TIMEOUT|RESET|PROTOCOL):/.test(top.message) && top.affected.length * 2 > r.results.length) {
       // One line per base URL, however many models: the same server failed them all.
       hints.add(`svc-conformance: ${r.target.baseUrl} gave no answer to most checks (${top.message}): check that the server is running and that --base-url (and the port) is right.`);
     }
@@ -28,4 +31,15 @@ export function hintsOf(records: readonly RunRecord[]): string[] {
     hints.add(`svc-conformance: ${r.target.baseUrl} ends in /v1, and ${r.target.baseUrl}/v1/... is not served while ${r.target.baseUrl}/... is. The service's base URL has no /v1 (the harness tests {base_url}/v1 itself): try --base-url ${bare}`);
   }
   return [...hints];
+}
+
+/** "…was declared unresponsive: why" in a check's reason: the route (or the endpoint) and why. */
+const DECLARED = /^HARNESS_UNRESPONSIVE: (?:not sent|abandoned): (?:(.+?) was declared unresponsive|the endpoint was declared unresponsive): (.*?)(?: — (?:GET|POST) \S+)?$/;
+
+/** Why a cell stopped sending early (routes that stayed silent), in one line with what to try; undefined when it did not. */
+function stoppedEarly(r: RunRecord): string | undefined {
+  const seen = r.results.map((x) => DECLARED.exec(x.reason ?? '')).filter((m): m is RegExpExecArray => m !== null);
+  if (seen.length === 0) return undefined;
+  const routes = [...new Set(seen.map((m) => m[1] ?? 'every route'))];
+  return `svc-conformance: ${r.target.baseUrl}: stopped early: ${seen.length} ${seen.length === 1 ? 'check was' : 'checks were'} not sent to ${routes.join(', ')}, which gave no answer (${seen[0]![2]}). Check that the server is running; if it is only slow, raise --timeout-ms (headers, gaps) or --deadline-ms (a whole body).`;
 }

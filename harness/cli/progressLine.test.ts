@@ -22,6 +22,20 @@ describe('progressLine', () => {
     ]);
   });
 
+  test('the same cause said of different requests (another path, abandoned or not sent) folds too', () => {
+    const io = captureIO();
+    const line = progressLine(io);
+    const cause = 'POST {base_url}/chat/completions was declared unresponsive: a request waited its whole timeout: HARNESS_TIMEOUT: no response headers within 60000 ms — POST http://h/chat/completions';
+    const feed = [
+      result('a.one', 'error', `HARNESS_UNRESPONSIVE: abandoned: ${cause} — POST http://h/chat/completions`),
+      result('a.two', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — GET http://h/models`),
+      result('a.three', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — POST http://h/beta/chat/completions`),
+    ];
+    feed.forEach((r, i) => line(r, i + 1, feed.length));
+    expect(io.err).toHaveLength(2);
+    expect(io.err[1]).toBe('  … and 2 more checks: error, for the same reason');
+  });
+
   test('passes are never folded: each is its own line', () => {
     const io = captureIO();
     const line = progressLine(io);

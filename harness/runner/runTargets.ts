@@ -9,6 +9,7 @@ import { keyRefusedMessage } from './keyRefused.ts';
 import { notRun } from './notRun.ts';
 import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
+import { heartbeat } from './heartbeat.ts';
 import { RunClock } from './runClock.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
@@ -92,14 +93,17 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, startedAt, settings, hooks);
       if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs${repeat > 1 ? `, ${repeat} times over` : ''} on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
       const watch = budget?.watch(spec, startedAt);
+      // A silent endpoint shows as waiting, with what bounds the wait, not as a hang.
+      const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings));
       const onResult = (r: CheckResult, n: number, i: number) => {
+        pulse?.beat();
         hooks.progress?.(r, i * plan.length + n, plan.length * repeat, repeat > 1 ? { index: i + 1, of: repeat } : undefined);
         watch?.seen(r);
       };
       const timing = () => ({ startedAt, finishedAt: new Date(), interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
       // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
       const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
-      const suites = await runRepeated({ repeat, configOf, progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) });
+      const suites = await runRepeated({ repeat, configOf, progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) }).finally(() => pulse?.stop());
       run.clock.add(suites);
       // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
       if (recordDir !== undefined) finishRecording(recordDir, suites.results);
