@@ -8,6 +8,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown, shownBody } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
 import { controlSample } from '../support/samples.ts';
+import { ROOM_TOKENS } from '../support/premises.ts';
 import { TOOL_RESULT, WEATHER_QUESTION } from '../conversation/turns.ts';
 
 /** The chat format's sample tools in the messages format's shape (`input_schema`). */
@@ -15,7 +16,7 @@ const TOOLS = SAMPLE_TOOLS.map((t) => ({ name: t.function.name, description: t.f
 const WEATHER = TOOLS[0]!.name;
 
 /** A request forcing WEATHER by name, shared by both tool checks. */
-const forcedToolUse = (ctx: CheckContext) => controlSample(ctx, messagesRequest(ctx, { messages: [WEATHER_QUESTION], tools: TOOLS, tool_choice: { type: 'tool', name: WEATHER }, max_tokens: 64 }));
+const forcedToolUse = (ctx: CheckContext) => controlSample(ctx, messagesRequest(ctx, { messages: [WEATHER_QUESTION], tools: TOOLS, tool_choice: { type: 'tool', name: WEATHER }, max_tokens: ROOM_TOKENS }));
 
 const toolUseBlock = (body: unknown) => (Array.isArray(get(body, 'content')) ? (get(body, 'content') as unknown[]).find((b) => isObject(b) && b.type === 'tool_use') : undefined);
 
@@ -34,6 +35,8 @@ export function messagesToolChecks(spec: Spec): Check[] {
       async run(ctx) {
         const { res, body, unreadable } = await forcedToolUse(ctx);
         if (res.status !== 200 || body === undefined) return outcomeOf([failure(`a messages-format request offering tools was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`, res)]);
+        // Cut off by max_tokens (the format's stop_reason for it): half a tool use says nothing of its form.
+        if (get(body, 'stop_reason') === 'max_tokens') return inconclusive(`the reply was cut off by max_tokens (stop_reason "max_tokens") after ${shown(get(body, 'usage', 'output_tokens'))} tokens: what it says is incomplete, so it cannot be judged`);
         const block = toolUseBlock(body);
         const failures = [];
         if (!isObject(block)) failures.push(failure(`\`tool_choice\` names ${WEATHER}, and the reply holds no tool_use block (content ${shown(get(body, 'content'))}): the tools were ignored`, res));
