@@ -31,6 +31,15 @@ describe('causes', () => {
     expect(causeKey('A rule.: expected HTTP 400, got 200')).not.toBe(causeKey('A rule.: expected HTTP 400, got 500'));
     expect(causeKey('/3/choices/0/delta: must be object')).toBe(causeKey('/17/choices/0/delta: must be object'));
   });
+
+  test('a cause shared by checks of different statements is headed with the defect, not the first check\'s statement', () => {
+    const r = (checkId: string, message: string): CheckResult => ({ checkId, title: checkId, area: 'rule', severity: 'must', specRefs: [], model: 'm', verdict: 'fail', failures: [{ message }], durationMs: 0 });
+    const [one] = causesOf([r('rule.chat.messages.non-empty', '`messages` must be a non-empty array.: expected HTTP 400, got 200 — POST http://x/chat/completions'), r('rule.chat.required-field.missing', 'case 1 of 2: A missing required field fails with 400.: expected HTTP 400, got 200')]);
+    expect(one!.message).toBe('expected HTTP 400, got 200');
+    expect(one!.affected.map((a) => a.checkId)).toEqual(['rule.chat.messages.non-empty', 'rule.chat.required-field.missing']);
+    // One check alone keeps its own words.
+    expect(causesOf([r('a.b.c', 'A rule.: expected HTTP 400, got 200')])[0]!.message).toBe('A rule.: expected HTTP 400, got 200');
+  });
 });
 
 describe('an error counts under its root', () => {

@@ -22,6 +22,18 @@ export const ARRAY_INDEX = /\/\d+(?=\/|:|\s|$)/g;
  * are not part of it; a status (a 3-digit number from 100 to 599) is.
  */
 export function causeKey(message: string): string {
+  return defectOf(message)
+    .replace(ARRAY_INDEX, '/*')
+    .replace(/\b(?!(?:[1-5]\d\d)\b)\d+(\.\d+)?\b/g, 'N')
+    .trim();
+}
+
+/**
+ * The defect a failure message states, without what is particular to the check that saw it: the
+ * context after a dash, the check's own statement before a status mismatch or an envelope defect.
+ * What a cause is headed with once checks of different statements share it.
+ */
+export function defectOf(message: string): string {
   // What follows a dash is context (the URL, how a counterexample was shrunk), not the defect.
   let m = message.split(' — ')[0]!;
   // An envelope defect is one cause whatever the refusal's status, and the same as the schema check's finding.
@@ -29,11 +41,7 @@ export function causeKey(message: string): string {
   if (envelope) m = envelope[1]!;
   const mismatch = /: ((?:streamed: )?(?:expected HTTP|refused with \d{3}|a valid request to) .*)$/.exec(m);
   if (mismatch) m = mismatch[1]!;
-  return m
-    .replace(/^(the completion|the stream|streamed): /, '')
-    .replace(ARRAY_INDEX, '/*')
-    .replace(/\b(?!(?:[1-5]\d\d)\b)\d+(\.\d+)?\b/g, 'N')
-    .trim();
+  return m.replace(/^(the completion|the stream|streamed): /, '').replace(/^case \d+ of \d+: /, '');
 }
 
 /**
@@ -74,6 +82,8 @@ export function causesOf(results: readonly CheckResult[]): Cause[] {
     for (const message of messagesOf(r)) {
       const key = causeKey(message);
       const cause = byKey.get(key) ?? { message, severity: r.severity, failures: 0, affected: [] };
+      // Checks of different statements share the defect: the headline is the defect, not the first one's statement.
+      if (cause.failures > 0 && cause.message !== message && cause.message.split(' — ')[0] !== message.split(' — ')[0]) cause.message = defectOf(cause.message);
       cause.failures += 1;
       if (RANK[r.severity] < RANK[cause.severity]) cause.severity = r.severity;
       if (!cause.affected.some((a) => a.checkId === r.checkId && a.model === r.model)) cause.affected.push({ checkId: r.checkId, model: r.model });
