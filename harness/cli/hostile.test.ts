@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { captureIO } from '#harness/testing/captureIO.ts';
 import { startHostileServer, type HostileMode, type HostileServer } from '#harness/testing/hostileServer.ts';
+import { runHostile, type HostileRun } from '#harness/testing/hostileRun.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
 
 /*
  * `run` against endpoints that are broken by definition (harness/testing/hostileServer.ts): each
@@ -77,14 +76,8 @@ function story(r: CheckResult): string {
   return parts.join(' | ');
 }
 
-interface Outcome {
-  code: number;
-  dir: string;
-  /** Where this target's and model's reports are. */
-  cell: string;
-  results: CheckResult[];
+interface Outcome extends HostileRun {
   server: HostileServer;
-  stderr: string;
 }
 
 const servers: HostileServer[] = [];
@@ -95,20 +88,9 @@ afterAll(async () => {
 async function runAgainst(mode: HostileMode, only: string, stalls: boolean): Promise<Outcome> {
   const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 60_000 });
   servers.push(server);
-  const keyVar = `SVC_HOSTILE_${mode.toUpperCase().replace(/-/g, '_')}`;
-  process.env[keyVar] = server.apiKey;
-  const dir = tmp();
-  const io = captureIO();
-  try {
-    // Enough slots that every stalled request waits at once: a stall costs one timeout, not one per wave.
-    const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--only', only, '--now', NOW, '--concurrency', '16', ...(stalls ? ['--timeout-ms', String(STALL_TIMEOUT_MS)] : []), '--report-dir', dir, '--quiet'], io);
-    const cell = join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash');
-    const report = join(cell, 'report.json');
-    const results = existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as { results: CheckResult[] }).results : [];
-    return { code, dir, cell, results, server, stderr: io.err.join('\n') };
-  } finally {
-    delete process.env[keyVar];
-  }
+  // Enough slots that every stalled request waits at once: a stall costs one timeout, not one per wave.
+  const run = await runHostile(server, tmp(), NOW, ['--only', only, '--concurrency', '16', ...(stalls ? ['--timeout-ms', String(STALL_TIMEOUT_MS)] : []), '--quiet']);
+  return { ...run, server };
 }
 
 describe('run against a hostile endpoint: it finishes, reports, exits 1, and says what happened', () => {
@@ -156,26 +138,17 @@ describe('with default settings, a dead endpoint ends the run in about one timeo
   ])('$mode (every path: $everywhere)', async ({ mode, everywhere }) => {
     const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 150_000, everywhere });
     servers.push(server);
-    const keyVar = `SVC_HOSTILE_DEFAULT_${mode.toUpperCase().replace(/-/g, '_')}`;
-    process.env[keyVar] = server.apiKey;
-    const dir = tmp();
-    try {
-      const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', dir, '--quiet'], captureIO());
-      const cell = join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash');
-      const results = (JSON.parse(readFileSync(join(cell, 'report.json'), 'utf8')) as { results: CheckResult[] }).results;
-      expect(code).toBe(1);
-      for (const file of ['report.md', 'junit.xml', 'report.html']) expect(existsSync(join(cell, file))).toBe(true);
-      const listing = results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? ''}`).join('\n');
-      if (mode === 'server-error-everywhere') {
-        // Answers, not silence: nothing is declared unresponsive, and the 500s are the evidence.
-        expect(results.filter((r) => /unresponsive|not sent/.test(r.reason ?? '')), listing).toEqual([]);
-        expect(results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').length, listing).toBeGreaterThan(0);
-        return;
-      }
-      // The checks that were not sent end in error citing the first cause (or the probe's own failure, which they waited on).
-      expect(results.filter((r) => r.verdict === 'error' && /declared unresponsive: .*HARNESS_[A-Z]+|^HARNESS_(TIMEOUT|RESET|CONNECT): /.test(r.reason ?? '')).length, listing).toBeGreaterThan(0);
-    } finally {
-      delete process.env[keyVar];
+    const { code, cell, results } = await runHostile(server, tmp(), NOW, ['--quiet']);
+    expect(code).toBe(1);
+    for (const file of ['report.md', 'junit.xml', 'report.html']) expect(existsSync(join(cell, file))).toBe(true);
+    const listing = results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? ''}`).join('\n');
+    if (mode === 'server-error-everywhere') {
+      // Answers, not silence: nothing is declared unresponsive, and the 500s are the evidence.
+      expect(results.filter((r) => /unresponsive|not sent/.test(r.reason ?? '')), listing).toEqual([]);
+      expect(results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').length, listing).toBeGreaterThan(0);
+      return;
     }
+    // The checks that were not sent end in error citing the first cause (or the probe's own failure, which they waited on).
+    expect(results.filter((r) => r.verdict === 'error' && /declared unresponsive: .*HARNESS_[A-Z]+|^HARNESS_(TIMEOUT|RESET|CONNECT): /.test(r.reason ?? '')).length, listing).toBeGreaterThan(0);
   }, 180_000);
 });

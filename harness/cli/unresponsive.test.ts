@@ -5,10 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { captureIO } from '#harness/testing/captureIO.ts';
 import { startHostileServer, type HostileMode, type HostileServer } from '#harness/testing/hostileServer.ts';
+import { runHostile, type HostileRun } from '#harness/testing/hostileRun.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
 
 /*
  * Only silence is unresponsive, and every run ends in bounded time, at default settings (no
@@ -25,30 +24,13 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-interface Run {
-  code: number;
-  cell: string;
-  results: CheckResult[];
-  stderr: string;
-}
-
-async function runAgainst(mode: HostileMode, extra: string[] = []): Promise<Run> {
+async function runAgainst(mode: HostileMode, extra: string[] = []): Promise<HostileRun> {
   const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 300_000 });
   servers.push(server);
-  const keyVar = `SVC_UNRESPONSIVE_${mode.toUpperCase().replace(/-/g, '_')}`;
-  process.env[keyVar] = server.apiKey;
-  const dir = tmp();
-  const io = captureIO();
-  try {
-    const code = await main(['run', '--base-url', server.url, '--api-key-env', keyVar, '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', dir, ...extra], io);
-    const cell = join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash');
-    const results = (JSON.parse(readFileSync(join(cell, 'report.json'), 'utf8')) as { results: CheckResult[] }).results;
-    for (const file of ['report.md', 'junit.xml', 'report.html']) expect(existsSync(join(cell, file)), file).toBe(true);
-    expect(existsSync(join(dir, 'summary.json'))).toBe(true);
-    return { code, cell, results, stderr: io.err.join('\n') };
-  } finally {
-    delete process.env[keyVar];
-  }
+  const run = await runHostile(server, tmp(), NOW, extra);
+  for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html']) expect(existsSync(join(run.cell, file)), file).toBe(true);
+  expect(existsSync(join(run.dir, 'summary.json'))).toBe(true);
+  return run;
 }
 
 /** Everything a result says: its reason, and each failure's message and evidence. */

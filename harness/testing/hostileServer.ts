@@ -189,14 +189,7 @@ async function misbehave(m: Misbehaviour): Promise<void> {
       destroy();
       return;
     case 'reset-during-response':
-      if (streamed) {
-        const events = await emulatorEvents(m);
-        res.writeHead(200, SSE_HEADERS);
-        res.write(events[0]);
-      } else {
-        res.writeHead(200, JSON_HEADERS);
-        res.write('{"id":"chatcmpl-hostile","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Hel');
-      }
+      await beginAnswer(m, 'Hel');
       // After the bytes are on the wire, so the client sees a response that breaks off.
       m.later(50, destroy);
       return;
@@ -240,14 +233,7 @@ async function misbehave(m: Misbehaviour): Promise<void> {
       return;
     }
     case 'trickle-body': {
-      if (streamed) {
-        const events = await emulatorEvents(m);
-        res.writeHead(200, SSE_HEADERS);
-        res.write(events[0]);
-      } else {
-        res.writeHead(200, JSON_HEADERS);
-        res.write('{"id":"chatcmpl-hostile","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"');
-      }
+      await beginAnswer(m, '');
       const tick = () => {
         if (res.destroyed) return;
         res.write(streamed ? ':' : 'z');
@@ -308,6 +294,18 @@ async function misbehave(m: Misbehaviour): Promise<void> {
       return;
     }
   }
+}
+
+/** A 200 that has begun: the stream's headers and first event, or half a JSON completion whose content starts with `content`. */
+async function beginAnswer(m: Misbehaviour, content: string): Promise<void> {
+  if (m.streamed) {
+    const events = await emulatorEvents(m);
+    m.res.writeHead(200, SSE_HEADERS);
+    m.res.write(events[0]);
+    return;
+  }
+  m.res.writeHead(200, JSON_HEADERS);
+  m.res.write(`{"id":"chatcmpl-hostile","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"${content}`);
 }
 
 /** Marks (with U+0000) the start of the first string value of a JSON text, where the bad bytes go. */
