@@ -78,7 +78,8 @@ export async function fixturesTarget(dir: string, options: { fast?: boolean } = 
   return {
     kind: 'fixtures',
     baseUrl: server.url,
-    messagesBaseUrl: `${server.url}${manifest.messagesBasePath}`,
+    // "/" is the base itself (a messages route at the bare host, as llama-server's): not a second slash.
+    messagesBaseUrl: `${server.url}${manifest.messagesBasePath.replace(/\/+$/, '')}`,
     apiKey: REPLAY_KEYS[0],
     ...(manifest.emptyBalanceKey ? { emptyBalanceKey: REPLAY_KEYS[1] } : {}),
     apiKeyEnv: 'SVC_API_KEY',

@@ -2,6 +2,8 @@ import type { Spec } from '#harness/spec/model.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { chat, chatBody } from '../support/requests.ts';
+import { get, readJson } from '../support/body.ts';
+import { UNKNOWN_MODEL } from '../support/build.ts';
 import { failure, outcomeOf, skip } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
 
@@ -48,9 +50,15 @@ export function modelChecks(spec: Spec): Check[] {
         const current = Object.entries(ctx.spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => id);
         // A model counts as served when the endpoint answers a chat request naming it.
         const answers = await Promise.all(current.map(async (id) => ({ id, res: await ctx.send({ ...chat(ctx), body: chatBody(ctx, { model: ctx.mapModel(id) }) }) })));
-        await Promise.all(answers.map((a) => a.res.text().catch(() => '')));
-        const serving = answers.filter((a) => a.res.status === 200);
-        if (serving.length === 0) return inconclusive(`the endpoint serves none of the current models (${answers.map((a) => `${a.id}: HTTP ${a.res.status}`).join(', ')}), so which it must list cannot be told`);
+        // An endpoint that answers any id (a single-model server) shows nothing by answering: then a
+        // model is served only where the answer names it.
+        const control = await ctx.send({ ...chat(ctx), body: chatBody(ctx, { model: UNKNOWN_MODEL }) });
+        await control.text().catch(() => '');
+        const anyId = control.status === 200;
+        const bodies = await Promise.all(answers.map(async (a) => readJson(a.res)));
+        const named = answers.map((a, i) => a.res.status === 200 && (!anyId || get(bodies[i]!.ok ? bodies[i]!.body : undefined, 'model') === ctx.mapModel(a.id)));
+        const serving = answers.filter((_, i) => named[i]);
+        if (serving.length === 0) return inconclusive(`the endpoint serves none of the current models (${answers.map((a) => `${a.id}: HTTP ${a.res.status}`).join(', ')}${anyId ? `; it answers any id, ${UNKNOWN_MODEL} too, so only an answer naming the model asked shows it served` : ''}), so which it must list cannot be told`);
         const missing = serving.filter((a) => !ids.has(ctx.mapModel(a.id)));
         return outcomeOf(missing.map((a) => failure(`${ctx.mapModel(a.id)} is served (a chat request naming it was answered 200) but GET /models does not list it`, res)));
       },

@@ -4,7 +4,7 @@ import type { Failure } from '#harness/core/outcome.ts';
 import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { currentModels, defaultModelOnly, defineCheck, fimModels, messagesModels, severityOf, type Check } from '../define.ts';
-import { chatBody, fim, messagesRequest } from '../support/requests.ts';
+import { chat, chatBody, fim, messagesRequest } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
 import { plainCompletion, sample, streamedWithUsage } from '../support/samples.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
@@ -69,7 +69,13 @@ const SOURCES: Source[] = [
     object: 'error_envelope',
     subject: 'error-envelope',
     appliesTo: defaultModelOnly,
-    bodies: single('error-empty-messages', (ctx) => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) }), (s) => s >= 400),
+    // An error to judge: `messages: []` (400), or, where that is accepted, a wrong key (401).
+    bodies: async (ctx) => {
+      const refused = (s: number) => s >= 400;
+      const empty = await single('error-empty-messages', (c) => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(c, { messages: [] }) }), refused)(ctx);
+      if (refused(empty.res.status)) return empty;
+      return single('error-wrong-key', (c) => ({ ...chat(c), auth: 'wrong' }), refused)(ctx);
+    },
   },
 ];
 

@@ -210,8 +210,9 @@ export function streamChecks(spec: Spec): Check[] {
         const { res, message: m } = got;
         const cut = cutOffBy(m.finishReason, get(m.usage, 'completion_tokens'));
         if (cut !== undefined) return inconclusive(cut);
+        // No call at all is rule.chat.tool-choice.required-forces-call.streamed's finding: how calls add up needs a call.
+        if (m.toolCalls.length === 0) return inconclusive(`the stream holds no tool call (finish_reason ${shown(m.finishReason)}), so how calls add up cannot be seen; rule.chat.tool-choice.required-forces-call.streamed judges that no call was made`);
         const out: Failure[] = [];
-        if (m.toolCalls.length === 0) out.push(failure('no tool call in the stream', res));
         for (const c of m.toolCalls) {
           const name = c.name.text.slice(0, 100);
           if (c.arguments.chars > c.arguments.text.length) {
