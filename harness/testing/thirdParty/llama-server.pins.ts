@@ -6,9 +6,9 @@ import type { RecordedThirdParty } from './recorded.ts';
  * --jinja and --api-key, recorded at the bare host with --messages-base-url at the same host
  * (scripts/third-party/llama-server.sh). Every verdict below is the one established by hand
  * (fixtures/llama-server/FINDINGS.md: curl against the server and its source under tools/server/).
- * A why that starts "HARNESS BUG" marks a verdict the harness got wrong when recorded: the pin holds
- * the right one, so the replay fails until the harness is fixed. "REPLAY BUG" marks a verdict the live
- * run got right and the replay loses.
+ * A why that says "harness fixed" marks a verdict the harness got wrong when first recorded (the pin
+ * held the right one, and the replay failed until the harness was fixed); "replay fixed" one the
+ * replay lost (a messages base at the bare host).
  */
 const pins: RecordedThirdParty = {
   name: 'llama-server',
@@ -42,12 +42,12 @@ const pins: RecordedThirdParty = {
     "endpoint.messages-on-messages-base-url.served": { verdict: 'pass', why: "POST /v1/messages is llama-server's Anthropic-format route (server.cpp), under the bare host given as --messages-base-url" },
     "endpoint.user-balance-on-base-url.served": { verdict: 'fail', why: "GET /user/balance is 404: no balance endpoint" },
     "endpoint.user-balance-on-v1.served": { verdict: 'fail', why: "the same on /v1/user/balance" },
-    "messages.error.says-type-error": { verdict: 'skip', why: "no error body to judge: svc-no-such-model is answered 200 on /v1/messages (messages.error.unknown-model-refused-with-envelope reports that); pinned because the replay fails it on its own 599 (REPLAY BUG, see messages.response.follows-format-convention)" },
+    "messages.error.says-type-error": { verdict: 'skip', why: "no error body to judge: svc-no-such-model is answered 200 on /v1/messages (messages.error.unknown-model-refused-with-envelope reports that); pinned because the replay fails it on its own 599 (replay fixed, see messages.response.follows-format-convention)" },
     "messages.error.unknown-model-refused-with-envelope": { verdict: 'fail', why: "POST /v1/messages naming svc-no-such-model is answered 200 with the loaded model: llama-server ignores `model` (server_chat_convert_anthropic_to_oai keeps no model check)" },
-    "messages.response.follows-format-convention": { verdict: 'pass', why: "/v1/messages answers {type: message, role: assistant, content: [{type: text, text}], stop_reason, usage}; pinned because the replay loses it (REPLAY BUG: a messages base equal to the base URL is recorded as messagesBasePath \"/\" and replayed as <url>//v1/messages, which matches no exchange: HTTP 599)" },
+    "messages.response.follows-format-convention": { verdict: 'pass', why: "/v1/messages answers {type: message, role: assistant, content: [{type: text, text}], stop_reason, usage}; pinned because the replay loses it (replay fixed: a messages base equal to the base URL is recorded as messagesBasePath \"/\" and replayed as <url>//v1/messages, which matches no exchange: HTTP 599)" },
     "messages.stream.events-in-format-order": { verdict: 'pass', why: "message_start, content_block_start, content_block_delta..., content_block_stop, message_delta, message_stop; pinned for the same replay bug" },
     "messages.tools.named-tool-used": { verdict: 'fail', why: "tool_choice {type: tool, name: get_weather} on /v1/messages gives a text block: the same template without a tool-call format, tools dropped" },
-    "models.list.lists-current-models": { verdict: 'pass', why: "HARNESS BUG (a model answered only because every id is answered counted as served; the harness said fail): GET /models lists tiny-chatml, the one model llama-server serves (svc-v4-flash, mapped); its 200 to svc-v4-pro shows nothing, since svc-no-such-model is answered 200 too (rule.chat.model.valid-id reports that)" },
+    "models.list.lists-current-models": { verdict: 'pass', why: "harness fixed (a model answered only because every id is answered counted as served; the harness said fail): GET /models lists tiny-chatml, the one model llama-server serves (svc-v4-flash, mapped); its 200 to svc-v4-pro shows nothing, since svc-no-such-model is answered 200 too (rule.chat.model.valid-id reports that)" },
     "models.list.names-model-ids": { verdict: 'pass', why: "GET /models: data[0].id tiny-chatml" },
     "property.invalid-requests.refused-with-spec-status": { verdict: 'fail', why: "no bound is enforced: max_tokens 384001 answered 200 (server-schema.cpp: n_predict/max_tokens has the hard range -1..INT32_MAX; temperature is clamped, not refused)" },
     "property.valid-requests.accepted": { verdict: 'fail', why: "valid requests are answered 200, but `usage` lacks prompt_cache_hit_tokens and prompt_cache_miss_tokens (usage_json_oaicompat: prompt_tokens_details.cached_tokens instead)" },
@@ -73,8 +73,8 @@ const pins: RecordedThirdParty = {
     "rule.chat.reasoning-effort.none-equals-disabled": { verdict: 'pass', why: "" },
     "rule.chat.reasoning-effort.none-equals-disabled.streamed": { verdict: 'pass', why: "" },
     "rule.chat.required-field.missing": { verdict: 'fail', why: "a body without `model` is answered 200; a missing required field is 400 (without `messages` it is 400, \"'messages' is required\")" },
-    "rule.chat.response-format.json-output": { verdict: 'skip', why: "inconclusive: the answer ran to the check's max_tokens 256 inside one JSON string (finish_reason \"length\"): llama-server constrains json_object output with a JSON grammar (common/chat-auto-parser-generator.cpp, has_response_format) but this tiny model rarely closes a string; cut, it shows nothing either way" },
-    "rule.chat.response-format.json-output.streamed": { verdict: 'pass', why: "the stream adds up to \"{  }\", finish_reason stop: valid JSON under the grammar" },
+    "rule.chat.response-format.json-output": { verdict: 'pass', why: "the answer is \"{  }\", finish_reason stop: valid JSON under the grammar llama-server constrains json_object output with (common/chat-auto-parser-generator.cpp, has_response_format). The tiny model answers differently each time: in the first recording this answer was cut at max_tokens 256 and the stream was whole" },
+    "rule.chat.response-format.json-output.streamed": { verdict: 'skip', why: "inconclusive: the stream ran to the check's max_tokens 256 (finish_reason \"length\"): this tiny model rarely closes a JSON string, and a cut answer shows nothing either way (in the first recording the stream was the whole \"{  }\")" },
     "rule.chat.stop.not-in-output": { verdict: 'skip', why: "inconclusive: the control answer without `stop` does not hold STOP followed by more text (\"states ACNG extime Contrandlered\"): the endpoint did not repeat the prompt, so where a stop sequence ends the output cannot be seen" },
     "rule.chat.thinking.disabled-no-reasoning": { verdict: 'pass', why: "" },
     "rule.chat.thinking.enabled-carries-reasoning": { verdict: 'fail', why: "thinking {type: enabled} is not read on chat completions (only the messages route maps it) and the chatml template has no reasoning: no reasoning_content" },
@@ -96,16 +96,16 @@ const pins: RecordedThirdParty = {
     "schema.balance.matches-schema": { verdict: 'skip', why: "skip: blocked by endpoint.user-balance-on-base-url.served (404)" },
     "schema.chat-completion.matches-schema": { verdict: 'fail', why: "usage lacks prompt_cache_hit_tokens and prompt_cache_miss_tokens, which the usage table lists (usage_json_oaicompat)" },
     "schema.chat-completion.matches-stated-shapes": { verdict: 'fail', why: "`id` is chatcmpl- + 32 random alphanumerics (gen_chatcmplid), not a uuid" },
-    "schema.error-envelope.matches-schema": { verdict: 'pass', why: "HARNESS BUG (the error envelope judged on one sample only; the harness said skip, 'no error answer to judge'): the run received llama-server error bodies for 401 (every auth check), 404 (beta, balance), 400 (wrong type, top_logprobs without logprobs) and 500 (invalid JSON); each is {error: {message: string, type: string, code: integer}}, which holds the must-level envelope" },
-    "schema.error-envelope.matches-unstated-shapes": { verdict: 'fail', why: "HARNESS BUG (the same: a miss; the harness said skip): every error body carries `code` as an integer (401, 404, 400, 500: format_error_response in server-common.cpp, middleware_validate_api_key in server-http.cpp), where the description's sample shows a string (invalid_api_key)" },
-    "schema.messages-response.matches-schema": { verdict: 'pass', why: "/v1/messages answers the messages format: a content array whose first item has text; REPLAY BUG: the replay judges its own 599 (see messages.response.follows-format-convention)" },
+    "schema.error-envelope.matches-schema": { verdict: 'pass', why: "harness fixed (the error envelope judged on one sample only; the harness said skip, 'no error answer to judge'): the run received llama-server error bodies for 401 (every auth check), 404 (beta, balance), 400 (wrong type, top_logprobs without logprobs) and 500 (invalid JSON); each is {error: {message: string, type: string, code: integer}}, which holds the must-level envelope" },
+    "schema.error-envelope.matches-unstated-shapes": { verdict: 'fail', why: "harness fixed (the same: a miss; the harness said skip): every error body carries `code` as an integer (401, 404, 400, 500: format_error_response in server-common.cpp, middleware_validate_api_key in server-http.cpp), where the description's sample shows a string (invalid_api_key)" },
+    "schema.messages-response.matches-schema": { verdict: 'pass', why: "/v1/messages answers the messages format: a content array whose first item has text; replay fixed: the replay judges its own 599 (see messages.response.follows-format-convention)" },
     "schema.model-list.matches-schema": { verdict: 'pass', why: "" },
     "schema.stream-chunk.matches-schema": { verdict: 'pass', why: "" },
     "schema.stream-chunk.matches-unstated-shapes": { verdict: 'fail', why: "the first chunk's delta is {role: assistant, content: null} (server-task.cpp), where the description shows empty content" },
     "stateless.history.not-kept": { verdict: 'skip', why: "inconclusive: the first answer does not repeat the code word zebra-1 (\"argument posent in whille the co\"), so a trace of it in a later answer could not be seen" },
     "stream.assembled.honours-max-tokens": { verdict: 'pass', why: "" },
     "stream.assembled.honours-stop": { verdict: 'skip', why: "inconclusive: the control answer without `stop` does not hold STOP followed by more text (\"locks when oppecial filename) sp\"): the endpoint did not repeat the prompt, so where a stop sequence ends the output cannot be seen" },
-    "stream.assembled.tool-calls-add-up": { verdict: 'skip', why: "HARNESS BUG (a cause another check owns failed again, and a rule about calls applied to an answer with no call; the harness said fail): the stream calls no tool, which rule.chat.tool-choice.required-forces-call.streamed reports; finish_reason \"stop\" is right for an answer without a call, and the non-streamed twin rule.chat.tools.finish-reason-tool-calls skips as inconclusive on the same behaviour" },
+    "stream.assembled.tool-calls-add-up": { verdict: 'skip', why: "harness fixed (a cause another check owns failed again, and a rule about calls applied to an answer with no call; the harness said fail): the stream calls no tool, which rule.chat.tool-choice.required-forces-call.streamed reports; finish_reason \"stop\" is right for an answer without a call, and the non-streamed twin rule.chat.tools.finish-reason-tool-calls skips as inconclusive on the same behaviour" },
     "stream.chunks.finish-reason-only-final": { verdict: 'pass', why: "" },
     "stream.chunks.one-id": { verdict: 'pass', why: "" },
     "stream.events.all-parse": { verdict: 'pass', why: "" },
