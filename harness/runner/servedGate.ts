@@ -15,15 +15,6 @@ export interface Route {
   feature: string;
 }
 
-/** The feature a route belongs to: the endpoint's own, or, for chat on the beta base, prefix completion. */
-function featureOf(endpoint: string, base: string): string {
-  if (endpoint === 'list_models') return 'models';
-  if (endpoint === 'user_balance') return 'balance';
-  if (endpoint === 'fim_completions') return 'fim';
-  if (endpoint === 'messages') return 'messages';
-  return base === 'beta' ? 'prefix_completion' : 'chat';
-}
-
 /**
  * The breaker's key for a request to `route` (transport/interceptors/breaker.ts): the endpoint as
  * the description writes it, and whether it streams, since a server may hang on streams only.
@@ -36,7 +27,7 @@ export function routeKey(spec: Spec, route: Route, streamed: boolean): string {
 export function routesOf(spec: Spec): Route[] {
   return Object.entries(spec.endpoints).flatMap(([endpoint, ep]) => {
     const path = isUnspecified(ep.path) ? MESSAGES_PATH : ep.path;
-    return ep.bases.map((base) => ({ endpoint, base, method: ep.method, path, feature: featureOf(endpoint, base) }));
+    return ep.bases.map((base) => ({ endpoint, base, method: ep.method, path, feature: ep.features[base]! }));
   });
 }
 

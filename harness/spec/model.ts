@@ -179,6 +179,8 @@ export interface Endpoint {
   method: 'GET' | 'POST';
   path: string | Unspecified;
   bases: string[];
+  /** Per base it is served under, the feature of that base (bases.yaml) the route belongs to. */
+  features: Record<string, FeatureName>;
   request: string | null;
   responses: Record<string, string>;
   stream?: {

@@ -131,6 +131,13 @@ export function checkSemantics(spec: Spec): SemanticProblem[] {
       if (!(f in fields)) out.push({ path: ['meanings', id, 'sum', i === 0 ? 'total' : 'parts', ...(i === 0 ? [] : [i - 1])], message: `names field \`${f}\`, which objects.${sum.object} does not have` });
     });
   }
+  for (const [id, ep] of Object.entries(spec.endpoints)) {
+    for (const base of ep.bases) {
+      const feature = ep.features[base];
+      if (feature === undefined) out.push({ path: ['endpoints', id, 'features'], message: `names no feature for base \`${base}\`, which the endpoint is served under` });
+      else if (spec.bases[base] && !spec.bases[base]!.features.includes(feature)) out.push({ path: ['endpoints', id, 'features', base], message: `\`${feature}\` is not a feature of base \`${base}\` (bases.yaml)` });
+    }
+  }
   const requestFields = spec.objects.chat_completion_request?.fields ?? {};
   for (const [name, feature] of Object.entries(spec.features)) {
     feature.request_fields?.forEach((f, i) => {
