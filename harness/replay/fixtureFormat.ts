@@ -136,7 +136,9 @@ export function toFixtureExchange(exchange: Exchange, baseUrl: string, secret: n
   const path = relativePath(request.url, baseUrl);
   if (path === undefined) throw new Error(`record: ${request.method} ${request.url} is not under the recorded base URL ${baseUrl}`);
   const out: FixtureExchange = {
-    key: { method: request.method, path, secret: secret ?? null, bodyHash: bodyHash(canonicalBody(request)) },
+    // A request carrying none of the run's keys is told apart by how it carries a credential: the
+    // missing, malformed and wrong-key checks send the same body, and run in any order.
+    key: { method: request.method, path, secret: secret ?? null, bodyHash: bodyHash(canonicalBody(request)), ...(secret === undefined ? { auth: authFormOf((name) => headerOf(request.headers, name)) } : {}) },
     request: {
       method: request.method,
       path,
@@ -154,6 +156,16 @@ export function toFixtureExchange(exchange: Exchange, baseUrl: string, secret: n
   if (exchange.error) out.error = { ...exchange.error };
   return out;
 }
+
+/** How a request carries its credential: none, as a bearer token (or an x-api-key), or malformed. */
+export function authFormOf(header: (name: string) => string | null | undefined): AuthForm {
+  const auth = header('authorization');
+  if (auth === null || auth === undefined) return header('x-api-key') === null || header('x-api-key') === undefined ? 'none' : 'bearer';
+  return /^Bearer\s+\S+$/i.test(auth) ? 'bearer' : 'malformed';
+}
+
+/** A header of a recorded request, whatever the case of its name. */
+const headerOf = (headers: Record<string, string>, name: string): string | undefined => Object.entries(headers).find(([n]) => n.toLowerCase() === name)?.[1];
 
 export function exchangeFileName(seq: number, fx: FixtureExchange): string {
   const slug = fx.key.path.split('?')[0]!.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'root';

@@ -124,6 +124,25 @@ describe('matching', () => {
     expect(await m('a', null, 'malformed')).toBeUndefined();
     expect(await m('a', null, 'bearer')).toBeDefined();
   });
+
+  test('a recorded request carrying none of the run\'s keys is keyed by how it carries a credential, so the missing, malformed and wrong-key checks (one body, any order) each get their own answer', async () => {
+    const keyless = (authorization: string | undefined, content: string): FixtureExchange => {
+      const ex = chat('same');
+      const headers = { ...ex.request.headers };
+      delete (headers as Record<string, string>).authorization;
+      const fixture = toFixtureExchange({ ...ex, request: { ...ex.request, headers: { ...headers, ...(authorization ? { authorization } : {}) } }, response: { ...ex.response!, body: { content } } }, BASE, undefined);
+      return fixture;
+    };
+    const recorded = [keyless(undefined, 'none'), keyless('Bearer sk-wrong-1', 'wrong'), keyless('Token x', 'malformed')];
+    expect(recorded.map((f) => f.key.auth)).toEqual(['none', 'bearer', 'malformed']);
+    // With the run's key, the key index says it all: no auth form.
+    expect(toFixtureExchange(chat('same'), BASE, 0).key.auth).toBeUndefined();
+    const m = replay(recorded);
+    // Asked in another order than recorded.
+    expect(await (await m('same', null, 'malformed'))!.json()).toEqual({ content: 'malformed' });
+    expect(await (await m('same', null, 'none'))!.json()).toEqual({ content: 'none' });
+    expect(await (await m('same', null, 'bearer'))!.json()).toEqual({ content: 'wrong' });
+  });
 });
 
 describe('the replay server', () => {

@@ -1,4 +1,4 @@
-import { bodyHash, canonicalBody, modelOf, relativePath, type AuthForm, type FixtureKey } from './fixtureFormat.ts';
+import { authFormOf, bodyHash, canonicalBody, modelOf, relativePath, type AuthForm, type FixtureKey } from './fixtureFormat.ts';
 
 /** The keys a replayed run sends: index i stands for the recording's secret i. */
 export const REPLAY_KEYS = ['sk-replay-key-0', 'sk-replay-key-1'] as const;
@@ -60,8 +60,4 @@ async function keyOf(request: Request, baseUrl: string | undefined): Promise<Req
   };
 }
 
-function authForm(request: Request): AuthForm {
-  const auth = request.headers.get('authorization');
-  if (auth === null) return request.headers.get('x-api-key') === null ? 'none' : 'bearer';
-  return /^Bearer\s+\S+$/i.test(auth) ? 'bearer' : 'malformed';
-}
+const authForm = (request: Request): AuthForm => authFormOf((name) => request.headers.get(name));
