@@ -76,7 +76,7 @@ async function serverClock(ctx: CheckContext, res: CheckResponse): Promise<{ val
 /** `created` near the server's clock. */
 const createdJudge: Judge = async (seen, ctx, meaning) => {
   const values = seen.carriers.map((c) => c.created).filter((v) => v !== undefined);
-  if (values.length === 0) return skip(`${seen.where} carries no \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`, 'inconclusive');
+  if (values.length === 0) return skip(`${seen.where} carries no \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
   const clock = await serverClock(ctx, seen.res);
   const now = clock.value.getTime() / 1000;
   const tolerance = meaning.tolerance_seconds ?? 86_400;
@@ -95,7 +95,7 @@ const createdJudge: Judge = async (seen, ctx, meaning) => {
 const modelJudge: Judge = async (seen, ctx) => {
   const known = new Set(Object.keys(ctx.spec.models).flatMap((id) => [id, ctx.mapModel(id)]));
   const values = seen.carriers.map((c) => c.model).filter((v) => v !== undefined);
-  if (values.length === 0) return skip(`${seen.where} carries no \`model\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (the schema checks report its absence)'}`, 'inconclusive');
+  if (values.length === 0) return skip(`${seen.where} carries no \`model\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
   const unknown = [...new Set(values)].filter((v) => typeof v === 'string' && !known.has(v));
   return outcomeOf(unknown.map((v) => failure(`${seen.where} names model ${shown(v)}, which is no model of the service (${[...new Set(Object.keys(ctx.spec.models).map((id) => ctx.mapModel(id)))].join(', ')})`, seen.res, { path: '/model' })));
 };

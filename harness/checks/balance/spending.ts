@@ -27,8 +27,8 @@ export function balanceChecks(spec: Spec): Check[] {
       appliesTo: defaultModelOnly,
       async run(ctx) {
         const before = await balances(ctx);
-        if (!before.ok) return skip(`GET /user/balance answered ${before.res.status}: nothing to compare (the schema checks judge it)`, 'inconclusive');
-        if (before.granted === undefined || before.toppedUp === undefined) return skip('balance amounts are not decimal strings (the schema checks report it)', 'inconclusive');
+        if (!before.ok) return skip(`GET /user/balance answered ${before.res.status}: nothing to compare (schema.balance.matches-schema judges the balance answer)`, 'inconclusive');
+        if (before.granted === undefined || before.toppedUp === undefined) return skip('balance amounts are not decimal strings (schema.balance.matches-schema reports it on the balance answer)', 'inconclusive');
         if (before.granted <= 0) return skip('the granted balance is empty: the order cannot be observed', 'inconclusive');
         const res = await ctx.send(chat(ctx));
         await res.text();
