@@ -1,3 +1,4 @@
+import { isRecord } from '#harness/core/isRecord.ts';
 import { prng, seedFrom, type Prng } from './prng.ts';
 import { countTokens, firstTokens } from './tokenize.ts';
 import { valueFromSchema } from './valueFromSchema.ts';
@@ -109,7 +110,7 @@ export function generateChat(input: ChatInput): Generated {
  * by `tokens` more tokens of text. Still valid JSON when nothing cuts it.
  */
 function padded(value: unknown, tokens: number, rng: Prng): unknown {
-  const args: Record<string, unknown> = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  const args: Record<string, unknown> = isRecord(value) ? { ...value } : {};
   const name = Object.keys(args).find((k) => typeof args[k] === 'string') ?? 'notes';
   const start = typeof args[name] === 'string' ? (args[name] as string) : '';
   // `sentences` gives about one token per word plus one per period: ask for enough words, then trim.
