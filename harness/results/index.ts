@@ -18,3 +18,5 @@ export { readRecords } from './readRecords.ts';
 export { diffRecords, type DiffEntry, type RunDiff } from './diffRecords.ts';
 export { mergeRepetitions } from './mergeRepetitions.ts';
 export { passAtK, passHatK, repeatStatsOf } from './passAtK.ts';
+export { scoreOf, scoreText, SCORE_WEIGHT, SCORED_VERDICTS, type CellScore } from './score.ts';
+export { coverageOf, type CatalogueCheck, type Coverage } from './coverage.ts';
