@@ -2,6 +2,8 @@ import type { Command, CommandEntry, CommandInfo } from '../command.ts';
 import { checkSpecInfo } from './checkSpecHelp.ts';
 import { diffInfo } from './diffHelp.ts';
 import { emulateInfo } from './emulateHelp.ts';
+import { explainInfo } from './explainHelp.ts';
+import { listInfo } from './listHelp.ts';
 import { mergeInfo } from './mergeHelp.ts';
 import { openapiInfo } from './openapiHelp.ts';
 import { recordInfo } from './recordHelp.ts';
@@ -22,6 +24,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry(validateInfo, async () => (await import('./validate.ts')).validate),
   entry(diffInfo, async () => (await import('./diff.ts')).diff),
   entry(emulateInfo, async () => (await import('./emulate.ts')).emulate),
+  entry(listInfo, async () => (await import('./list.ts')).list),
+  entry(explainInfo, async () => (await import('./explain.ts')).explain),
   entry(checkSpecInfo, async () => (await import('./checkSpec.ts')).checkSpec),
   entry(schemasInfo, async () => (await import('./schemas.ts')).schemas),
   entry(openapiInfo, async () => (await import('./openapi.ts')).openapi),
