@@ -1,4 +1,5 @@
 import type { Command, CommandEntry, CommandInfo } from '../command.ts';
+import { badgeInfo } from './badgeHelp.ts';
 import { checkSpecInfo } from './checkSpecHelp.ts';
 import { diffInfo } from './diffHelp.ts';
 import { emulateInfo } from './emulateHelp.ts';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry(mergeInfo, async () => (await import('./merge.ts')).merge),
   entry(validateInfo, async () => (await import('./validate.ts')).validate),
   entry(diffInfo, async () => (await import('./diff.ts')).diff),
+  entry(badgeInfo, async () => (await import('./badge.ts')).badge),
   entry(emulateInfo, async () => (await import('./emulate.ts')).emulate),
   entry(listInfo, async () => (await import('./list.ts')).list),
   entry(explainInfo, async () => (await import('./explain.ts')).explain),
