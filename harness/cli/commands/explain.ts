@@ -7,7 +7,8 @@ import { closestIds, entryLines, faultsCovering, featuresNeeded, modelsOf, NEEDS
 import { EXIT, parseFlags, type Command } from '../command.ts';
 import { explainInfo } from './explainHelp.ts';
 
-const RELATION = { 'same entry': 'breaks', inside: 'breaks, inside it,', contains: 'breaks all of' } as const;
+/** How the entry a fault breaks stands to the check's entries, after `breaks <entry>`. */
+const RELATION = { 'same entry': '', inside: ', inside an entry it enforces', contains: ', which holds an entry it enforces' } as const;
 
 export const explain: Command = {
   ...explainInfo,
@@ -36,7 +37,7 @@ export const explain: Command = {
     field('severity', check.severity);
     field('basis', basisText(check.basis));
     const models = modelsOf(spec, check);
-    field('models', models.length > 0 ? `${models.join(', ')} (runs once on each)` : 'none of the spec: it never runs');
+    field('models', models.length > 0 ? `${models.join(', ')}${models.length > 1 ? ' (runs once on each)' : ''}` : 'none of the spec: it never runs');
     const features = featuresNeeded(spec, check);
     field('features', features.length > 0 ? `${features.join(', ')} (skipped, out of scope, by --without ${features.join(',')})` : 'none by its spec entries');
 
@@ -62,7 +63,7 @@ export const explain: Command = {
       out.push(`Emulator faults that break an entry it enforces (${faults.length}); under each, a run shows whether it fails:`);
       for (const { fault, relation } of faults) {
         out.push(`  ${fault.id}: ${fault.summary}`);
-        out.push(`    ${RELATION[relation]} ${fault.breaks}${fault.premise ? '; a premise, not a rule: the check is inconclusive there, never failing' : ''}`);
+        out.push(`    breaks ${fault.breaks}${RELATION[relation]}${fault.premise ? '; a premise, not a rule: the check is inconclusive there, never failing' : ''}`);
         out.push(`    svc-conformance run --fault ${fault.id} ${only}`);
       }
       if (faults.some((f) => f.fault.area === 'lifecycle')) out.push('  Lifecycle faults show on one side of a retirement instant (spec/lifecycle.yaml): add --now ISO before or after it.');
