@@ -1,3 +1,5 @@
+import { globMatcher } from '#harness/core/glob.ts';
+
 /**
  * Which checks a run selects: `--only` patterns (any one selects a check; none given selects all)
  * less `--skip` patterns. A pattern is a substring of the check id, or a glob with `*` matching the
@@ -8,16 +10,12 @@ export interface Selection {
   skip?: readonly string[];
 }
 
-export function globMatcher(pattern: string): (id: string) => boolean {
-  if (!pattern.includes('*')) return (id) => id.includes(pattern);
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return (id) => re.test(id);
-}
+export { globMatcher };
 
 /** Whether the selection takes the check `id`. */
 export function selector(selection: Selection): (id: string) => boolean {
-  const only = (selection.only ?? []).map(globMatcher);
-  const skip = (selection.skip ?? []).map(globMatcher);
+  const only = (selection.only ?? []).map((p) => globMatcher(p));
+  const skip = (selection.skip ?? []).map((p) => globMatcher(p));
   return (id) => (only.length === 0 || only.some((m) => m(id))) && !skip.some((m) => m(id));
 }
 

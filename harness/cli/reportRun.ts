@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { OUTCOME_WORD, summaryOf, withBaseline, type RunRecord } from '#harness/results/index.ts';
+import { gate, OUTCOME_WORD, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import type { CommandIO } from './command.ts';
@@ -13,6 +13,8 @@ export interface ReportOptions {
   json?: string;
   /** --baseline FILE: its records, and the path as the user gave it. */
   baseline?: { records: RunRecord[]; source: string };
+  /** --known FILE: the known failures (results/known.ts). */
+  known?: { source: string; entries: KnownEntry[]; strict: boolean };
   budget?: BudgetLedger;
   /** `record`: where the recording went. */
   recordDir?: string;
@@ -32,7 +34,8 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   const extras = { ...(options.budget ? { budget: options.budget.report() } : {}), ...(run.estimate ? { estimate: run.estimate } : {}) };
   const reportStart = performance.now();
   // The whole exit policy goes into each record, so its reports and a later re-reading judge alike.
-  const judged = options.baseline ? withBaseline(run.records, options.baseline.records, options.baseline.source) : run.records;
+  const baselined = options.baseline ? withBaseline(run.records, options.baseline.records, options.baseline.source) : run.records;
+  const judged = options.known ? withKnown(baselined, options.known) : baselined;
   const cells = judged.map((r) => ({ ...r, ...extras, ...(interrupted ? { interruptedBy: interrupted } : {}) }));
   const paths = cells.map((r) => writeCellReports(reportDir, r, ['markdown', 'junit', 'html']));
   const timings = run.clock.timings(run.records, performance.now() - reportStart);
@@ -51,6 +54,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   if (options.budget?.report().reached) io.stderr(`svc-conformance: the spend reached --budget-usd ${options.budget.limitUsd}: the checks not run are reported as skipped (budget).`);
   io.stdout(`${OUTCOME_WORD[summary.outcome]}: ${summary.reason}`);
   for (const hint of hintsOf(timed)) io.stderr(hint);
+  for (const c of gate(timed).cells) if (c.stale.length > 0) io.stderr(`svc-conformance: ${c.record.model} at ${c.record.target.baseUrl}: stale known failures, the checks pass now: remove ${c.stale.map((e) => `${e.check} (${e.at})`).join(', ')}${c.record.options.known?.strict ? '' : ' (--strict-known fails the run on them)'}.`);
   if (summary.outcome === 'nothing-judged') io.stderr('svc-conformance: nothing was shown to hold, so this is not a pass. Each skip says why in report.md: widen --only or --skip, drop a --without, or record the checks a replay lacks.');
   io.stdout(`reports: ${reportDir} (summary.md)${summary.outcome === 'fail' ? ' — failures are listed in each report.md' : ''}`);
   if (options.recordDir !== undefined) io.stdout(`recording: ${options.recordDir} (manifest.json, exchanges/)`);

@@ -101,6 +101,7 @@ export function renderMarkdown(record: RunRecord): string {
   out.push(`${failureCounts.join(' · ')} · ${plural(s.error, 'error')}${s.flaky > 0 ? ` · ${s.flaky} flaky` : ''} · ${s.pass} passed · ${s.skip} skipped · ${s.unsupported} unsupported (${plural(s.total, 'check')})`, '');
   if (opts.repeat) out.push('> [!NOTE]', `> Every check ran ${opts.repeat} times (--repeat); a check that passed in some runs and failed in others is flaky${opts.allowFlaky ? ', and with --allow-flaky does not fail the run' : ', and counts as a failure of its severity'}.`, '');
   if (record.interrupted) out.push('> [!WARNING]', '> The run was interrupted before every check ran: this report is partial.', '');
+  if (outcome.stale.length > 0) out.push('> [!WARNING]', `> Stale known failures: ${outcome.stale.length} ${outcome.stale.length === 1 ? 'entry of' : 'entries of'} ${mdCode(record.options.known!.source)} cover checks that pass now: remove ${outcome.stale.length === 1 ? 'it' : 'them'} (${outcome.stale.map((e) => `${mdCode(e.check)} at ${mdText(e.at)}`).join(', ')})${record.options.known!.strict ? '; --strict-known fails the run on them' : ''}.`, '');
   if (opts.without?.length) out.push('> [!NOTE]', `> Out of scope (--without): ${opts.without.map(mdCode).join(', ')}. Their checks are skipped, and the outcome is judged on the rest.`, '');
   if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged (see Errors). An error fails the run as a failure of its severity would.`, '');
 

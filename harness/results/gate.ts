@@ -1,6 +1,8 @@
 import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
 import type { RunRecord } from './runRecord.ts';
 import { skipKindOf } from './skipKind.ts';
+import { isFailing } from './failing.ts';
+import { knownStanding, staleEntries, type KnownEntry } from './known.ts';
 
 /**
  * THE decision of whether a run passed, written once. The exit code, summary.json, every report's
@@ -45,6 +47,8 @@ export interface CellGate {
   known: CheckResult[];
   /** Failing results below the gate (should without --strict, advisory, flaky allowed, not in the baseline). */
   tolerated: CheckResult[];
+  /** Known-failure entries whose checks all passed: fixed, to be removed. */
+  stale: KnownEntry[];
   /** Checks judged (pass, fail or flaky) among those the outcome rests on: the must-checks, else all. */
   judged: number;
   /** Of those, what was not judged and why: skips by kind, errors, unsupported. */
@@ -61,16 +65,14 @@ export interface GateDecision {
   reason: string;
 }
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'flaky']);
-
-/** Whether a verdict is a failure of some kind (before severity and policy). */
-export function isFailing(verdict: Verdict): boolean {
-  return FAILING.has(verdict);
-}
+export { isFailing };
 
 /** How a result counts under its record's policy (see the top of this file). */
 export function standingOf(r: CheckResult, options: RunRecord['options']): CaseStanding {
   if (!isFailing(r.verdict)) return { counts: 'none' };
+  // A known failure (svc-conformance.known.yaml) is judged by its entry, whatever its severity.
+  const known = knownStanding(r, options);
+  if (known !== undefined && (known.counts === 'known' || r.severity === 'must' || (r.severity === 'should' && options.strict))) return known;
   if (r.verdict === 'flaky' && options.allowFlaky === true) return { counts: 'tolerated', why: 'flaky, allowed by --allow-flaky' };
   if (r.severity === 'advisory') return { counts: 'tolerated', why: 'advisory: never fails the run' };
   if (r.severity === 'should' && !options.strict) return { counts: 'tolerated', why: 'should: fails the run only with --strict' };
@@ -115,6 +117,7 @@ export function cellGate(record: RunRecord): CellGate {
       unjudged[k] = (unjudged[k] ?? 0) + 1;
     }
   }
+  const stale = staleEntries(record);
   const what = must.length > 0 ? 'must-check' : 'check';
   const ran = record.results.filter((r) => skipKindOf(r) !== 'interrupted').length;
   let outcome: Outcome;
@@ -127,20 +130,29 @@ export function cellGate(record: RunRecord): CellGate {
     reason = `${record.endedEarly.message}${gating.length > 0 ? `; ${failingTheRun(gating.length)}` : ''}`;
   } else if (gating.length > 0) {
     outcome = 'fail';
-    reason = `${failingTheRun(gating.length)} (${countsText(gating)})`;
+    reason = `${failingTheRun(gating.length)} (${countsText(gating)})${stale.length > 0 ? `; ${staleText(stale)}` : ''}`;
+  } else if (stale.length > 0 && record.options.known?.strict) {
+    outcome = 'fail';
+    reason = `${staleText(stale)}, and --strict-known fails the run on them`;
   } else if (judged === 0) {
     outcome = 'nothing-judged';
     reason = `no ${what} was judged: ${unjudgedText(unjudged)} of ${plural(scope.length, what)}`;
   } else {
     outcome = 'pass';
     const beside = [
-      ...(known.length > 0 ? [`${plural(known.length, 'known failure')} from the baseline`] : []),
+      ...(known.length > 0 ? [`${plural(known.length, 'known failure')}${record.options.known ? '' : ' from the baseline'}`] : []),
+      ...(stale.length > 0 ? [staleText(stale)] : []),
       ...(tolerated.length > 0 ? [`${tolerated.length} below the gate (${countsText(tolerated)})`] : []),
       ...(judged < scope.length ? [`not judged: ${unjudgedText(unjudged)}`] : []),
     ];
     reason = `${judged} of ${plural(scope.length, what)} judged, and every one held${beside.length > 0 ? `; ${beside.join('; ')}` : ''}`;
   }
-  return { record, outcome, gating, known, tolerated, judged, unjudged, reason };
+  return { record, outcome, gating, known, tolerated, stale, judged, unjudged, reason };
+}
+
+/** `2 known-failure entries are stale (their checks pass now: remove them): a.b.c (file:3), ...`. */
+function staleText(stale: readonly KnownEntry[]): string {
+  return `${plural(stale.length, 'known-failure entry', 'known-failure entries')} ${stale.length === 1 ? 'is' : 'are'} stale (the check passes now: remove ${stale.length === 1 ? 'it' : 'them'}): ${stale.map((e) => `${e.check} (${e.at})`).join(', ')}`;
 }
 
 /** `2 must failures, 1 error, 1 flaky`: failing results by what they are. */

@@ -1,4 +1,5 @@
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
+import type { KnownPolicy } from './known.ts';
 import type { Cause } from './causes.ts';
 import type { ExitCode, Outcome } from './gate.ts';
 
@@ -34,6 +35,8 @@ export interface RunRecord {
      * id. The gate (gate.ts) fails the run only on a regression from them.
      */
     baseline?: { source: string; verdicts: Record<string, Verdict> };
+    /** --known FILE (svc-conformance.known.yaml): the entries about this cell (results/known.ts). */
+    known?: KnownPolicy;
     shard?: string;
     runs: number;
     seed: number;

@@ -62,7 +62,10 @@ export const RUN_RECORD_LAYOUT: Layout = object(
     spec: object(['revision', 'updated']),
     target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
     referenceTime: object(['value', 'source']),
-    options: object(['strict', 'only', 'skip', 'shard', 'runs', 'seed', 'without', 'repeat', 'allowFlaky', 'baseline'], { baseline: object(['source', 'verdicts']) }),
+    options: object(['strict', 'only', 'skip', 'shard', 'runs', 'seed', 'without', 'repeat', 'allowFlaky', 'baseline', 'known'], {
+      baseline: object(['source', 'verdicts']),
+      known: object(['source', 'strict', 'entries'], { entries: array(object(['check', 'model', 'baseUrl', 'reason', 'until', 'link', 'causes', 'at', 'expired'])) }),
+    }),
     summary: SUMMARY,
     usage: USAGE,
     results: array(CHECK_RESULT),

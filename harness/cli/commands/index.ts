@@ -2,6 +2,7 @@ import type { Command, CommandEntry, CommandInfo } from '../command.ts';
 import { badgeInfo } from './badgeHelp.ts';
 import { checkSpecInfo } from './checkSpecHelp.ts';
 import { diffInfo } from './diffHelp.ts';
+import { initKnownInfo } from './initKnownHelp.ts';
 import { emulateInfo } from './emulateHelp.ts';
 import { explainInfo } from './explainHelp.ts';
 import { listInfo } from './listHelp.ts';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry(mergeInfo, async () => (await import('./merge.ts')).merge),
   entry(validateInfo, async () => (await import('./validate.ts')).validate),
   entry(diffInfo, async () => (await import('./diff.ts')).diff),
+  entry(initKnownInfo, async () => (await import('./initKnown.ts')).initKnown),
   entry(badgeInfo, async () => (await import('./badge.ts')).badge),
   entry(emulateInfo, async () => (await import('./emulate.ts')).emulate),
   entry(listInfo, async () => (await import('./list.ts')).list),

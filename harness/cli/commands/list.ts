@@ -52,7 +52,7 @@ export const list: Command = {
           `A pattern is part of a check id, or a glob with *; areas: ${areas}.`,
       );
     }
-    const matchers = patterns.map(globMatcher);
+    const matchers = patterns.map((p) => globMatcher(p));
     const rows = all.filter((c) => matchers.length === 0 || matchers.some((m) => m(c.id))).map((c) => listed(spec, c));
     if (values.json) {
       io.stdout(JSON.stringify(rows, null, 2));

@@ -3,7 +3,8 @@ import { UsageError } from '#harness/core/errors/index.ts';
 import { parseHeader, parseHeaderEnv } from '#harness/core/extraHeaders.ts';
 import { defaultModels } from '#harness/checks/index.ts';
 import { isFaultId, type FaultId } from '#harness/emulator/index.ts';
-import { checkBaselineCovers, readRecords } from '#harness/results/index.ts';
+import { checkBaselineCovers } from '#harness/results/index.ts';
+import { gateInputsOf } from '../gateInputs.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
 import { featuresOf } from '#harness/runner/features.ts';
 import { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
@@ -57,7 +58,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     fast: { type: 'boolean' },
     ...(name === 'record' ? { out: { type: 'string' } } : {}),
     config: { type: 'string' },
-    baseline: { type: 'string' },
+    baseline: { type: 'string' }, known: { type: 'string' }, 'strict-known': { type: 'boolean' },
     spec: { type: 'string' },
     quiet: { type: 'boolean' },
     'budget-usd': { type: 'string' },
@@ -71,9 +72,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   if (values.fixtures !== undefined && (values['base-url'] || values.config !== undefined || values.fault)) throw new UsageError('run: --fixtures replaces --base-url, --config and --fault; give one target.');
   if (values.fast && values.fixtures === undefined) throw new UsageError('run: --fast applies to --fixtures only.');
   if (name === 'record' && ((values['base-url']?.length ?? 0) > 1 || values.config !== undefined)) throw new UsageError('record: one target per recording; give at most one --base-url and no --config.');
-  // A baseline that cannot be read stops the run before anything is spent.
-  const baseline = values.baseline !== undefined ? { records: await readRecords(resolve(values.baseline)), source: values.baseline } : undefined;
   const { spec } = loadSpec(values.spec);
+  const { baseline, known } = await gateInputsOf(name, values, spec, io);
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
   const selection = selectionOf(name, spec, models, values.only, values.skip);
@@ -139,7 +139,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     clearReports(reportDir);
     const ran = await runTargets(spec, targets, settings, { stop, budget, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io) });
     const interrupted = stop.signal.aborted ? stop.signalName : undefined;
-    return reportRun(ran, { reportDir, json: values.json, ...(baseline ? { baseline } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
+    return reportRun(ran, { reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {
     stop.dispose();
     // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.

@@ -1,0 +1,89 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { RunRecord } from '#harness/results/index.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { main } from './main.ts';
+
+/**
+ * Known failures (svc-conformance.known.yaml) as the gate reads them: against the embedded emulator
+ * with one fault on (usage-total-wrong: total_tokens one more than the parts), one check fails at must.
+ */
+const tmp = tempDirs('svc-known-');
+const NOW = '2026-06-01T00:00:00Z';
+const CHECK = 'usage.total.equals-prompt-plus-completion';
+const base = ['--model', 'svc-v4-flash', '--now', NOW, '--quiet'];
+
+async function run(args: string[]): Promise<{ code: number; err: string; record: RunRecord; summary: { outcome: string; reason: string }; md: string }> {
+  const dir = tmp();
+  const io = captureIO();
+  const code = await main(['run', ...base, '--report-dir', dir, '--json', join(dir, 'all.json'), ...args], io);
+  const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { summary: { outcome: string; reason: string }; records: RunRecord[] };
+  return { code, err: io.err.join('\n'), record: all.records[0]!, summary: all.summary, md: readFileSync(join(dir, 'emulator', 'svc-v4-flash', 'report.md'), 'utf8') };
+}
+
+function knownFile(body: string): string {
+  const file = join(tmp(), 'known.yaml');
+  writeFileSync(file, body);
+  return file;
+}
+
+const entry = (extra = '') => `known:\n  - check: ${CHECK}\n    reason: the gateway counts its own tokens\n${extra}`;
+
+describe('known failures', () => {
+  test('a known failure stays green, shown and counted as known', async () => {
+    const { code, record, summary, md } = await run(['--fault', 'usage-total-wrong', '--only', 'usage.total.*', '--known', knownFile(entry())]);
+    expect(code).toBe(0);
+    expect(summary.outcome).toBe('pass');
+    expect(summary.reason).toMatch(/1 known failure/);
+    expect(record.results.find((r) => r.checkId === CHECK)?.verdict).toBe('fail');
+    expect(md).toContain('known: the gateway counts its own tokens');
+  }, 60_000);
+
+  test('the same check failing for another cause than the one it is known for fails the run', async () => {
+    const { code, summary } = await run(['--fault', 'usage-total-wrong', '--only', 'usage.total.*', '--known', knownFile(entry("    causes: ['usage.total.equals-prompt-plus-completion at:/usage/prompt_tokens']\n"))]);
+    expect(code).toBe(1);
+    expect(summary.reason).toMatch(/1 check fails the run/);
+  }, 60_000);
+
+  test('a fixed check makes its entry stale: reported at the top, and --strict-known fails the run', async () => {
+    const file = knownFile(entry());
+    const loose = await run(['--only', 'usage.total.*', '--known', file]);
+    expect(loose.code).toBe(0);
+    expect(loose.md).toMatch(/Stale known failures: 1 entry of .* cover checks that pass now/);
+    expect(loose.err).toMatch(/stale known failures, the checks pass now: remove usage\.total\.equals-prompt-plus-completion \(.*known\.yaml:2\)/);
+    const strict = await run(['--only', 'usage.total.*', '--known', file, '--strict-known']);
+    expect(strict.code).toBe(1);
+    expect(strict.summary.reason).toMatch(/1 known-failure entry is stale .* --strict-known fails the run on them/);
+  }, 60_000);
+
+  test('an entry past its until date fails the run, saying so', async () => {
+    const { code, record, summary } = await run(['--fault', 'usage-total-wrong', '--only', 'usage.total.*', '--known', knownFile(entry('    until: 2026-01-31\n'))]);
+    expect(code).toBe(1);
+    expect(record.results.find((r) => r.checkId === CHECK)?.verdict).toBe('fail');
+    expect(summary.reason).toMatch(/1 check fails the run/);
+  }, 60_000);
+
+  test('an entry naming no check is an input error naming the file and line, exit 2', async () => {
+    const file = knownFile(`known:\n  - check: ${CHECK}\n    reason: fine\n  - check: usage.no-such-check\n    reason: typo\n`);
+    const io = captureIO();
+    expect(await main(['run', ...base, '--report-dir', tmp(), '--known', file], io)).toBe(2);
+    expect(io.err.join('\n')).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: \`usage\\.no-such-check\` names no check of this run`));
+  });
+
+  test('init-known round-trips: a run\'s failures written as entries, then the same run passes', async () => {
+    const first = tmp();
+    const io = captureIO();
+    expect(await main(['run', ...base, '--fault', 'usage-total-wrong', '--only', 'usage.total.*', '--report-dir', first, '--json', join(first, 'all.json')], io)).toBe(1);
+    const file = join(tmp(), 'svc-conformance.known.yaml');
+    const init = captureIO();
+    expect(await main(['init-known', join(first, 'all.json'), '--out', file], init)).toBe(0);
+    expect(init.out.join('\n')).toMatch(/wrote 1 entry/);
+    const written = readFileSync(file, 'utf8');
+    expect(written).toContain(`check: ${CHECK}`);
+    expect(written).toContain('TODO');
+    const again = await run(['--fault', 'usage-total-wrong', '--only', 'usage.total.*', '--known', file]);
+    expect(again.code).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,92 @@
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { globMatcher } from '#harness/core/glob.ts';
+import { isFailing } from './failing.ts';
+import { targetKey } from './baseline.ts';
+import type { RunRecord } from './runRecord.ts';
+
+/**
+ * One entry of a known-failures file (svc-conformance.known.yaml): a check that fails today for a
+ * reason the team knows. Where it came from (file and line) travels with it, so every message can
+ * point back at it.
+ */
+export interface KnownEntry {
+  /** A check id, or a glob of ids with `*`. */
+  check: string;
+  /** Only on this model (the spec's id), or every model. */
+  model?: string;
+  /** Only at this base URL, or every target. */
+  baseUrl?: string;
+  reason: string;
+  /** YYYY-MM-DD: past it the entry no longer excuses anything (it fails the run, saying so). */
+  until?: string;
+  link?: string;
+  /** The causes it is known for (Failure.key, as `init-known` writes them); none: any failure of the check. */
+  causes?: string[];
+  /** Where it is written: `file:line`. */
+  at: string;
+  /** Set on a cell's copy when its `until` was before the run (withKnown). */
+  expired?: true;
+}
+
+/** The known failures of one cell, as its record carries them (the gate reads them there). */
+export interface KnownPolicy {
+  /** The file, as the user gave it. */
+  source: string;
+  entries: KnownEntry[];
+  /** --strict-known: a stale entry (its check passes now) fails the run. */
+  strict?: boolean;
+}
+
+/** Whether `entry` is about this result's check and model (and, given one, target). */
+export function entryCovers(entry: KnownEntry, r: Pick<CheckResult, 'checkId' | 'model'>, target?: Pick<RunRecord['target'], 'kind' | 'baseUrl'>): boolean {
+  const checkMatches = globMatcher(entry.check, true)(r.checkId);
+  const targetMatches = target === undefined || entry.baseUrl === undefined || entry.baseUrl.replace(/\/+$/, '') === targetKey(target).replace(/\/+$/, '');
+  return checkMatches && (entry.model === undefined || entry.model === r.model) && targetMatches;
+}
+
+/** Whether the entry's `until` is before the run (a date is good through its whole day, UTC). */
+const isExpired = (entry: KnownEntry, at: string): boolean => entry.until !== undefined && `${entry.until}T23:59:59.999Z` < at;
+
+/** The causes a failing result failed for: its failures' keys, or its error's reason. */
+function causesOf(r: CheckResult): string[] {
+  if (r.verdict === 'error') return [r.reason ?? 'error'];
+  return [...new Set((r.failures ?? []).map((f) => f.key ?? f.message))];
+}
+
+export type KnownStanding = { counts: 'known'; why: string } | { counts: 'gates'; why: string } | undefined;
+
+/**
+ * How a failing result stands against the known failures: `known` when an entry covers it, is not
+ * expired and (naming causes) knows every cause it failed for; `gates` when the entry covering it
+ * expired or it fails for a cause the entry does not know (a different failure is a new failure);
+ * undefined when no entry covers it.
+ */
+export function knownStanding(r: CheckResult, options: { known?: KnownPolicy }): KnownStanding {
+  const policy = options.known;
+  if (policy === undefined || !isFailing(r.verdict)) return undefined;
+  const entry = policy.entries.find((e) => entryCovers(e, r));
+  if (entry === undefined) return undefined;
+  if (entry.expired) return { counts: 'gates', why: `known until ${entry.until}, which has passed (${entry.at}): fix it, or give the entry a new date` };
+  const now = causesOf(r);
+  const unknown = entry.causes === undefined ? [] : now.filter((c) => !entry.causes!.includes(c));
+  if (unknown.length > 0) return { counts: 'gates', why: `known for ${entry.causes!.join('; ')} (${entry.at}), but it fails now for ${unknown.join('; ')}` };
+  return { counts: 'known', why: `known: ${entry.reason} (${entry.at})` };
+}
+
+/** Entries of a cell whose checks ran and none failed: fixed, so the entry should go. */
+export function staleEntries(record: Pick<RunRecord, 'results'> & { options: { known?: KnownPolicy } }): KnownEntry[] {
+  const policy = record.options.known;
+  if (policy === undefined) return [];
+  return policy.entries.filter((e) => {
+    const covered = record.results.filter((r) => entryCovers(e, r));
+    return covered.length > 0 && covered.every((r) => r.verdict === 'pass');
+  });
+}
+
+/** The records with the known failures of their own cell in their policy (gate.ts reads them there). */
+export function withKnown(records: readonly RunRecord[], known: { source: string; entries: readonly KnownEntry[]; strict: boolean }): RunRecord[] {
+  return records.map((r) => {
+    const entries = known.entries.filter((e) => r.results.some((x) => entryCovers(e, x, r.target))).map((e) => (isExpired(e, r.startedAt) ? { ...e, expired: true as const } : e));
+    return { ...r, options: { ...r.options, known: { source: known.source, entries, ...(known.strict ? { strict: true } : {}) } } };
+  });
+}
