@@ -11,6 +11,7 @@ import { openapiInfo } from './openapiHelp.ts';
 import { recordInfo } from './recordHelp.ts';
 import { runInfo } from './runHelp.ts';
 import { schemasInfo } from './schemasHelp.ts';
+import { trendInfo } from './trendHelp.ts';
 import { validateInfo } from './validateHelp.ts';
 
 const entry = (info: CommandInfo, load: () => Promise<Command>): CommandEntry => ({ ...info, load });
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry(diffInfo, async () => (await import('./diff.ts')).diff),
   entry(initKnownInfo, async () => (await import('./initKnown.ts')).initKnown),
   entry(badgeInfo, async () => (await import('./badge.ts')).badge),
+  entry(trendInfo, async () => (await import('./trend.ts')).trend),
   entry(emulateInfo, async () => (await import('./emulate.ts')).emulate),
   entry(listInfo, async () => (await import('./list.ts')).list),
   entry(explainInfo, async () => (await import('./explain.ts')).explain),
