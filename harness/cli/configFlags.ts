@@ -20,6 +20,8 @@ export interface FileFlags {
   'timeout-ms'?: string;
   'deadline-ms'?: string;
   without?: string;
+  known?: string;
+  'strict-known'?: boolean;
 }
 
 /** The flags of `run` and `record` this module reads. */
@@ -103,6 +105,8 @@ function flagsOf(command: string, read: ConfigFile, specDir: string | undefined)
   if (o.only) out.only = o.only;
   if (o.skip) out.skip = o.skip;
   if (o.strict !== undefined) out.strict = o.strict;
+  if (o.known !== undefined) out.known = o.known;
+  if (o.strict_known !== undefined) out['strict-known'] = o.strict_known;
   if (o.concurrency !== undefined) {
     const text = String(o.concurrency);
     at('concurrency', () => integer(command, 'concurrency', text, ...RANGES.concurrency));

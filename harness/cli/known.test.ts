@@ -87,3 +87,15 @@ describe('known failures', () => {
     expect(again.code).toBe(0);
   }, 60_000);
 });
+
+describe('known failures named by the config file', () => {
+  test('known: FILE and strict_known: in svc-conformance.yaml act as --known and --strict-known', async () => {
+    const file = knownFile(entry());
+    const config = join(tmp(), 'svc-conformance.yaml');
+    writeFileSync(config, `known: ${file}\nstrict_known: true\n`);
+    // The check passes on the clean emulator: the entry is stale, and strict_known fails the run.
+    const { code, summary } = await run(['--only', 'usage.total.*', '--config', config]);
+    expect(code).toBe(1);
+    expect(summary.reason).toMatch(/stale/);
+  }, 60_000);
+});

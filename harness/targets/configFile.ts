@@ -31,13 +31,14 @@ export interface ConfigOptions {
   timeout_ms?: number;
   deadline_ms?: number;
   without?: string[];
+  /** A known-failures file (--known). */
+  known?: string;
+  strict_known?: boolean;
 }
 
-type OptionKind = 'list' | 'boolean' | 'integer';
-const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', deadline_ms: 'integer', without: 'list' };
-/** Reserved for known failures; refused until it is read, so no one believes theirs are applied. */
-const RESERVED = 'known';
-const TOP_KEYS = ['targets', ...Object.keys(OPTIONS), RESERVED];
+type OptionKind = 'list' | 'boolean' | 'integer' | 'string';
+const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', deadline_ms: 'integer', without: 'list', known: 'string', strict_known: 'boolean' };
+const TOP_KEYS = ['targets', ...Object.keys(OPTIONS)];
 
 /** A config file read whole: its targets (none when it names none) and its run options. */
 export interface ConfigFile {
@@ -68,6 +69,8 @@ export interface ConfigFile {
  *   timeout_ms: 30000                       # --timeout-ms
  *   deadline_ms: 90000                      # --deadline-ms
  *   without: [fim]                          # --without, for every target
+ *   known: svc-conformance.known.yaml       # --known (known failures)
+ *   strict_known: true                      # --strict-known
  *
  * Targets and options are each optional, not both. A problem names the file, the line and the
  * field, and exits 2.
@@ -99,8 +102,7 @@ export function readConfigFile(file: string): ConfigFile {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return problem([], `holds neither targets nor run options: a mapping with ${TOP_KEYS.join(', ')} is expected`);
   const top = data as Record<string, unknown>;
   for (const k of Object.keys(top)) {
-    if (k === RESERVED) problem([k], 'reserved for known failures and not read yet: nothing in it would be applied. Remove it; give known failures with --baseline FILE.', true);
-    if (!TOP_KEYS.includes(k)) problem([k], `unknown key \`${k}\` (known: ${TOP_KEYS.filter((t) => t !== RESERVED).join(', ')})`, true);
+    if (!TOP_KEYS.includes(k)) problem([k], `unknown key \`${k}\` (known: ${TOP_KEYS.join(', ')})`, true);
   }
   const options: ConfigOptions = {};
   for (const [key, kind] of Object.entries(OPTIONS) as [keyof ConfigOptions, OptionKind][]) {
@@ -110,6 +112,9 @@ export function readConfigFile(file: string): ConfigFile {
       const list = typeof v === 'string' ? [v] : v;
       if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== 'string' || x === '')) problem([key], 'a list of strings, e.g. [a, b]');
       (options as Record<string, unknown>)[key] = list;
+    } else if (kind === 'string') {
+      if (typeof v !== 'string' || v === '') problem([key], 'a non-empty string (a file path)');
+      (options as Record<string, unknown>)[key] = v;
     } else if (kind === 'boolean') {
       if (typeof v !== 'boolean') problem([key], 'true or false');
       (options as Record<string, unknown>)[key] = v;
@@ -119,7 +124,7 @@ export function readConfigFile(file: string): ConfigFile {
     }
   }
   const hasTargets = top.targets !== undefined;
-  if (!hasTargets && Object.keys(options).length === 0) problem([], `holds neither targets nor run options (${TOP_KEYS.filter((t) => t !== RESERVED).join(', ')})`);
+  if (!hasTargets && Object.keys(options).length === 0) problem([], `holds neither targets nor run options (${TOP_KEYS.join(', ')})`);
   return { file, targets: hasTargets ? targetsOf(top.targets, doc, lineCounter, file, problem) : [], options, where: (key) => at([key]) };
 }
 
