@@ -58,6 +58,14 @@ describe('scoreOf', () => {
     expect(s.score).toBe(36);
   });
 
+  test('a failure listed in the known-failures file is left out too; one failing for another cause is scored', () => {
+    const r = sampleRecord();
+    const known = { source: 'svc-conformance.known.yaml', entries: [{ check: 'stream.framing.ends-with-done', reason: 'upstream bug', at: 'svc-conformance.known.yaml:1' }, { check: 'request.temperature.*', reason: 'clamped', causes: ['another cause'], at: 'svc-conformance.known.yaml:4' }] };
+    const s = scoreOf({ ...r, options: { ...r.options, known } });
+    expect(s.known).toBe(1);
+    expect(s.weight).toBe(14);
+  });
+
   test('a cell that scored nothing has no score, not 0', () => {
     expect(scoreOf(recordOf([])).score).toBeUndefined();
     const skipped = recordOf([result('a', 'must', 'skip', { skipKind: 'blocked' }), result('b', 'should', 'unsupported')]);

@@ -11,8 +11,9 @@ import type { RunRecord } from './runRecord.ts';
  *   failure, as the gate counts it); skips (of any kind) and unsupported are not;
  * - its weight is 3 for must, 2 for should, 1 for advisory;
  * - it earns its whole weight when it passed, half of it when it was flaky, nothing otherwise;
- * - a *known* failure (one the baseline saw failing too: `standingOf(...).counts === 'known'`) is
- *   left out of both sums and counted apart, in `known`: it is no news about the endpoint;
+ * - a *known* failure (`standingOf(...).counts === 'known'`: listed in the known-failures file for
+ *   the cause it failed for, or failing in the `--baseline` too) is left out of both sums and
+ *   counted apart, in `known`: it is no news about the endpoint;
  * - `round` is Math.round (halves up), done once on the exact ratio: the sums are integers (in
  *   half-weights), so the same verdicts give the same score whatever their order;
  * - a cell with nothing scored has no score (`score` undefined), never 0 or 100.
@@ -34,7 +35,7 @@ export interface CellScore {
   weight: number;
   /** Scored results, by verdict (known failures not among them). */
   scored: { pass: number; fail: number; flaky: number; error: number };
-  /** Failing results the baseline saw failing too: left out of the score. */
+  /** Known failures (known-failures file, or failing in the baseline too): left out of the score. */
   known: number;
 }
 

@@ -13,10 +13,11 @@ Reads a cell's report.json, or the bundle of a whole run (run --json FILE,
 
 The message is the score: every scored check (pass, fail, flaky, error)
 weighs must 3, should 2, advisory 1; score = round(100 x weight passed /
-weight scored), a flaky check earning half its weight, known failures (from
-the baseline) left out. Several cells: the lowest score. Colour: 90 and up
-bright green, 75 green, 50 yellow, below red. A report in which nothing was
-scored says "passing" (green) or "failing" (red), as its outcome.
+weight scored), a flaky check earning half its weight, known failures
+(--known file, or --baseline) left out. Several cells: the lowest score.
+Colour: 90 and up bright green, 75 green, 50 yellow, below red. A report in
+which nothing was scored says "passing" (green) or "failing" (red), as its
+outcome. The score decides nothing: a cell can score 97 and FAIL.
 
 Options:
   --label TEXT   the left-hand text (default "conformance")

@@ -20,7 +20,8 @@ Both are self-contained: no script, nothing fetched.
 
 Score: every scored check (pass, fail, flaky, error) weighs must 3, should 2,
 advisory 1; score = round(100 x weight passed / weight scored), a flaky check
-earning half its weight, known failures (from the baseline) left out.
+earning half its weight, known failures (--known file, or --baseline) left
+out.
 Coverage: the distinct spec entries judged (pass, fail or flaky) of all the
 entries the harness's checks name (of the spec --spec loads).
 
