@@ -8,7 +8,7 @@ import { yaml } from '#harness/spec/yaml.ts';
 
 /** The known-failures file a run reads when it finds one in the working directory (and none is given). */
 export const KNOWN_FILE = 'svc-conformance.known.yaml';
-const KEYS = ['check', 'model', 'base_url', 'reason', 'until', 'link', 'causes'] as const;
+const KEYS = ['check', 'model', 'base_url', 'reason', 'until', 'link', 'causes', 'pass_rate'] as const;
 
 /**
  * Reads a known-failures file:
@@ -21,6 +21,7 @@ const KEYS = ['check', 'model', 'base_url', 'reason', 'until', 'link', 'causes']
  *       until: 2026-12-31                                   # optional: past it, it fails the run
  *       link: https://tracker.example.com/GW-123            # optional
  *       causes: ['usage.total.equals-prompt-plus-completion at:/usage']   # optional: the causes it is known for
+ *       pass_rate: 0.8                                      # optional: a flaky check's expected pass rate (--repeat N)
  *
  * A problem names the file, the line and the field (exit 2). Each entry keeps `file:line`.
  */
@@ -57,6 +58,8 @@ export function readKnownFile(file: string, command = 'run'): KnownEntry[] {
     if (untilRaw !== undefined && (typeof untilRaw !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(untilRaw) || Number.isNaN(Date.parse(untilRaw)))) problem(['known', i, 'until'], 'a date, YYYY-MM-DD');
     const causes = e.causes;
     if (causes !== undefined && (!Array.isArray(causes) || causes.length === 0 || causes.some((c) => typeof c !== 'string' || c === ''))) problem(['known', i, 'causes'], 'a list of causes (failure keys, as init-known writes them)');
+    const passRate = e.pass_rate;
+    if (passRate !== undefined && (typeof passRate !== 'number' || passRate <= 0 || passRate >= 1)) problem(['known', i, 'pass_rate'], 'a number between 0 and 1 (the flaky check\'s expected pass rate over --repeat N)');
     const model = text('model', false);
     const baseUrl = text('base_url', false);
     const link = text('link', false);
@@ -68,6 +71,7 @@ export function readKnownFile(file: string, command = 'run'): KnownEntry[] {
       ...(typeof untilRaw === 'string' ? { until: untilRaw } : {}),
       ...(link ? { link } : {}),
       ...(causes ? { causes: causes as string[] } : {}),
+      ...(typeof passRate === 'number' ? { passRate } : {}),
       at: `${file}:${lineOf(['known', i]).line}`,
     };
   });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -81,6 +81,20 @@ describe('run --repeat N against an endpoint that breaks one answer in three', (
       await proxy.close();
     }
   }
+
+  test('a known-failures entry with an expected pass rate: 2 of 3 fits 0.6 (known, exit 0); it is significantly below 0.99 (Wilson 95% up to 0.94: exit 1)', async () => {
+    const dir = tmp();
+    const file = (rate: number) => {
+      const f = join(dir, `known-${rate}.yaml`);
+      writeFileSync(f, `known:\n  - check: ${CHECK}\n    reason: the gateway breaks one answer in three\n    pass_rate: ${rate}\n`);
+      return f;
+    };
+    const fits = await flakyRun(['--repeat', '3', '--known', file(0.6)]);
+    expect(fits.results[0]).toMatchObject({ verdict: 'flaky', repeat: { runs: 3, passes: 2 } });
+    expect(fits.code).toBe(0);
+    const below = await flakyRun(['--repeat', '3', '--known', file(0.99)]);
+    expect(below.code).toBe(1);
+  }, 60_000);
 
   test('one run per repetition: the check passes, passes, fails (the third answer is broken), so it is flaky, 2 of 3; a must-check flaky fails the run', async () => {
     const run = await flakyRun(['--repeat', '3']);

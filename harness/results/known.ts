@@ -3,6 +3,7 @@ import { globMatcher } from '#harness/core/glob.ts';
 import { isFailing } from './failing.ts';
 import { targetKey } from './baseline.ts';
 import type { RunRecord } from './runRecord.ts';
+import { wilsonInterval } from './wilson.ts';
 
 /**
  * One entry of a known-failures file (svc-conformance.known.yaml): a check that fails today for a
@@ -22,6 +23,8 @@ export interface KnownEntry {
   link?: string;
   /** The causes it is known for (Failure.key, as `init-known` writes them); none: any failure of the check. */
   causes?: string[];
+  /** A flaky check's expected pass rate (0..1, over `--repeat N`): it fails the run only when the rate seen is significantly below. */
+  passRate?: number;
   /** Where it is written: `file:line`. */
   at: string;
   /** Set on a cell's copy when its `until` was before the run (withKnown). */
@@ -66,11 +69,27 @@ export function knownStanding(r: CheckResult, options: { known?: KnownPolicy }):
   if (policy === undefined || !isFailing(r.verdict)) return undefined;
   const entry = policy.entries.find((e) => entryCovers(e, r));
   if (entry === undefined) return undefined;
+  if (entry.passRate !== undefined) return byPassRate(r, entry);
   if (entry.expired) return { counts: 'gates', why: `known until ${entry.until}, which has passed (${entry.at}): fix it, or give the entry a new date` };
   const now = causesOf(r);
   const unknown = entry.causes === undefined ? [] : now.filter((c) => !entry.causes!.includes(c));
   if (unknown.length > 0) return { counts: 'gates', why: `known for ${entry.causes!.join('; ')} (${entry.at}), but it fails now for ${unknown.join('; ')}` };
   return { counts: 'known', why: `known: ${entry.reason} (${entry.at})` };
+}
+
+/**
+ * A check known to be flaky: known while the pass rate seen could be the expected one, that is
+ * while the expected rate is within the Wilson 95% interval's reach (its upper bound is not below it);
+ * a rate significantly below the expected one fails the run.
+ */
+function byPassRate(r: CheckResult, entry: KnownEntry): KnownStanding {
+  const runs = r.repeat?.runs ?? 1;
+  const passes = r.repeat?.passes ?? 0;
+  const { high } = wilsonInterval(passes, runs);
+  const seen = `${passes} of ${runs} runs passed`;
+  if (entry.expired) return { counts: 'gates', why: `known until ${entry.until}, which has passed (${entry.at})` };
+  if (high < entry.passRate!) return { counts: 'gates', why: `${seen}: significantly below the expected pass rate ${entry.passRate} (Wilson 95% interval up to ${high.toFixed(2)}; ${entry.at})` };
+  return { counts: 'known', why: `known flaky: ${entry.reason}; ${seen}, consistent with the expected pass rate ${entry.passRate} (${entry.at})` };
 }
 
 /** Entries of a cell whose checks ran and none failed: fixed, so the entry should go. */

@@ -64,7 +64,7 @@ export const RUN_RECORD_LAYOUT: Layout = object(
     referenceTime: object(['value', 'source']),
     options: object(['strict', 'only', 'skip', 'shard', 'runs', 'seed', 'without', 'repeat', 'allowFlaky', 'baseline', 'known'], {
       baseline: object(['source', 'verdicts']),
-      known: object(['source', 'strict', 'entries'], { entries: array(object(['check', 'model', 'baseUrl', 'reason', 'until', 'link', 'causes', 'at', 'expired'])) }),
+      known: object(['source', 'strict', 'entries'], { entries: array(object(['check', 'model', 'baseUrl', 'reason', 'until', 'link', 'causes', 'passRate', 'at', 'expired'])) }),
     }),
     summary: SUMMARY,
     usage: USAGE,
