@@ -57,20 +57,40 @@ describe('mergeRecords', () => {
 
   test('records of other cells pass through, in the order of their first record', () => {
     const other = { ...sampleRecord(), model: 'svc-v4-pro' };
-    const elsewhere = { ...sampleRecord(), target: { ...sampleRecord().target, baseUrl: 'http://b.test' } };
-    const merged = mergeRecords([other, shard(1), elsewhere, shard(2)]);
-    expect(merged.map((r) => [r.target.baseUrl, r.model, r.results.length])).toEqual([
-      ['http://127.0.0.1:43817', 'svc-v4-pro', 9],
-      ['http://127.0.0.1:43817', 'svc-v4-flash', 9],
-      ['http://b.test', 'svc-v4-flash', 9],
+    const elsewhere = { ...sampleRecord(), target: { kind: 'live' as const, baseUrl: 'http://b.test', messagesBaseUrl: 'http://b.test/anthropic' } };
+    const replayed = { ...sampleRecord(), target: { kind: 'fixtures' as const, baseUrl: 'http://127.0.0.1:43817', messagesBaseUrl: 'http://127.0.0.1:43817/anthropic' } };
+    const merged = mergeRecords([other, shard(1), elsewhere, shard(2), replayed]);
+    expect(merged.map((r) => [r.target.kind, r.target.baseUrl, r.model, r.results.length])).toEqual([
+      ['emulator', 'http://127.0.0.1:43817', 'svc-v4-pro', 9],
+      ['emulator', 'http://127.0.0.1:43817', 'svc-v4-flash', 9],
+      ['live', 'http://b.test', 'svc-v4-flash', 9],
+      ['fixtures', 'http://127.0.0.1:43817', 'svc-v4-flash', 9],
     ]);
     expect(merged[0]).toEqual({ ...other, causes: causesOf(other.results) });
+  });
+
+  test('shards of the embedded emulator merge into one cell per model though each ran on its own port (targetKey)', () => {
+    const at = (n: 1 | 2, port: number, kind: 'emulator' | 'fixtures' = 'emulator') =>
+      shard(n, { target: { kind, baseUrl: `http://127.0.0.1:${port}`, messagesBaseUrl: `http://127.0.0.1:${port}/anthropic` } });
+    const merged = mergeRecords([at(1, 40001), at(2, 40002)]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.results).toHaveLength(sampleRecord().results.length);
+    expect(merged[0]!.target.baseUrl).toBe('http://127.0.0.1:40002'); // the earliest shard's
+    expect(mergeRecords([at(1, 40001, 'fixtures'), at(2, 40002, 'fixtures')])).toHaveLength(1);
+    // Each target kind is its own cell; a live endpoint is its base URL.
+    expect(mergeRecords([at(1, 40001), at(2, 40002, 'fixtures')])).toHaveLength(2);
+    const live = (n: 1 | 2, url: string) => shard(n, { target: { kind: 'live', baseUrl: url, messagesBaseUrl: `${url}/anthropic` } });
+    expect(mergeRecords([live(1, 'https://a.test'), live(2, 'https://b.test')])).toHaveLength(2);
+    expect(mergeRecords([live(1, 'https://a.test'), live(2, 'https://a.test')])).toHaveLength(1);
+    // The messages base still has to agree, relative to the base URL for an emulator.
+    const other = shard(2, { target: { kind: 'emulator', baseUrl: 'http://127.0.0.1:40002', messagesBaseUrl: 'http://127.0.0.1:40002/other' } });
+    expect(conflictOf([at(1, 40001), other]).message).toMatch(/disagree on target\.messagesBaseUrl \("\{base_url\}\/anthropic" vs "\{base_url\}\/other"\)$/);
   });
 
   test('a check id and model appearing twice is an error naming it and both shards', () => {
     const e = conflictOf([shard(1), shard(2, { results: [...shard(2).results, shard(1).results[1]!] })]);
     expect(e.message).toBe(
-      'cannot merge the records of http://127.0.0.1:43817 (model svc-v4-flash): check stream.framing.ends-with-done (model svc-v4-flash) appears twice, in shard 1/2 and in shard 2/2',
+      'cannot merge the records of emulator (model svc-v4-flash): check stream.framing.ends-with-done (model svc-v4-flash) appears twice, in shard 1/2 and in shard 2/2',
     );
     expect(e.code).toBe('HARNESS_REPORT_MERGE');
     expect(e.exitCode).toBe(2);

@@ -4,6 +4,17 @@ import { MergeConflictError } from './MergeConflictError.ts';
 import { summarize } from './summarize.ts';
 import { sumUsage } from './usage.ts';
 import { causesOf } from './causes.ts';
+import { targetKey } from './baseline.ts';
+
+/**
+ * The messages base as shards of one cell agree on it: a live target's URL as given; the embedded
+ * emulator's and a replay's relative to their base URL (each shard listens on its own random port).
+ */
+function messagesBase(r: RunRecord): string {
+  const { kind, baseUrl, messagesBaseUrl } = r.target;
+  if (kind === 'live' || !messagesBaseUrl.startsWith(baseUrl)) return messagesBaseUrl;
+  return `{base_url}${messagesBaseUrl.slice(baseUrl.length)}`;
+}
 
 /** What every shard of one cell must agree on: they ran the same harness, spec and options. */
 const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
@@ -11,7 +22,7 @@ const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
   ['spec.revision', (r) => r.spec.revision],
   ['spec.updated', (r) => r.spec.updated],
   ['target.kind', (r) => r.target.kind],
-  ['target.messagesBaseUrl', (r) => r.target.messagesBaseUrl],
+  ['target.messagesBaseUrl', messagesBase],
   ['targetModel', (r) => r.targetModel],
   ['referenceTime.source', (r) => r.referenceTime.source],
   ['options.strict', (r) => r.options.strict],
@@ -30,7 +41,7 @@ function shardName(record: RunRecord, index: number): string {
 
 function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunRecord {
   const first = group[0]!.record;
-  const where = (problem: string) => new MergeConflictError(first.target.baseUrl, first.model, problem);
+  const where = (problem: string) => new MergeConflictError(targetKey(first.target), first.model, problem);
 
   for (const [name, get] of MUST_AGREE) {
     const values = [...new Set(group.map(({ record }) => JSON.stringify(get(record)) ?? 'undefined'))];
@@ -79,9 +90,11 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
 }
 
 /**
- * Merges shard records. Records of the same base URL and model become one: results concatenated in
- * the order given, summary recounted from them, usage the sum of the shards' usage, startedAt the
- * earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
+ * Merges shard records. Records of the same cell become one: the same model on the same target by
+ * targetKey (the embedded emulator, a replay, or a live base URL), so shards that each ran their
+ * own emulator on a random port merge into one cell per model. The merged record keeps the earliest
+ * shard's target; its results are the shards' concatenated in the order given, summary recounted
+ * from them, usage the sum of the shards' usage, startedAt the earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
  * joined by commas. Other records pass through; cells keep the order of their first record.
  * Throws MergeConflictError when a check (id and model) appears twice in a cell, or when the
  * shards of a cell ran a different harness, spec, target model or options.
@@ -89,7 +102,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
 export function mergeRecords(records: readonly RunRecord[]): RunRecord[] {
   const cells = new Map<string, { record: RunRecord; index: number }[]>();
   records.forEach((record, index) => {
-    const key = JSON.stringify([record.target.baseUrl, record.model]);
+    const key = JSON.stringify([targetKey(record.target), record.model]);
     const cell = cells.get(key);
     if (cell) cell.push({ record, index });
     else cells.set(key, [{ record, index }]);

@@ -46,6 +46,37 @@ describe('svc-conformance merge', () => {
     expect(io.err.join('\n')).toMatch(/stream\.|twice|both/);
   });
 
+  // Shards run on several machines each start their own embedded emulator, on a random port.
+  let embeddedShards: Promise<void> | undefined;
+  const runEmbeddedShards = () =>
+    (embeddedShards ??= (async () => {
+      const common = ['run', '--quiet', '--model', 'svc-v4-flash', '--now', '2026-06-01T00:00:00Z', '--only', 'stream'];
+      for (const n of [1, 2]) expect(await main([...common, '--shard', `${n}/2`, '--report-dir', join(dir, `e${n}`), '--json', join(dir, `e${n}.json`)], captureIO())).toBe(0);
+    })());
+
+  test('shards of the embedded emulator (each on its own port) merge into one cell per model, under emulator/', async () => {
+    await runEmbeddedShards();
+    const ports = [1, 2].map((n) => (JSON.parse(readFileSync(join(dir, `e${n}.json`), 'utf8')) as { records: { target: { baseUrl: string } }[] }).records[0]!.target.baseUrl);
+    expect(ports[0]).not.toBe(ports[1]);
+    const io = captureIO();
+    expect(await main(['merge', ...reportsUnder(join(dir, 'e1')), ...reportsUnder(join(dir, 'e2')), '--report-dir', join(dir, 'emerged')], io)).toBe(0);
+    expect(io.out.join('\n')).toContain('merged 2 report(s) into 1 cell(s)');
+    expect(io.out.join('\n')).toContain('svc-v4-flash @ emulator:');
+    expect(reportsUnder(join(dir, 'emerged'))).toEqual([join(dir, 'emerged', 'emulator', 'svc-v4-flash', 'report.json')]);
+    const summary = JSON.parse(readFileSync(join(dir, 'emerged', 'summary.json'), 'utf8')) as { outcome: string; cells: unknown[] };
+    expect(summary).toMatchObject({ outcome: 'pass' });
+    expect(summary.cells).toHaveLength(1);
+  }, 120_000);
+
+  test('the --json bundle a run writes ({ summary, records }) is accepted: its records are merged', async () => {
+    await runEmbeddedShards();
+    const io = captureIO();
+    expect(await main(['merge', join(dir, 'e1.json'), join(dir, 'e2.json'), '--report-dir', join(dir, 'bundled')], io)).toBe(0);
+    expect(io.out.join('\n')).toContain('merged 2 report(s) into 1 cell(s)');
+    const results = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { results: { checkId: string; verdict: string }[] }).results.map((r) => `${r.checkId}:${r.verdict}`).sort();
+    expect(results(join(dir, 'bundled', 'emulator', 'svc-v4-flash', 'report.json'))).toEqual(results(join(dir, 'emerged', 'emulator', 'svc-v4-flash', 'report.json')));
+  }, 120_000);
+
   test('no file, or a file that is not a report: exit 2 with the reason', async () => {
     expect(await main(['merge'], captureIO())).toBe(2);
     const io = captureIO();
