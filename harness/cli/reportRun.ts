@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { gate, OUTCOME_WORD, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
+import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import type { CommandIO } from './command.ts';
@@ -22,6 +22,12 @@ export interface ReportOptions {
   interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
+/** The record with its score (score.ts), judged under the policy it now carries (known failures left out). */
+const withScore = (r: RunRecord): RunRecord => {
+  const { score } = scoreOf(r);
+  return score === undefined ? r : { ...r, score };
+};
+
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
@@ -36,7 +42,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   // The whole exit policy goes into each record, so its reports and a later re-reading judge alike.
   const baselined = options.baseline ? withBaseline(run.records, options.baseline.records, options.baseline.source) : run.records;
   const judged = options.known ? withKnown(baselined, options.known) : baselined;
-  const cells = judged.map((r) => ({ ...r, ...extras, ...(interrupted ? { interruptedBy: interrupted } : {}) }));
+  const cells = judged.map((r) => withScore({ ...r, ...extras, ...(interrupted ? { interruptedBy: interrupted } : {}) }));
   const paths = cells.map((r) => writeCellReports(reportDir, r, ['markdown', 'junit', 'html']));
   const timings = run.clock.timings(run.records, performance.now() - reportStart);
   const timed = cells.map((r) => ({ ...r, timings }));

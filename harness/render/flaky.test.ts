@@ -56,7 +56,7 @@ describe('a repeated run (--repeat 3) with a flaky must-check, in every report',
     const r = sampleRepeatedRecord();
     const md = renderMarkdownSummary(summaryOf([r], ['a/report.json']), [r]);
     expect(md).toContain('| must | should | advisory | flaky | error |');
-    expect(md).toContain('| `svc-v4-flash` | ❌ FAIL | 2 | 1 | 1 | 1 | 1 | 2 |');
+    expect(md).toContain('| `svc-v4-flash` | ❌ FAIL | – | – | 2 | 1 | 1 | 1 | 1 | 2 |');
     const page = renderHtml(r);
     expect(page).toContain(`<li class="check flaky" id="check-${FLAKY}-svc-v4-flash" data-area="usage" data-verdict="flaky">`);
     expect(page).toContain('<span class="badge flaky">flaky</span>');

@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { areasOf, attemptsLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { areasOf, attemptsLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;
@@ -19,6 +19,7 @@ code,pre{font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.6rem .75rem;overflow:auto;max-height:32rem;white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0}
 a{color:inherit}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0 0 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+.meter{vertical-align:middle;margin-left:.4rem}.meter .back{fill:#8884}.meter .fill{fill:var(--pass)}.meter.cov .fill{fill:#4a7bd0}
 .badge{display:inline-block;min-width:5.5rem;text-align:center;border-radius:1rem;padding:0 .6rem;font-weight:600;color:#fff;font-size:.85rem}
 .badge.fail{background:var(--fail)}.badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.unsupported{background:var(--unsupported)}.badge.skip{background:var(--skip)}.badge.pass{background:var(--pass)}.badge.interrupted,.badge.nothing-judged{background:var(--error)}
 .sev{display:inline-block;border:1px solid var(--line);border-radius:4px;padding:0 .35rem;font-size:.8rem;color:var(--muted)}.sev.must{font-weight:700;color:var(--fg)}
@@ -145,6 +146,11 @@ function failureHtml(f: Failure): string {
   return out.join('\n');
 }
 
+/** A small bar of `percent` (0..100), drawn in SVG: attributes, not inline styles, which the page's CSP forbids. */
+function meter(percent: number, what: 'score' | 'coverage'): string {
+  return ` <svg class="meter${what === 'coverage' ? ' cov' : ''}" width="100" height="8" role="img" aria-label="${what} ${percent} of 100"><rect class="back" width="100" height="8" rx="4"/><rect class="fill" width="${percent}" height="8" rx="4"/></svg>`;
+}
+
 function checkHtml(r: CheckResult, gates: boolean, allowFlaky: boolean): string {
   const out = [
     `<li class="check ${r.verdict}" id="${h(`check-${r.checkId}-${r.model}`)}" data-area="${h(r.area)}" data-verdict="${r.verdict}">`,
@@ -227,6 +233,7 @@ export function renderHtml(record: RunRecord): string {
   const verdictWord = outcomeHeadline(outcome.outcome, false);
   const opts = record.options;
   const facts: [string, string][] = [
+    ['Score', `${h(scoreLine(record))}${record.score === undefined ? '' : meter(record.score, 'score')}${record.coverage === undefined ? '' : meter(record.coverage.percent, 'coverage')}`],
     ['Target', `<code>${h(record.target.baseUrl)}</code> (${h(record.target.kind)}; messages <code>${h(record.target.messagesBaseUrl)}</code>)`],
     ['Model', record.targetModel === record.model ? `<code>${h(record.model)}</code>` : `<code>${h(record.model)}</code> (asked as <code>${h(record.targetModel)}</code>)`],
     ['Spec revision', `<code>${h(record.spec.revision)}</code> (updated ${h(record.spec.updated)})`],

@@ -84,6 +84,8 @@ export function renderJunit(record: RunRecord): string {
   const props: [string, string][] = [
     ['outcome', OUTCOME_WORD[decision.outcome]],
     ['reason', decision.reason],
+    ...(record.score === undefined ? [] : [['score', String(record.score)] as [string, string]]),
+    ...(record.coverage === undefined ? [] : [['coverage', `${record.coverage.percent}% (${record.coverage.covered} of ${record.coverage.total} spec entries)`] as [string, string]]),
     ['baseUrl', record.target.baseUrl],
     ['target', record.target.kind],
     ['model', record.model],

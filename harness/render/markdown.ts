@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { attemptsLine, costNotes, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { attemptsLine, costNotes, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -91,7 +91,8 @@ export function renderMarkdown(record: RunRecord): string {
     ...optionWords(opts, mdCode),
   ];
   out.push(row(['Run', run.join(' · ')]));
-  out.push(row(['Harness', `${record.harness.name} ${mdText(record.harness.version)}`]), '');
+  out.push(row(['Harness', `${record.harness.name} ${mdText(record.harness.version)}`]));
+  out.push(row(['Score', mdText(scoreLine(record))]), '');
 
   const failureCounts = [
     `**${plural(s.mustFailures, 'must failure')}**`,

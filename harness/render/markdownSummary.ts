@@ -31,8 +31,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
 
   // Causes across every cell first: one defect seen by many checks and models is one line.
   out.push(...causesSection({ results: records.flatMap((r) => r.results), ...(summary.causes ? { causes: summary.causes } : {}) }));
-  out.push(row(['Base URL', 'Model', 'outcome', 'must', 'should', 'advisory', 'flaky', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
-  out.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
+  out.push(row(['Base URL', 'Model', 'outcome', 'score', 'coverage', 'must', 'should', 'advisory', 'flaky', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
+  out.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const c of summary.cells) {
     const s = c.summary;
     const note = recordOf(c.baseUrl, c.model)?.interrupted ? ' (interrupted)' : '';
@@ -41,6 +41,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
         mdCode(c.baseUrl),
         `${mdCode(c.model)}${note}`,
         outcomeHeadline(c.outcome),
+        recordOf(c.baseUrl, c.model)?.score === undefined ? '–' : `${recordOf(c.baseUrl, c.model)!.score}`,
+        recordOf(c.baseUrl, c.model)?.coverage === undefined ? '–' : `${recordOf(c.baseUrl, c.model)!.coverage!.percent}%`,
         ...[s.mustFailures, s.shouldFailures, s.advisoryFailures, s.flaky, s.error, s.pass, s.skip, s.unsupported, s.total].map(String),
         String(c.usage.promptTokens + c.usage.completionTokens),
         mdText(c.usage.costUsd),
@@ -57,6 +59,8 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
       '**all**',
       '',
       `**${outcomeHeadline(summary.outcome)}**`,
+      '',
+      '',
       ...[t.mustFailures, t.shouldFailures, t.advisoryFailures, t.flaky, t.error, t.pass, t.skip, t.unsupported, t.total].map((n) => `**${n}**`),
       `**${tokens}**`,
       `**${cost}**`,

@@ -118,3 +118,10 @@ export function timingNote(t: RunTimings): string {
 export function attemptsLine(r: CheckResult): string | undefined {
   return r.attempts === undefined ? undefined : `${plural(r.attempts.attempts, 'attempt')} for ${plural(r.attempts.requests, 'request')}`;
 }
+
+/** "87/100 · coverage 64% (92 of 143 spec entries judged)", or what the record lacks of it. */
+export function scoreLine(record: RunRecord): string {
+  const score = record.score === undefined ? 'no score (nothing scored)' : `${record.score}/100`;
+  const c = record.coverage;
+  return c === undefined ? score : `${score} · coverage ${c.percent}% (${c.covered} of ${c.total} spec entries judged)`;
+}

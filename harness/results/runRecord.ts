@@ -60,6 +60,10 @@ export interface RunRecord {
    * and what to check. The checks not sent are skipped `blocked`; the gate fails such a run.
    */
   endedEarly?: { kind: 'key-refused'; message: string };
+  /** The cell's score, 0..100 (score.ts; known failures left out); absent when nothing was scored. */
+  score?: number;
+  /** How many of the catalogue's spec entries the cell judged (coverage.ts). */
+  coverage?: { covered: number; total: number; percent: number };
   /** --budget-usd: the limit and whether the spend reached it (checks not run are skipped for budget). */
   budget?: RunBudget;
   /** The cost estimate made before the run (live runs, and runs with --budget-usd). */

@@ -52,8 +52,9 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
   {
+    coverage: object(['covered', 'total', 'percent']),
     causes: array(CAUSE),
     budget: BUDGET,
     estimate: ESTIMATE,

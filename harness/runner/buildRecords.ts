@@ -1,5 +1,6 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { causesOf, summarize, type RunRecord, type UsageTotals } from '#harness/results/index.ts';
+import { causesOf, coverageOf, summarize, type RunRecord, type UsageTotals } from '#harness/results/index.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -19,6 +20,7 @@ export function buildRecords(
   results: readonly CheckResult[],
   timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky'>; endedEarly?: RunRecord['endedEarly'] },
 ): RunRecord[] {
+  const catalogue = buildRegistry(spec).all();
   return config.models
     .map((model) => {
       const mine = results.filter((r) => r.model === model).sort((a, b) => a.checkId.localeCompare(b.checkId));
@@ -40,7 +42,8 @@ export function buildRecords(
         interrupted: timing.interrupted,
         ...(timing.endedEarly ? { endedEarly: timing.endedEarly } : {}),
       };
-      return record;
+      const c = coverageOf(record, catalogue);
+      return c.percent === undefined ? record : { ...record, coverage: { covered: c.covered, total: c.total, percent: c.percent } };
     })
     .filter((r) => r.results.length > 0);
 }
