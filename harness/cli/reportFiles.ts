@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RENDERERS, renderMarkdownSummary } from '#harness/render/index.ts';
+import { RENDERERS, renderIndexPage, renderMarkdownSummary } from '#harness/render/index.ts';
 import { serializeRunSummary, targetKey, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 
 export type ReportName = keyof typeof RENDERERS;
@@ -36,6 +36,7 @@ export function writeSummary(dir: string, summary: RunSummary, records: readonly
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'summary.json'), serializeRunSummary(summary));
   writeFileSync(join(dir, 'summary.md'), renderMarkdownSummary(summary, records));
+  writeFileSync(join(dir, 'index.html'), renderIndexPage(summary, records));
 }
 
 const isDir = (path: string) => {
@@ -53,7 +54,7 @@ const isDir = (path: string) => {
  */
 export function clearReports(dir: string): void {
   if (!isDir(dir)) return;
-  for (const f of ['summary.json', 'summary.md']) rmSync(join(dir, f), { force: true });
+  for (const f of ['summary.json', 'summary.md', 'index.html']) rmSync(join(dir, f), { force: true });
   const reportFiles = new Set(Object.values(RENDERERS).map((r) => r.file));
   for (const target of readdirSync(dir)) {
     const targetDir = join(dir, target);

@@ -6,6 +6,7 @@ import { renderMarkdown } from './markdown.ts';
 
 export { renderHtml, renderJson, renderJunit, renderMarkdown };
 export { renderMarkdownSummary } from './markdownSummary.ts';
+export { renderIndexPage } from './indexPage.ts';
 
 /** A per-cell report: pure, from the record alone, so any report can be rebuilt from report.json. */
 export type Renderer = (record: RunRecord) => string;

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { causesOf, OUTCOME_WORD, type RunRecord, type RunSummary } from '#harness/results/index.ts';
+import { escapeHtml as h } from './escape.ts';
+import { plural } from './view.ts';
+
+const CSS = `
+:root{--pass:#1a7f37;--fail:#cf222e;--other:#9a6700;--line:#d0d7de;--muted:#57606a;color-scheme:light dark}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:80rem;padding:0 1rem}
+h1{font-size:1.5rem;margin:.2rem 0}table{border-collapse:collapse;width:100%;margin:1rem 0}
+th,td{border-bottom:1px solid var(--line);padding:.35rem .6rem;text-align:left;vertical-align:top}
+th{font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.badge{display:inline-block;min-width:5.5rem;text-align:center;border-radius:1rem;padding:0 .6rem;font-weight:600;color:#fff;font-size:.85rem}
+.badge.pass{background:var(--pass)}.badge.fail{background:var(--fail)}.badge.interrupted,.badge.nothing-judged{background:var(--other)}
+.meter{vertical-align:middle;margin-left:.4rem}.meter .back{fill:#8884}.meter .fill{fill:var(--pass)}.meter.cov .fill{fill:#4a7bd0}
+td code{white-space:nowrap}.causes{margin:0;padding-left:1.2rem}.causes li{margin:.1rem 0}.muted{color:var(--muted)}code{font-size:.9em}
+`;
+const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+const CSP = `default-src 'none'; style-src ${hash(CSS)}; base-uri 'none'; form-action 'none'`;
+
+function meter(percent: number, cls: string, what: string): string {
+  return `<svg class="meter${cls}" width="80" height="8" role="img" aria-label="${what} ${percent} of 100"><rect class="back" width="80" height="8" rx="4"/><rect class="fill" width="${(percent * 80) / 100}" height="8" rx="4"/></svg>`;
+}
+
+/**
+ * reports/index.html: the whole run on one page, a row per cell (base URL x model) with its
+ * outcome, score, coverage and the causes of its failures, each linking the cell's own report.html.
+ * Self-contained: no script, no network; a CSP that allows only its own style.
+ */
+export function renderIndexPage(summary: RunSummary, records: readonly RunRecord[]): string {
+  const recordOf = (baseUrl: string, model: string) => records.find((r) => r.target.baseUrl === baseUrl && r.model === model);
+  const rows = summary.cells.map((c) => {
+    const r = recordOf(c.baseUrl, c.model);
+    const causes = r ? (r.causes ?? causesOf(r.results)) : [];
+    const link = c.report.replace(/report\.json$/, 'report.html');
+    const score = r?.score === undefined ? '<span class="muted">–</span>' : `${r.score}${meter(r.score, '', 'score')}`;
+    const coverage = r?.coverage === undefined ? '<span class="muted">–</span>' : `${r.coverage.percent}%${meter(r.coverage.percent, ' cov', 'coverage')}`;
+    const causeList = causes.length === 0 ? '<span class="muted">none</span>' : `<ul class="causes">${causes.slice(0, 5).map((k) => `<li><strong>${h(k.severity)}</strong> ${h(k.message.split(' — ')[0]!)} <span class="muted">(${h(plural(k.affected.length, 'check'))})</span></li>`).join('')}${causes.length > 5 ? `<li class="muted">and ${causes.length - 5} more in the report</li>` : ''}</ul>`;
+    return `<tr><td><code>${h(c.baseUrl)}</code></td><td><code>${h(c.model)}</code></td><td><span class="badge ${c.outcome}">${OUTCOME_WORD[c.outcome]}</span><div class="muted">${h(c.reason)}</div></td><td class="n">${score}</td><td class="n">${coverage}</td><td>${causeList}</td><td><a href="${h(encodeURI(link))}">report</a></td></tr>`;
+  });
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${h(CSP)}">`,
+    `<title>${h(`${OUTCOME_WORD[summary.outcome]} · svc-conformance, ${plural(summary.cells.length, 'cell')}`)}</title>`,
+    `<style>${CSS}</style>`,
+    '</head>',
+    '<body>',
+    `<h1><span class="badge ${summary.outcome}">${OUTCOME_WORD[summary.outcome]}</span> svc-conformance, ${h(plural(summary.cells.length, 'cell'))}</h1>`,
+    `<p><strong>${h(summary.reason)}.</strong> <span class="muted">${h(summary.startedAt)} → ${h(summary.finishedAt)} · exit code ${summary.exitCode}</span></p>`,
+    '<table>',
+    '<thead><tr><th>Base URL</th><th>Model</th><th>Outcome</th><th>Score</th><th>Coverage</th><th>Causes</th><th></th></tr></thead>',
+    `<tbody>${rows.join('\n')}</tbody>`,
+    '</table>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
