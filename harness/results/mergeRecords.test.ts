@@ -6,6 +6,7 @@ import { summarize } from './summarize.ts';
 import type { RunRecord } from './runRecord.ts';
 import { causesOf } from './causes.ts';
 import { gate } from './gate.ts';
+import { scoreOf } from './score.ts';
 
 /** Shard `n` of 2 of the sample record: the results at even (n=1) or odd (n=2) positions. */
 function shard(n: 1 | 2, over: Partial<RunRecord> = {}): RunRecord {
@@ -122,5 +123,13 @@ describe('mergeRecords', () => {
   test('a single record comes back with its summary recounted', () => {
     const r = sampleRecord();
     expect(mergeRecords([r])).toEqual([{ ...r, causes: causesOf(r.results) }]);
+  });
+});
+
+describe('score and coverage of merged shards', () => {
+  test('the score is recomputed from the merged results; a shard\'s coverage (its share only) is not kept', () => {
+    const [merged] = mergeRecords([shard(1, { score: 1, coverage: { covered: 1, total: 9, percent: 11 } }), shard(2, { score: 2, coverage: { covered: 2, total: 9, percent: 22 } })]);
+    expect(merged!.coverage).toBeUndefined();
+    expect(merged!.score).toBe(scoreOf(sampleRecord()).score);
   });
 });

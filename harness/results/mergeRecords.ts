@@ -1,4 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
+import { scoreOf } from './score.ts';
 import type { RunRecord } from './runRecord.ts';
 import { MergeConflictError } from './MergeConflictError.ts';
 import { summarize } from './summarize.ts';
@@ -71,7 +72,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
   const signals = group.map(({ record }) => record.interruptedBy);
   const interruptedBy = signals.includes('SIGTERM') ? 'SIGTERM' : signals.includes('SIGINT') ? 'SIGINT' : undefined;
   const endedEarly = group.find(({ record }) => record.endedEarly)?.record.endedEarly;
-  return {
+  return withoutDerived({
     ...earliest,
     startedAt: earliest.startedAt,
     finishedAt,
@@ -86,7 +87,17 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     interrupted: group.some(({ record }) => record.interrupted),
     ...(interruptedBy ? { interruptedBy } : {}),
     ...(endedEarly ? { endedEarly } : {}),
-  };
+  });
+}
+
+/**
+ * A merged cell's score is recomputed from its merged results; its coverage, which needs the
+ * catalogue, is dropped rather than kept from one shard (a shard covers only its share).
+ */
+function withoutDerived(record: RunRecord): RunRecord {
+  const { score: _score, coverage: _coverage, ...rest } = record;
+  const { score } = scoreOf(rest);
+  return score === undefined ? rest : { ...rest, score };
 }
 
 /**
