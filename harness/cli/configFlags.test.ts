@@ -156,10 +156,10 @@ describe('a run with a config file', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/config.md', () => {
   test('its config file example is a valid config file, read as it says', () => {
-    const readme = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../README.md'), 'utf8');
-    const example = /## Config file[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    const page = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/config.md'), 'utf8');
+    const example = /^# Config file\n[\s\S]*?```yaml\n([\s\S]*?)```/m.exec(page)?.[1];
     expect(example).toBeDefined();
     const cwd = cwdWith({ 'svc-conformance.yaml': example! });
     process.env.GATEWAY_KEY = 'gw-secret';

@@ -30,7 +30,7 @@ Options:
                          without for the run. Default: ./svc-conformance.yaml
                          (or .yml) when there is one, said on stderr. Flags
                          win over the file; --base-url, --fixtures or --fault
-                         replace its targets (README: Config file)
+                         replace its targets (docs/config.md)
   --api-key-env VAR      environment variable holding the key (default SVC_API_KEY)
   --empty-balance-key-env VAR
                          a second key whose balance is empty (checks the 402 rule)

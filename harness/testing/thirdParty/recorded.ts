@@ -7,7 +7,7 @@ import type { Pinned } from './verdicts.ts';
  * replays every one of them and compares each verdict with its pin.
  */
 export interface RecordedThirdParty {
-  /** Short name, as in the README's third-party table. */
+  /** Short name, as in the third-party tables of docs/endpoints.md. */
   name: string;
   /** The recording, relative to the repository root (a `record --out` directory). */
   fixtures: string;
