@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { pageHead } from './htmlPage.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
@@ -91,13 +91,6 @@ const SCRIPT = `
 })();
 `;
 
-const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
-/**
- * Nothing is fetched and only this page's own style and script run: even if some text escaped
- * escaping, an injected script or stylesheet would not execute.
- */
-const CSP = `default-src 'none'; style-src ${hash(CSS)}; script-src ${hash(SCRIPT)}; base-uri 'none'; form-action 'none'`;
 
 function headersTable(headers: Record<string, string>): string {
   const rows = Object.entries(headers).map(([k, v]) => `<tr><th scope="row">${h(k)}</th><td><code>${h(v)}</code></td></tr>`);
@@ -256,15 +249,8 @@ export function renderHtml(record: RunRecord): string {
   ];
   const u = record.usage;
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${h(CSP)}">`,
-    `<title>${h(`${verdictWord} · ${record.model} at ${record.target.baseUrl} · svc-conformance`)}</title>`,
-    `<style>${CSS}</style>`,
-    '</head>',
+    // Nothing is fetched and only this page's own style and script run (htmlPage.ts).
+    ...pageHead(`${verdictWord} · ${record.model} at ${record.target.baseUrl} · svc-conformance`, CSS, SCRIPT),
     '<body>',
     '<header>',
     `<h1><span class="badge ${outcome.outcome}">${verdictWord}</span> ${h(record.model)} at <code>${h(record.target.baseUrl)}</code></h1>`,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { pageHead } from './htmlPage.ts';
 import { causesOf, OUTCOME_WORD, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { plural } from './view.ts';
@@ -14,8 +14,6 @@ th{font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .meter{vertical-align:middle;margin-left:.4rem}.meter .back{fill:#8884}.meter .fill{fill:var(--pass)}.meter.cov .fill{fill:#4a7bd0}
 td code{white-space:nowrap}.causes{margin:0;padding-left:1.2rem}.causes li{margin:.1rem 0}.muted{color:var(--muted)}code{font-size:.9em}
 `;
-const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-const CSP = `default-src 'none'; style-src ${hash(CSS)}; base-uri 'none'; form-action 'none'`;
 
 function meter(percent: number, cls: string, what: string): string {
   return `<svg class="meter${cls}" width="80" height="8" role="img" aria-label="${what} ${percent} of 100"><rect class="back" width="80" height="8" rx="4"/><rect class="fill" width="${(percent * 80) / 100}" height="8" rx="4"/></svg>`;
@@ -38,15 +36,7 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     return `<tr><td><code>${h(c.baseUrl)}</code></td><td><code>${h(c.model)}</code></td><td><span class="badge ${c.outcome}">${OUTCOME_WORD[c.outcome]}</span><div class="muted">${h(c.reason)}</div></td><td class="n">${score}</td><td class="n">${coverage}</td><td>${causeList}</td><td><a href="${h(encodeURI(link))}">report</a></td></tr>`;
   });
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${h(CSP)}">`,
-    `<title>${h(`${OUTCOME_WORD[summary.outcome]} · svc-conformance, ${plural(summary.cells.length, 'cell')}`)}</title>`,
-    `<style>${CSS}</style>`,
-    '</head>',
+    ...pageHead(`${OUTCOME_WORD[summary.outcome]} · svc-conformance, ${plural(summary.cells.length, 'cell')}`, CSS),
     '<body>',
     `<h1><span class="badge ${summary.outcome}">${OUTCOME_WORD[summary.outcome]}</span> svc-conformance, ${h(plural(summary.cells.length, 'cell'))}</h1>`,
     `<p><strong>${h(summary.reason)}.</strong> <span class="muted">${h(summary.startedAt)} → ${h(summary.finishedAt)} · exit code ${summary.exitCode}</span></p>`,
