@@ -123,5 +123,7 @@ export function attemptsLine(r: CheckResult): string | undefined {
 export function scoreLine(record: RunRecord): string {
   const score = record.score === undefined ? 'no score (nothing scored)' : `${record.score}/100`;
   const c = record.coverage;
-  return c === undefined ? score : `${score} · coverage ${c.percent}% (${c.covered} of ${c.total} spec entries judged)`;
+  if (c === undefined) return score;
+  const not = Object.entries(c.notJudged ?? {}).map(([k, n]) => `${n} ${k}`);
+  return `${score} · coverage ${c.percent}% (${c.covered} of ${c.total} spec entries judged${not.length > 0 ? `; not judged: ${not.join(', ')}` : ''})`;
 }

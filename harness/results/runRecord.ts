@@ -1,4 +1,4 @@
-import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
+import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
 import type { KnownPolicy } from './known.ts';
 import type { Cause } from './causes.ts';
 import type { ExitCode, Outcome } from './gate.ts';
@@ -63,7 +63,7 @@ export interface RunRecord {
   /** The cell's score, 0..100 (score.ts; known failures left out); absent when nothing was scored. */
   score?: number;
   /** How many of the catalogue's spec entries the cell judged (coverage.ts). */
-  coverage?: { covered: number; total: number; percent: number };
+  coverage?: { covered: number; total: number; percent: number; notJudged?: Partial<Record<SkipKind | 'unsupported' | 'error', number>> };
   /** --budget-usd: the limit and whether the spend reached it (checks not run are skipped for budget). */
   budget?: RunBudget;
   /** The cost estimate made before the run (live runs, and runs with --budget-usd). */

@@ -54,7 +54,7 @@ const CHECK_RESULT = object(
 export const RUN_RECORD_LAYOUT: Layout = object(
   ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
   {
-    coverage: object(['covered', 'total', 'percent']),
+    coverage: object(['covered', 'total', 'percent', 'notJudged']),
     causes: array(CAUSE),
     budget: BUDGET,
     estimate: ESTIMATE,

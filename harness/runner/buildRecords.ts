@@ -43,7 +43,8 @@ export function buildRecords(
         ...(timing.endedEarly ? { endedEarly: timing.endedEarly } : {}),
       };
       const c = coverageOf(record, catalogue);
-      return c.percent === undefined ? record : { ...record, coverage: { covered: c.covered, total: c.total, percent: c.percent } };
+      const notJudged = Object.fromEntries(Object.entries(c.notJudged).filter(([, n]) => n > 0));
+      return c.percent === undefined ? record : { ...record, coverage: { covered: c.covered, total: c.total, percent: c.percent, ...(Object.keys(notJudged).length > 0 ? { notJudged } : {}) } };
     })
     .filter((r) => r.results.length > 0);
 }
