@@ -148,3 +148,17 @@ describe('streaming over a socket', () => {
     }
   });
 });
+
+describe('latency (emulate --latency-ms), as a far endpoint answers', () => {
+  test('every answer waits at least latencyMs before it is given, a refusal too; the same answer as without it', async () => {
+    const slow = app({ latencyMs: 150 });
+    const fast = app();
+    for (const [path, body] of [['/models', undefined], ['/no-such-path', undefined]] as const) {
+      const started = performance.now();
+      const answer = await slow(path, body);
+      // A lower bound only: a loaded machine is slower, never faster.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+      expect(answer.status).toBe((await fast(path, body)).status);
+    }
+  });
+});

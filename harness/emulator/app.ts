@@ -1,4 +1,6 @@
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { prng, seedFrom } from './generate/prng.ts';
 import { CHOICES, refusal, statusRow } from './choices.ts';
 import type { EmulatorContext } from './context.ts';
 import { authenticate } from './auth.ts';
@@ -72,7 +74,11 @@ export function createApp(ctx: EmulatorContext): (req: Request) => Promise<Respo
   const routes = routesOf(ctx);
   const { spec } = ctx;
   const messagesBase = basePath(spec, 'messages_base_url');
+  const { latencyMs = 0, latencyJitterMs = 0 } = ctx.options;
+  const jitter = prng(seedFrom(ctx.options.seed ?? 0, 'latency'));
   return async (req) => {
+    // A far endpoint's round trip, before anything is answered (a 404 and a 401 wait too).
+    if (latencyMs + latencyJitterMs > 0) await delay(latencyMs + jitter.int(0, latencyJitterMs));
     const url = new URL(req.url);
     const pathname = url.pathname.replace(/\/+$/, '') || '/';
     const route = routes.find((r) => r.method === req.method && r.path === pathname);

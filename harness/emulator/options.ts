@@ -27,4 +27,8 @@ export interface EmulatorOptions {
   balances?: Readonly<Record<string, KeyBalance>>;
   /** Milliseconds between two stream events (0: the next turn of the event loop). */
   streamIntervalMs?: number;
+  /** Milliseconds before every answer's headers, as a hosted endpoint far away takes (0: none). */
+  latencyMs?: number;
+  /** Up to this many milliseconds more, drawn per request from the seeded generator (0: none). */
+  latencyJitterMs?: number;
 }

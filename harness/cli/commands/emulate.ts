@@ -18,6 +18,9 @@ export const emulate: Command = {
       concurrency: { type: 'string' },
       maintenance: { type: 'boolean' },
       'stream-interval': { type: 'string' },
+      'latency-ms': { type: 'string' },
+      'jitter-ms': { type: 'string' },
+      'tokens-per-second': { type: 'string' },
       spec: { type: 'string' },
     });
     if (values['list-faults']) {
@@ -37,7 +40,11 @@ export const emulate: Command = {
     const port = integerFlag('port', values.port, 0, 65535) ?? 0;
     const seed = integerFlag('seed', values.seed, 0, 2 ** 32 - 1) ?? 0;
     const concurrencyPerKey = integerFlag('concurrency', values.concurrency, 1, 100_000) ?? 8;
-    const streamIntervalMs = integerFlag('stream-interval', values['stream-interval'], 0, 60_000) ?? 0;
+    const tokensPerSecond = integerFlag('tokens-per-second', values['tokens-per-second'], 1, 100_000);
+    if (tokensPerSecond !== undefined && values['stream-interval'] !== undefined) throw new UsageError('emulate: give --tokens-per-second or --stream-interval, not both (one sets the other).');
+    const streamIntervalMs = tokensPerSecond !== undefined ? Math.round(1000 / tokensPerSecond) : (integerFlag('stream-interval', values['stream-interval'], 0, 60_000) ?? 0);
+    const latencyMs = integerFlag('latency-ms', values['latency-ms'], 0, 600_000) ?? 0;
+    const latencyJitterMs = integerFlag('jitter-ms', values['jitter-ms'], 0, 600_000) ?? 0;
     const { spec } = loadSpec(values.spec);
     const emulator = await startEmulator({
       spec,
@@ -50,6 +57,8 @@ export const emulate: Command = {
       concurrencyPerKey,
       maintenance: values.maintenance === true,
       streamIntervalMs,
+      latencyMs,
+      latencyJitterMs,
     }).catch((err: unknown) => {
       throw listenError(err, values.host ?? '127.0.0.1', port);
     });

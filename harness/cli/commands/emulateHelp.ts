@@ -6,7 +6,8 @@ export const emulateInfo: CommandInfo = {
   summary: 'serve the embedded emulator of the service (optionally with faults) until stopped',
   help: `Usage: svc-conformance emulate [--port N] [--host H] [--api-key KEY]... [--now ISO]
                               [--fault NAME]... [--seed N] [--concurrency N]
-                              [--maintenance] [--stream-interval MS] [--spec DIR]
+                              [--maintenance] [--stream-interval MS | --tokens-per-second N]
+                              [--latency-ms MS [--jitter-ms MS]] [--spec DIR]
        svc-conformance emulate --list-faults
 
 Serves the service as spec/ describes it, on node:http: every endpoint on every
@@ -27,6 +28,10 @@ Options:
   --concurrency N      requests one key may have in flight before 429 (default 8)
   --maintenance        answer every request 503 (maintenance)
   --stream-interval MS pause between two stream events (default 0)
+  --tokens-per-second N  the same, as a rate: one stream event every 1000/N ms
+  --latency-ms MS      wait this long before every answer's headers, as a far
+                       endpoint does (default 0); --jitter-ms MS adds up to MS
+                       more per request, from the seeded generator
   --spec DIR           spec directory (default: the spec/ shipped with the harness)
   -h, --help           show this help
 
