@@ -59,6 +59,8 @@ describe('svc-conformance emulate', () => {
     [['--port=-1'], '--port must be an integer'],
     [['--port', '-1'], '--port must be an integer from 0 to 65535 (got "-1")'],
     [['--concurrency', 'many'], '--concurrency must be an integer'],
+    [['--latency-ms', 'slow'], '--latency-ms must be an integer'],
+    [['--tokens-per-second', '50', '--stream-interval', '20'], 'give --tokens-per-second or --stream-interval, not both'],
   ])('a bad flag %j is a usage error naming it', async (args, message) => {
     const io = captureIO();
     expect(await main(['emulate', ...args], io)).toBe(2);
