@@ -5,6 +5,7 @@ import { createTransport } from '../createTransport.ts';
 import { isTransportError } from '../errors.ts';
 import { SPEC_RETRY_POLICY, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import type { Transport, TransportOptions } from '../types.ts';
+import { RetryBudget } from './retry.ts';
 
 let server: TestServer | undefined;
 let transport: Transport | undefined;
@@ -215,4 +216,11 @@ describe('retry: exponential backoff', () => {
     const err = await caught;
     expect(isTransportError(err) && err.code).toBe('HARNESS_CLOSED');
   }, 20_000);
+});
+
+describe('RetryBudget', () => {
+  test('5xx retries are counted down; 429 is never counted', () => {
+    const b = new RetryBudget(2);
+    expect([b.take(500), b.take(503), b.take(500), b.take(429), b.take(429)]).toEqual([true, true, false, true, true]);
+  });
 });
