@@ -2,7 +2,7 @@ export type { CostEstimate, RunBudget, RunRecord, RunSummary, RunTimings, Summar
 export { summarize, VERDICTS } from './summarize.ts';
 export { cellGate, gate, isFailing, OUTCOME_WORD, standingOf, withPolicy, type CaseStanding, type CellGate, type ExitCode, type GateDecision, type Outcome } from './gate.ts';
 export { baselineCellOf, cellWords, checkBaselineCovers, targetKey, withBaseline } from './baseline.ts';
-export { entryCovers, knownStanding, staleEntries, withKnown, type KnownEntry, type KnownPolicy } from './known.ts';
+export { causesFailedFor, entryCovers, knownStanding, staleEntries, withKnown, type KnownEntry, type KnownPolicy } from './known.ts';
 export { skipKindOf } from './skipKind.ts';
 export { serializeRunRecord, serializeRunSummary } from './serialize.ts';
 export { parseRunRecord, runRecordProblems } from './parseRunRecord.ts';

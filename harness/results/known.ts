@@ -50,8 +50,8 @@ export function entryCovers(entry: KnownEntry, r: Pick<CheckResult, 'checkId' | 
 /** Whether the entry's `until` is before the run (a date is good through its whole day, UTC). */
 const isExpired = (entry: KnownEntry, at: string): boolean => entry.until !== undefined && `${entry.until}T23:59:59.999Z` < at;
 
-/** The causes a failing result failed for: its failures' keys, or its error's reason. */
-function causesOf(r: CheckResult): string[] {
+/** The causes a failing result failed for: its failures' keys, or its error's reason (what an entry's `causes` lists). */
+export function causesFailedFor(r: CheckResult): string[] {
   if (r.verdict === 'error') return [r.reason ?? 'error'];
   return [...new Set((r.failures ?? []).map((f) => f.key ?? f.message))];
 }
@@ -71,7 +71,7 @@ export function knownStanding(r: CheckResult, options: { known?: KnownPolicy }):
   if (entry === undefined) return undefined;
   if (entry.passRate !== undefined) return byPassRate(r, entry);
   if (entry.expired) return { counts: 'gates', why: `known until ${entry.until}, which has passed (${entry.at}): fix it, or give the entry a new date` };
-  const now = causesOf(r);
+  const now = causesFailedFor(r);
   const unknown = entry.causes === undefined ? [] : now.filter((c) => !entry.causes!.includes(c));
   if (unknown.length > 0) return { counts: 'gates', why: `known for ${entry.causes!.join('; ')} (${entry.at}), but it fails now for ${unknown.join('; ')}` };
   return { counts: 'known', why: `known: ${entry.reason} (${entry.at})` };

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
-import { readRecords, standingOf, targetKey } from '#harness/results/index.ts';
+import { causesFailedFor, readRecords, standingOf, targetKey } from '#harness/results/index.ts';
 import { yaml } from '#harness/spec/yaml.ts';
 import { KNOWN_FILE } from '../knownFile.ts';
 import { EXIT, parseFlags, type Command } from '../command.ts';
@@ -19,14 +19,13 @@ export const initKnown: Command = {
       for (const record of await readRecords(resolve(file))) {
         for (const r of record.results) {
           if (standingOf(r, record.options).counts !== 'gates') continue;
-          const causes = r.verdict === 'error' ? [r.reason ?? 'error'] : [...new Set((r.failures ?? []).map((f) => f.key ?? f.message))];
           const target = targetKey(record.target);
           known.push({
             check: r.checkId,
             model: r.model,
             ...(record.target.kind === 'live' ? { base_url: target } : {}),
             reason: `TODO: why this is known (${r.verdict}: ${(r.failures?.[0]?.message ?? r.reason ?? '').split('\n')[0]!.slice(0, 200)})`,
-            causes,
+            causes: causesFailedFor(r),
           });
         }
       }
