@@ -9,29 +9,19 @@
  *
  * BENCH_LATENCIES (default "800,200"), BENCH_CONCURRENCY (default 4, the run's default).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createApp, createContext, generateKey } from '#harness/emulator/index.ts';
 import { serveFetch } from '#harness/core/http/fetchBridge.ts';
 import { loadSpec } from '#harness/spec/load.ts';
+import { timeProcess } from './timeProcess.ts';
 
-const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const KEY_ENV = 'SVC_BENCH_KEY';
 const latencies = (process.env.BENCH_LATENCIES ?? '800,200').split(',').map(Number);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const { spec } = loadSpec();
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; code: number }> {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: 'ignore' });
-    child.on('error', fail);
-    child.on('exit', (code) => done({ ms: performance.now() - started, code: code ?? -1 }));
-  });
-}
 
 for (const latencyMs of latencies) {
   const key = generateKey();
@@ -43,7 +33,7 @@ for (const latencyMs of latencies) {
   }, { port: 0, host: '127.0.0.1', failure: () => new Response('internal error', { status: 500 }) });
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-latency-'));
   try {
-    const { ms, code } = await run(['bin/svc-conformance.js', 'run', '--base-url', server.url, '--api-key-env', KEY_ENV, '--concurrency', String(concurrency), '--report-dir', dir, '--quiet'], { ...process.env, [KEY_ENV]: key });
+    const { ms, code } = await timeProcess(['bin/svc-conformance.js', 'run', '--base-url', server.url, '--api-key-env', KEY_ENV, '--concurrency', String(concurrency), '--report-dir', dir, '--quiet'], { ...process.env, [KEY_ENV]: key });
     const floorMs = (served * latencyMs) / concurrency;
     console.log(`latency ${latencyMs} ms: wall ${(ms / 1000).toFixed(1)} s, exit ${code}, ${served} requests, concurrency ${concurrency}, floor ${(floorMs / 1000).toFixed(1)} s, ratio to the floor ${(ms / floorMs).toFixed(2)}`);
   } finally {

@@ -7,15 +7,13 @@
  *
  * BENCH_ROUNDS (default 5).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
+import { REPO, timeProcess } from './timeProcess.ts';
 
-const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const KEY_ENV = 'SVC_BENCH_KEY';
 
 interface Timed {
@@ -23,14 +21,6 @@ interface Timed {
   codes: number[];
 }
 
-function timeProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; code: number }> {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: 'ignore' });
-    child.on('error', fail);
-    child.on('exit', (code) => done({ ms: performance.now() - started, code: code ?? -1 }));
-  });
-}
 
 async function sequence(runs: string[][], env: NodeJS.ProcessEnv): Promise<Timed> {
   const out: Timed = { ms: 0, codes: [] };
