@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { CheckResult } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { startHostileServer, type HostileMode, type HostileServer } from '#harness/testing/hostileServer.ts';
-import { runHostile, type HostileRun } from '#harness/testing/hostileRun.ts';
+import { runHostile, story, type HostileRun } from '#harness/testing/hostileRun.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 
 /*
@@ -64,17 +63,6 @@ const CASES: Case[] = [
   { mode: 'server-error-everywhere', affected: [...PLAIN, ...STREAMED, ...UNTOUCHED], says: /HTTP 500/, passing: [] },
 ];
 
-/** Everything a result says about itself: reason, failure messages, and the evidence's error and status line. */
-function story(r: CheckResult): string {
-  const parts = [r.reason ?? ''];
-  for (const f of r.failures ?? []) {
-    parts.push(f.message);
-    const ev = f.evidence;
-    if (ev?.error) parts.push(`${ev.error.code}: ${ev.error.message}`);
-    if (ev?.response) parts.push(`HTTP ${ev.response.status}${ev.response.headers.location ? ` location ${ev.response.headers.location}` : ''}`);
-  }
-  return parts.join(' | ');
-}
 
 interface Outcome extends HostileRun {
   server: HostileServer;

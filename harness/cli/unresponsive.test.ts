@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { startHostileServer, type HostileMode, type HostileServer } from '#harness/testing/hostileServer.ts';
-import { runHostile, type HostileRun } from '#harness/testing/hostileRun.ts';
+import { runHostile, story, type HostileRun } from '#harness/testing/hostileRun.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 
 /*
@@ -33,10 +33,6 @@ async function runAgainst(mode: HostileMode, extra: string[] = []): Promise<Host
   return run;
 }
 
-/** Everything a result says: its reason, and each failure's message and evidence. */
-function story(r: CheckResult): string {
-  return [r.reason ?? '', ...(r.failures ?? []).flatMap((f) => [f.message, f.evidence?.error?.message ?? '', f.evidence?.response ? `HTTP ${f.evidence.response.status}` : ''])].join(' | ');
-}
 const listing = (results: CheckResult[]) => results.map((r) => `${r.checkId} ${r.verdict} ${story(r)}`).join('\n');
 
 describe('a fast HTTP answer, whatever its status, is evidence: nothing is declared unresponsive', () => {

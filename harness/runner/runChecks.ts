@@ -22,6 +22,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
   const scope = openRunScope(config, spec);
   const run: SuitesRun = { results: [], sent: [], requestMs: 0, cancelled: false };
   const { stop } = options;
+  const boundMs = checkBoundMs(timingOf(config));
   /** What each result's check did with the key, for judging it again once the key is refused. */
   const auth = new Map<CheckResult, CheckTracker['auth']>();
   let grace: NodeJS.Timeout | undefined;
@@ -42,7 +43,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
           const { check, model } = queue[next++]!;
           run.firstCheckAt ??= performance.now();
           let tracked: { count: number; bound: RequestBound; auth: CheckTracker['auth'] } | undefined;
-          const result = await guarded({ check, model }, checkBoundMs(timingOf(config)), runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, auth: t.auth })));
+          const result = await guarded({ check, model }, boundMs, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, auth: t.auth })));
           run.lastCheckAt = performance.now();
           auth.set(result, tracked?.auth ?? NO_REQUESTS);
           if (tracked) run.sent.push({ checkId: check.id, model, count: tracked.count, bound: tracked.bound });

@@ -34,3 +34,15 @@ export async function runHostile(server: HostileServer, dir: string, now: string
     delete process.env[keyVar];
   }
 }
+
+/** Everything a result says about itself: reason, failure messages, and the evidence's error and status line. */
+export function story(r: CheckResult): string {
+  const parts = [r.reason ?? ''];
+  for (const f of r.failures ?? []) {
+    parts.push(f.message);
+    const ev = f.evidence;
+    if (ev?.error) parts.push(`${ev.error.code}: ${ev.error.message}`);
+    if (ev?.response) parts.push(`HTTP ${ev.response.status}${ev.response.headers.location ? ` location ${ev.response.headers.location}` : ''}`);
+  }
+  return parts.join(' | ');
+}
