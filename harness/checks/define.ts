@@ -16,6 +16,12 @@ export interface Check {
   specRefs: string[];
   /** Which models of the spec the check runs on; it runs once per such model. */
   appliesTo(model: Model, id: string): boolean;
+  /**
+   * How many round trips the check waits on one after another (a premise, then its verdict; a
+   * property's runs: 'runs'), when more than one: the runner starts long chains first, so a run's
+   * length is not a long chain started last. A test holds it to what the check sends.
+   */
+  chain?: number | 'runs';
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 

@@ -72,9 +72,11 @@ export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): 
 
 /**
  * The CheckContext of one check on one model: requests go through the run's transport. Without
- * `shared` the check shares nothing (a test judging one check at a time).
+ * `shared` the check shares nothing (a test judging one check at a time). `chain`: the round trips
+ * the check waits on one after another (schedule.ts); each request waits for a slot ahead of those
+ * with fewer left to go.
  */
-export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker(), shared = createRunShared(spec, config, sender)): CheckContext {
+export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker(), shared = createRunShared(spec, config, sender), chain = 1): CheckContext {
   const mapModel = (id: string) => targetModelOf(config, id);
   const served = shared.gate;
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
@@ -99,6 +101,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       ...(req.body !== undefined ? { body: req.body } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
+      priority: Math.max(0, chain - tracker.requests),
       ...(route ? { route: routeKey(spec, route, isRecord(req.body) && req.body.stream === true) } : {}),
       ...withStreamCap(streamCapOf(spec, model, req.body)),
     }, (r) => sender.send(r), model);

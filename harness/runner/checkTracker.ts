@@ -21,6 +21,8 @@ export class CheckTracker {
   /** HTTP attempts those requests took, retries included (known once each has its answer or error). */
   attempts = 0;
   bound: RequestBound = NO_BOUND;
+  /** Round trips waited on one after another: requests sent while none of the check's was open (what its `chain` declares). */
+  rounds = 0;
   /**
    * Requests that carried the run's key (or another meant to be valid), and those that carried none
    * or a wrong one on purpose; `refusedWithKey`: of the first, those answered 401. Once the endpoint
@@ -44,6 +46,7 @@ export class CheckTracker {
       return Promise.reject(err);
     }
     this.requests++;
+    if (this.#open.size === 0) this.rounds++;
     if (this.spec) this.bound = addBound(this.bound, requestBound(this.spec, model, req.body, req.rawBody));
     const finish = this.meter?.begin() ?? (() => undefined);
     const usage = new UsageReader();

@@ -4,6 +4,7 @@ import type { CheckTracker } from './checkTracker.ts';
 import { resultHead } from './execute.ts';
 import { blockedByRefusedKey, NO_REQUESTS } from './keyRefused.ts';
 import { planRun, type Planned } from './plan.ts';
+import { longestChainFirst } from './schedule.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runMetered } from './runMetered.ts';
 import { openRunScope, type RunScope } from './runScope.ts';
@@ -12,10 +13,11 @@ import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
 import { checkBoundMs, STOP_GRACE_MS, timingOf } from '#harness/transport/timing.ts';
 
 /**
- * Runs one target's checks in this process, as the suites do under vitest (runVitest.ts) without
- * starting it: the same plan, area after area in the registry's order, each area's checks model by
- * model and at most `concurrency` at once (vitest's maxConcurrency), each check through runMetered
- * with one scope for the whole run. A stop lets the running checks finish and starts no other.
+ * Runs one target's checks in this process: the one runner (the suites under vitest are a thin
+ * adapter over it, describeChecks.ts). Every planned (check, model) pair goes into one queue, longest
+ * chain first (schedule.ts), and as many run at once as the transport's limit may grow to; the
+ * transport holds requests in flight to its limit (adaptiveLimit.ts). Each check runs through
+ * runMetered with one scope for the whole run. A stop lets the running checks finish and starts no other.
  */
 export async function runChecks(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
   const { spec } = loadSpec(config.specDir);
@@ -35,25 +37,28 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
   if (stop?.aborted) cancel();
   stop?.addEventListener('abort', cancel, { once: true });
   try {
-    for (const queue of areasOf(planRun(spec, config))) {
-      if (run.cancelled) break;
-      let next = 0;
-      const worker = async () => {
-        while (next < queue.length && !run.cancelled) {
-          const { check, model } = queue[next++]!;
-          run.firstCheckAt ??= performance.now();
-          let tracked: { count: number; bound: RequestBound; auth: CheckTracker['auth'] } | undefined;
-          const result = await guarded({ check, model }, boundMs, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, auth: t.auth })));
-          run.lastCheckAt = performance.now();
-          auth.set(result, tracked?.auth ?? NO_REQUESTS);
-          if (tracked) run.sent.push({ checkId: check.id, model, count: tracked.count, bound: tracked.bound });
-          run.results.push(result);
-          options.progress?.(result, run.results.length);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(Math.max(1, config.concurrency), queue.length) }, worker));
-    }
+    const queue = longestChainFirst(planRun(spec, config), config.runs);
+    let next = 0;
+    const worker = async () => {
+      while (next < queue.length && !run.cancelled) {
+        const { check, model } = queue[next++]!;
+        run.firstCheckAt ??= performance.now();
+        let tracked: { count: number; bound: RequestBound; rounds: number; auth: CheckTracker['auth'] } | undefined;
+        const result = await guarded({ check, model }, boundMs, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, rounds: t.rounds, auth: t.auth })));
+        run.lastCheckAt = performance.now();
+        auth.set(result, tracked?.auth ?? NO_REQUESTS);
+        if (tracked) run.sent.push({ checkId: check.id, model, count: tracked.count, bound: tracked.bound, rounds: tracked.rounds });
+        run.results.push(result);
+        options.progress?.(result, run.results.length);
+      }
+    };
+    // Twice the limit: a check waiting on an answer another check shares, or on a route's probe,
+    // holds no request slot; checks beyond the limit wait for one in the transport, in chain order.
+    const workers = 2 * Math.max(1, config.concurrency, config.maxConcurrency ?? 0);
+    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
     run.requestMs = scope.meter.requestMs();
+    const { requests, retries, concurrency } = scope.transport.stats();
+    run.transport = { requests, retries, concurrency };
     // The key refused: the checks that ended before it was declared, on 401s to it, judged nothing either.
     const refused = scope.transport.keyRefused();
     if (refused !== undefined) {
@@ -66,16 +71,6 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     await closeQuietly(scope);
   }
   return run;
-}
-
-/** The plan cut into areas (in the order planRun gives them), each area's pairs model by model as describeChecks declares them. */
-function areasOf(plan: readonly Planned[]): Planned[][] {
-  const areas = new Map<string, Planned[]>();
-  for (const p of plan) areas.set(p.check.area, [...(areas.get(p.check.area) ?? []), p]);
-  return [...areas.values()].map((pairs) => {
-    const models = [...new Set(pairs.map((p) => p.model))];
-    return models.flatMap((m) => pairs.filter((p) => p.model === m));
-  });
 }
 
 /**

@@ -28,7 +28,10 @@ export interface RunConfig {
   models: string[];
   /** spec id -> the target's own id. */
   modelMap: Record<string, string>;
+  /** Requests in flight at once: where the limit starts, and all it ever is when `maxConcurrency` is absent (--concurrency N). */
   concurrency: number;
+  /** Without --concurrency: the limit adapts to the endpoint up to this (transport/adaptiveLimit.ts). */
+  maxConcurrency?: number;
   /** --timeout-ms: headers and body-idle timeout of every request (connect: at most 10 s); transport/timing.ts. */
   timeoutMs?: number;
   /** --deadline-ms: the most one exchange's body may take, from its headers to its last byte; transport/timing.ts. */

@@ -10,6 +10,7 @@ import { notRecordedReason } from '#harness/replay/recordedChecks.ts';
 import type { RunConfig } from './runConfig.ts';
 import { secretsOf, type RunScope } from './runScope.ts';
 import { leftOutByCheck, outOfScope } from './features.ts';
+import { chainOf } from './schedule.ts';
 
 /**
  * One check on one model of a target run, metered: tokens are what the answers reported, whoever
@@ -24,7 +25,7 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
   if (leftOut !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'out-of-scope', reason: outOfScope(leftOut), durationMs: 0 };
   if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'budget', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
   const tracker = new CheckTracker(meter, spec);
-  const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope);
+  const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope, chainOf(check, config.runs));
   const result = await executeCheck(check, ctx, () => tracker.settle(), config.apiKeyEnv, headerVariablesOf(config));
   onTracked?.(tracker);
   // A check cut short by the budget judged nothing, whatever it made of the refused request.

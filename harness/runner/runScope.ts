@@ -25,7 +25,7 @@ export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.spe
   // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
   const secrets = secretsOf(config);
   const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
-  const transport = createTransport({ secrets, concurrency: config.concurrency, retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}) });
+  const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}) });
   return { spec, config, transport, meter: new Meter(spec, config.budget), ...createRunShared(spec, config, transport), close: () => transport.close() };
 }
 

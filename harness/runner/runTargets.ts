@@ -41,7 +41,9 @@ export interface RunSettings {
   allowFlaky: boolean;
   runs: number;
   seed: number;
+  /** Requests in flight: where the limit starts; up to `maxConcurrency` when it adapts (transport/adaptiveLimit.ts). */
   concurrency: number;
+  maxConcurrency?: number;
   timeoutMs?: number;
   deadlineMs?: number;
   /** --now: the reference time, instead of the target's clock. */
@@ -162,6 +164,7 @@ function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSe
     models: s.models,
     modelMap,
     concurrency: s.concurrency,
+    ...(s.maxConcurrency !== undefined && s.maxConcurrency > s.concurrency ? { maxConcurrency: s.maxConcurrency } : {}),
     ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
     ...(s.deadlineMs !== undefined ? { deadlineMs: s.deadlineMs } : {}),
     strict: s.strict,

@@ -1,12 +1,12 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import type { KeyRefused } from '#harness/transport/index.ts';
+import type { ConcurrencyStats, KeyRefused } from '#harness/transport/index.ts';
 import type { RequestBound } from './spend/requestBound.ts';
 
 /** What one target's checks came to, whichever executor ran them (runChecks in-process, runSuites under vitest). */
 export interface SuitesRun {
   results: CheckResult[];
   /** Per check run: requests sent and the most they could have cost. */
-  sent: { checkId: string; model: string; count: number; bound: RequestBound }[];
+  sent: { checkId: string; model: string; count: number; bound: RequestBound; rounds?: number }[];
   /** When the first check started and the last one ended (performance.now() of this process). */
   firstCheckAt?: number;
   lastCheckAt?: number;
@@ -16,6 +16,8 @@ export interface SuitesRun {
   cancelled: boolean;
   /** Set when the endpoint refused the run's key (transport/keyRefusal.ts): the run ended early. */
   keyRefused?: KeyRefused;
+  /** What went over the wire: HTTP requests (retries and the served-route probes included), and the concurrency the limit reached. */
+  transport?: { requests: number; retries: number; concurrency: ConcurrencyStats };
 }
 
 export interface SuitesOptions {

@@ -17,6 +17,8 @@ import { retry, RetryBudget } from './interceptors/retry.ts';
 import { classifyNetworkError, toTransportError } from './networkError.ts';
 import { RecordingResponse } from './recordingResponse.ts';
 import { Semaphore } from './semaphore.ts';
+import { AdaptiveLimit } from './adaptiveLimit.ts';
+import { adapt } from './interceptors/adapt.ts';
 import { bodyDeadlineMs, DEFAULT_TIMING, rootProbeMs, type Timing } from './timing.ts';
 import type { SendRequest, SendResult, Transport, TransportOptions } from './types.ts';
 
@@ -32,10 +34,10 @@ const routeOf = (req: SendRequest, url: URL) => `${req.method} ${url.pathname}${
 /**
  * The HTTP client every check sends through, whatever the target: one keep-alive undici Agent with
  * the run's connect, headers and idle timeouts (timing.ts), composed with interceptors (functions
- * of dispatch), outermost first: `limit` (at most `concurrency` requests in flight; a request keeps
- * its slot through its retries and until its body has ended), the `Breaker` (routes that stay
- * silent, a refused key, a stop), `deadline` (every body ends in bounded time) and `retry` (the
- * spec's retry guidance). Every request and response is recorded as an Exchange, redacted with
+ * of dispatch), outermost first: `limit` (at most the adaptive limit's requests in flight,
+ * adaptiveLimit.ts; a request keeps its slot through its retries and until its body has ended), the
+ * `Breaker` (routes that stay silent, a refused key, a stop), `deadline` (every body ends in bounded
+ * time), `retry` (the spec's retry guidance) and `adapt` (each attempt's answer moves the limit). Every request and response is recorded as an Exchange, redacted with
  * `secrets` before it is stored.
  */
 export function createTransport(options: TransportOptions): Transport {
@@ -48,6 +50,7 @@ export function createTransport(options: TransportOptions): Transport {
   const closing = new AbortController();
   const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: closing.signal }));
   const semaphore = new Semaphore(options.concurrency);
+  const limiter = new AdaptiveLimit({ initial: options.concurrency, max: options.maxConcurrency ?? options.concurrency }, (n) => semaphore.resize(n));
   const counters = { requests: 0, retries: 0 };
   const keys = new KeyRefusal();
   let closed = false;
@@ -74,6 +77,7 @@ export function createTransport(options: TransportOptions): Transport {
   const breaker = new Breaker({ health: new RouteHealth(), keys, timing, probeRoot, redact: (text) => redactText(text, secrets) });
   // compose() applies interceptors in order, each wrapping the ones before: the last is outermost.
   const dispatcher = agent.compose(
+    adapt(limiter),
     retry({
       policy: options.retry,
       budget: new RetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET),
@@ -108,6 +112,7 @@ export function createTransport(options: TransportOptions): Transport {
       keyed: secret === 0,
       probe: req.probe === true,
       deadlineMs: bodyDeadlineMs(timing, req.body),
+      ...(req.priority !== undefined ? { priority: req.priority } : {}),
     };
     const opts: Dispatcher.RequestOptions & ContextualOptions = {
       origin: url.origin,
@@ -162,7 +167,7 @@ export function createTransport(options: TransportOptions): Transport {
       else await agent.destroy();
     },
     stats() {
-      return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries };
+      return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries, concurrency: limiter.stats() };
     },
     keyRefused: () => keys.declared(),
   };
@@ -213,6 +218,7 @@ function checkOptions(options: TransportOptions, timing: Timing, maxRecordedByte
     if (!Number.isFinite(value) || value < min) problems.push(`${name} must be a number >= ${min}, got ${value}`);
   };
   integer('concurrency', options.concurrency, 1);
+  if (options.maxConcurrency !== undefined) integer('maxConcurrency', options.maxConcurrency, options.concurrency);
   integer('maxRecordedBytes', maxRecordedBytes, 0);
   integer('maxStreamBytes', maxStreamBytes, 1);
   for (const name of ['connectMs', 'headersMs', 'idleMs', 'totalMs'] as const) number(`timing.${name}`, timing[name], 1);

@@ -3,3 +3,4 @@ export type { KeyRefused, SendRequest, SendResult, SseEvent, Transport, Transpor
 export { KeyRefusal } from './keyRefusal.ts';
 export { TransportError, isTransportError, MalformedResponseError, isMalformedResponseError, type TransportErrorCode, type MalformedResponseCode } from './errors.ts';
 export { retryDelayMs, retryAfterMs } from './retryDelayMs.ts';
+export { ADAPTIVE, concurrencyPolicyOf, type ConcurrencyPolicy, type ConcurrencyStats } from './adaptiveLimit.ts';

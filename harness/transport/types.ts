@@ -3,14 +3,17 @@ import type { RetryPolicy } from '#harness/spec/model.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { KeyRefused } from './keyRefusal.ts';
 import type { Timing } from './timing.ts';
+import type { ConcurrencyStats } from './adaptiveLimit.ts';
 
 export type { SseEvent, KeyRefused };
 
 export interface TransportOptions {
   /** Secrets to scrub from every recorded byte (the API key). */
   secrets: readonly string[];
-  /** Requests in flight at once, across the whole transport (>= 1). */
+  /** Requests in flight at once, across the whole transport (>= 1); where the limit starts when it adapts. */
   concurrency: number;
+  /** Above `concurrency`: the limit adapts to the endpoint up to this (adaptiveLimit.ts). Default: fixed at `concurrency`. */
+  maxConcurrency?: number;
   /** The spec's retry guidance: `spec.errors.retry`. */
   retry: RetryPolicy;
   /** How long to wait (timing.ts); what is left out is DEFAULT_TIMING's. */
@@ -48,6 +51,8 @@ export interface SendRequest {
   probe?: boolean;
   /** The route it goes to, the breaker's key (breaker.ts); default: method, path, and whether it streams. */
   route?: string;
+  /** Its place in line when every slot is taken: higher goes first (a link of a long chain); default 0. */
+  priority?: number;
   /** This request's cap on its stream, when it knows better than the transport's (what it asked for). */
   maxStreamBytes?: number;
 }
@@ -83,6 +88,8 @@ export interface TransportStats {
   requests: number;
   /** Of those, retries. */
   retries: number;
+  /** Where the limit started, where it is, and the concurrency the endpoint took (adaptiveLimit.ts). */
+  concurrency: ConcurrencyStats;
 }
 
 export interface Transport {

@@ -25,6 +25,7 @@ export function balanceChecks(spec: Spec): Check[] {
       ...gradeOf(spec.billing),
       specRefs: ['billing.spending_order'],
       appliesTo: defaultModelOnly,
+      chain: 3,
       async run(ctx) {
         const before = await balances(ctx);
         if (!before.ok) return skip(`GET /user/balance answered ${before.res.status}: nothing to compare (schema.balance.matches-schema judges the balance answer)`, 'inconclusive');

@@ -36,6 +36,7 @@ export function cachingChecks(spec: Spec): Check[] {
       ...gradeOf(spec.context_caching as { strength?: Strength; basis?: Basis }, 'should'),
       specRefs: ['context_caching'],
       appliesTo: currentModels,
+      chain: 2,
       async run(ctx) {
         // The salt makes the prefix new to the cache, whatever ran before.
         const { res, hit } = await twice(ctx, `${longPrompt(minTokens * 6)}${salt()}`);
@@ -50,6 +51,7 @@ export function cachingChecks(spec: Spec): Check[] {
       ...gradeOf(min),
       specRefs: ['context_caching.min_tokens'],
       appliesTo: currentModels,
+      chain: 2,
       async run(ctx) {
         const { res, hit, prompt } = await twice(ctx, `Be brief.${salt()}`);
         if (typeof prompt === 'number' && prompt >= minTokens) return inconclusive(`the short prompt counted ${prompt} tokens, not under ${minTokens}: nothing to judge`);

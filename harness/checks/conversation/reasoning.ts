@@ -34,6 +34,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
       ...gradeOf(legacy),
       specRefs: ['conversation.reasoner-reasoning-content-refused', 'rules.legacy.reasoner.reasoning-content-in-messages'],
       appliesTo: modelsOf(legacy),
+      chain: 3,
       async run(ctx) {
         const retired = await retiredReason(ctx);
         if (retired) return skip(`${retired}: its legacy rules no longer apply`);
@@ -62,6 +63,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
       ...gradeOf(v4),
       specRefs: ['conversation.v4-thinking-tool-turns', 'rules.chat.thinking.with-tools'],
       appliesTo: modelsOf(v4),
+      chain: 3,
       async run(ctx) {
         const call = await toolCallOf(ctx, { ...thinkingOn, max_tokens: THINKING_ROOM });
         if ('why' in call) return inconclusive(`in thinking mode, ${call.why}`);

@@ -106,6 +106,7 @@ export function conversationChecks(spec: Spec): Check[] {
       ...gradeOf(roundTripEntry),
       specRefs: ['conversation.tool-round-trip'],
       appliesTo: modelsOf(roundTripEntry),
+      chain: 2,
       async run(ctx) {
         const call = await toolCallOf(ctx);
         if ('why' in call) return inconclusive(`${call.why}, so there is no call to send a result for`);
@@ -139,6 +140,7 @@ export function conversationChecks(spec: Spec): Check[] {
       specRefs: ['conversation.history-used', 'statelessness'],
       // Statelessness is the service's, as stateless.history.not-kept judges it: once, on the default model.
       appliesTo: defaultModelOnly,
+      chain: 2,
       async run(ctx) {
         const word = codeWord(ctx, 'kiwi');
         // The premise: asked in one message, the endpoint answers with the code word.

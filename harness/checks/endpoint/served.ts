@@ -23,6 +23,8 @@ export function servedChecks(spec: Spec): Check[] {
         basis: 'stated',
         specRefs: [`endpoints.${endpoint}`, `bases.${base}`],
         appliesTo: defaultModelOnly,
+        // Not a chain of its own, but the first link of every chain on its route: its probe goes first.
+        chain: 2,
         async run(ctx) {
           const v = await ctx.served(endpoint, base);
           if ('outOfScope' in v) return skip(v.outOfScope, 'out-of-scope');

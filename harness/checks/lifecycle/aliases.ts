@@ -57,6 +57,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
         ...gradeOf(spec.lifecycle),
         specRefs: ['lifecycle.replacement', `models.${alias}.replacement`],
         appliesTo: (_m, id) => id === alias,
+        chain: 2,
         async run(ctx) {
           const failures = [];
           for (const r of model.replacement ?? []) {

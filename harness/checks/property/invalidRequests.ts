@@ -38,6 +38,7 @@ export function invalidRequestsCheck(spec: Spec): Check {
     basis: 'stated',
     specRefs: refs(spec),
     appliesTo: currentModels,
+    chain: 'runs',
     run(ctx) {
       const arbitrary = invalidChatRequest(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel });
       return runProperty(ctx, { arbitrary, judge: (x) => judgeRefused(ctx, x) }, (x) => requestText(x.request));

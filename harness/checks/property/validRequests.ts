@@ -33,6 +33,7 @@ export function validRequestsCheck(): Check {
     basis: 'stated',
     specRefs: ['objects.chat_completion_request', 'objects.chat_completion'],
     appliesTo: currentModels,
+    chain: 'runs',
     run(ctx) {
       const arbitrary = chatRequest(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel });
       return runProperty(ctx, { arbitrary, judge: (body) => judgeAccepted(ctx, body) }, requestText);

@@ -94,13 +94,9 @@ export function boundChecks(spec: Spec): Check[] {
         async run(ctx) {
           const p = probes(ctx);
           if ('skip' in p) return skip(p.skip, 'inconclusive');
-          const failures = [];
-          for (const probe of p.inside) {
-            // Shared with the refusal check's control: the same request, one answer.
-            const { res } = await controlSample(ctx, request(ctx, probe.value));
-            if (res.status !== 200) failures.push(failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res));
-          }
-          return outcomeOf(failures);
+          // Sent together (none depends on another), each shared with the refusal check's control: the same request, one answer.
+          const answers = await Promise.all(p.inside.map(async (probe) => ({ probe, res: (await controlSample(ctx, request(ctx, probe.value))).res })));
+          return outcomeOf(answers.filter(({ res }) => res.status !== 200).map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res)));
         },
       }),
       defineCheck({
@@ -113,16 +109,15 @@ export function boundChecks(spec: Spec): Check[] {
         async run(ctx) {
           const p = probes(ctx);
           if ('skip' in p) return skip(p.skip, 'inconclusive');
-          const failures = [];
-          for (const probe of p.outside) {
-            const res = await ctx.send(request(ctx, probe.value));
-            const judged = await judgeRefusal(ctx, res, rule.expect, `\`${name}\` = ${probe.label}`);
-            failures.push(...judged);
-          }
-          if (failures.length > 0) return { verdict: 'fail', failures };
-          // A refusal shows a bound only where a valid value is accepted: the control.
+          // A refusal shows a bound only where a valid value is accepted: the control, sent with the
+          // probes (no round trip waits on another; the accepted check shares its answer).
           const valid = p.inside[0]!;
-          const { res } = await controlSample(ctx, request(ctx, valid.value));
+          const control = controlSample(ctx, request(ctx, valid.value));
+          control.catch(() => undefined); // judged only when the probes pass; its failure is then seen below
+          const judged = await Promise.all(p.outside.map(async (probe) => judgeRefusal(ctx, await ctx.send(request(ctx, probe.value)), rule.expect, `\`${name}\` = ${probe.label}`)));
+          const failures = judged.flat();
+          if (failures.length > 0) return { verdict: 'fail', failures };
+          const { res } = await control;
           if (res.status !== 200) return inconclusive(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}; request.${kebab(name)}.accepted-within-bounds reports it): refusing the values beyond the bounds shows no bound`);
           return pass();
         },

@@ -70,14 +70,15 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         if (retired) return skip(`${retired}: its legacy rules no longer apply`);
         // Every case of the rule is sent: a server may keep the first and break the second.
         const cases = [rule.when, ...(rule.also_when ?? [])];
-        const outcomes: CheckOutcome[] = [];
-        for (const [i, when] of cases.entries()) outcomes.push(await judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : ''));
+        // A refusal is credited only where a valid request to the same endpoint is accepted: the
+        // control, sent with the cases (none waits on another).
+        const valid = isRefusal(rule) ? buildForRule(ctx, rule, []) : undefined;
+        const control = valid !== undefined && !('skip' in valid) ? controlSample(ctx, valid.request) : undefined;
+        control?.catch(() => undefined); // judged only when the cases pass; its failure is then seen below
+        const outcomes = await Promise.all(cases.map((when, i) => judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : '')));
         const merged = mergeCases(outcomes);
-        if (merged.verdict !== 'pass' || !isRefusal(rule)) return merged;
-        // A refusal is credited only where a valid request to the same endpoint is accepted: the control.
-        const valid = buildForRule(ctx, rule, []);
-        if ('skip' in valid) return merged;
-        const seen = await controlSample(ctx, valid.request);
+        if (merged.verdict !== 'pass' || control === undefined) return merged;
+        const seen = await control;
         if (seen.res.status !== 200) return inconclusive(`a valid request to the same endpoint is refused too (HTTP ${seen.res.status}): the refusal shows nothing of the rule`);
         return merged;
       },
@@ -102,16 +103,20 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   // An answer whose content is judged is asked for with room, so that it is not cut off.
   const request = effect?.judge && !effect.judgesCut ? withRoom(built.request) : built.request;
   effect?.prepare?.(request, ctx);
+  // The control and the request go together: the control is built from the request, not from its answer.
+  const controlled = effect?.control ? controlSample(ctx, effect.control(request)) : undefined;
+  if (streamed) request.body = { ...(request.body as Json), stream: true };
+  const sent = ctx.send(request);
+  sent.catch(() => undefined); // not awaited when the control already says the effect cannot be seen
   let control: Json | undefined;
-  if (effect?.control) {
-    const seen = await controlSample(ctx, effect.control(request));
+  if (effect && controlled) {
+    const seen = await controlled;
     if (seen.res.status !== 200 || !isObject(seen.body)) return inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`);
     control = seen.body;
     const why = effect.premise?.(control);
     if (why) return inconclusive(why);
   }
-  if (streamed) request.body = { ...(request.body as Json), stream: true };
-  const res = await ctx.send(request);
+  const res = await sent;
   if (isRefusal(rule)) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, `${label}${rule.statement}`));
 
   let body: unknown;

@@ -15,6 +15,7 @@ export function statelessChecks(spec: Spec): Check[] {
       ...gradeOf(spec.statelessness),
       specRefs: ['statelessness'],
       appliesTo: defaultModelOnly,
+      chain: 2,
       async run(ctx) {
         // From the run's seed, not random: a recording of the run replays the same requests.
         const marker = `zebra-${(ctx.options.seed >>> 0).toString(36)}`;

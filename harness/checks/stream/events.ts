@@ -165,6 +165,7 @@ export function streamChecks(spec: Spec): Check[] {
       ...ruleGrade(spec, 'chat.stop.not-in-output', 'stream.assembled.honours-stop'),
       specRefs: ['rules.chat.stop.not-in-output'],
       appliesTo: currentModels,
+      chain: 2,
       async run(ctx) {
         const control = await stopControl(ctx);
         if (control.why !== undefined) return inconclusive(control.why);

@@ -42,7 +42,38 @@ describe('limit: requests in flight', () => {
     expect(seen.total()).toBe(20);
     expect(seen.peak()).toBe(3);
     // 3 at once and never more: the limit queues, it does not serialise (a peak of 1 would).
-    expect(transport.stats()).toEqual({ maxInFlight: 3, requests: 20, retries: 0 });
+    expect(transport.stats()).toMatchObject({ maxInFlight: 3, requests: 20, retries: 0, concurrency: { adaptive: false, limit: 3, reached: 3 } });
+  });
+
+  test('adaptive: a server that answers 429 above 6 in flight is met where it is, and every request ends answered', async () => {
+    let active = 0;
+    let peakTaken = 0;
+    let refused = 0;
+    server = await startServer((req, res) => {
+      req.resume();
+      if (active >= 6) {
+        refused += 1;
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+        res.end('{"error":{"message":"too many requests in flight"}}');
+        return;
+      }
+      active += 1;
+      peakTaken = Math.max(peakTaken, active);
+      setTimeout(() => {
+        active -= 1;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      }, 20);
+    });
+    transport = createTransport({ secrets: [], concurrency: 2, maxConcurrency: 16, retry: SPEC_RETRY_POLICY, sleep: () => pause(5) });
+    const statuses = await Promise.all(Array.from({ length: 120 }, async () => (await transport!.send({ method: 'GET', url: `${server!.url}/models` })).status));
+    expect(statuses).toEqual(Array(120).fill(200));
+    const { concurrency } = transport.stats();
+    expect(peakTaken).toBe(6); // it grew from 2 to what the server takes...
+    expect(refused).toBeGreaterThan(0); // ...found the server's limit...
+    expect(concurrency.decreases).toBeGreaterThan(0); // ...and came down on it
+    expect(concurrency.reached).toBeLessThanOrEqual(6);
+    expect(concurrency.reached).toBeGreaterThanOrEqual(4);
   });
 
   test('bodies nobody reads still give their slots back: no deadlock', async () => {

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Semaphore } from '../semaphore.ts';
+import { contextOf } from './context.ts';
 import { ForwardingHandler, failedController } from './forwardingHandler.ts';
 
 /**
@@ -20,7 +21,7 @@ export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterce
         throw err;
       }
     }
-    void semaphore.acquire().then(() => {
+    void semaphore.acquire(contextOf(opts)?.priority ?? 0).then(() => {
       try {
         // What waited in line meets the breaker (composed inside) when its turn comes.
         dispatch(opts, guarded);

@@ -1,0 +1,93 @@
+import { describe, expect, test } from 'vitest';
+import { AdaptiveLimit, concurrencyPolicyOf, type Answered } from './adaptiveLimit.ts';
+
+/** An answer of `status` to an attempt sent with `inFlight` on the wire in the limit's current epoch. */
+const answer = (limit: AdaptiveLimit, status: number, inFlight: number, extra: Partial<Answered> = {}): void =>
+  limit.answered({ status, inFlight, latencyMs: 100, epoch: limit.dispatched(), headers: {}, ...extra });
+
+describe('AdaptiveLimit', () => {
+  test('slow start: each answer to a full limit adds one, so the limit doubles per round trip, up to max', () => {
+    const changes: number[] = [];
+    const limit = new AdaptiveLimit({ initial: 4, max: 16 }, (n) => changes.push(n));
+    for (let i = 0; i < 4; i++) answer(limit, 200, limit.limit);
+    expect(limit.limit).toBe(8);
+    for (let i = 0; i < 20; i++) answer(limit, 200, limit.limit);
+    expect(limit.limit).toBe(16);
+    expect(changes.at(-1)).toBe(16);
+  });
+
+  test('a limit the run never half fills does not grow', () => {
+    const limit = new AdaptiveLimit({ initial: 5, max: 16 });
+    for (let i = 0; i < 50; i++) answer(limit, 200, 2, { busy: 2 });
+    expect(limit.limit).toBe(5);
+  });
+
+  test('a 429 halves the limit once per round trip, and after it the limit grows by one per round trip', () => {
+    const limit = new AdaptiveLimit({ initial: 8, max: 16 });
+    const epoch = limit.dispatched();
+    answer(limit, 429, 8);
+    expect(limit.limit).toBe(4);
+    // Other attempts sent in the same burst are turned away too: one signal, not three.
+    for (let i = 0; i < 3; i++) limit.answered({ status: 429, inFlight: 8, latencyMs: 5, epoch, headers: {} });
+    expect(limit.limit).toBe(4);
+    for (let i = 0; i < 4; i++) answer(limit, 200, 4);
+    expect(limit.limit).toBe(5);
+    for (let i = 0; i < 4; i++) answer(limit, 200, 5);
+    expect(limit.limit).toBe(5); // 4 of the 5 answers a round trip at 5 needs
+    answer(limit, 200, 5);
+    expect(limit.limit).toBe(6);
+    expect(limit.stats()).toMatchObject({ decreases: 1, adaptive: true });
+  });
+
+  test('503 backs off as 429 does; the limit never goes below 1', () => {
+    const limit = new AdaptiveLimit({ initial: 1, max: 4 });
+    answer(limit, 503, 1);
+    expect(limit.limit).toBe(1);
+  });
+
+  test('reached: the most in flight the endpoint took, below the least it turned away', () => {
+    const limit = new AdaptiveLimit({ initial: 4, max: 16 });
+    answer(limit, 200, 7);
+    expect(limit.stats().reached).toBe(7);
+    answer(limit, 429, 7);
+    expect(limit.stats().reached).toBe(6);
+    answer(limit, 200, 5);
+    expect(limit.stats().reached).toBe(6);
+  });
+
+  test('a rate-limit header saying fewer are left than the limit brings the limit down to it', () => {
+    const limit = new AdaptiveLimit({ initial: 8, max: 16 });
+    answer(limit, 200, 8, { headers: { 'x-ratelimit-remaining-requests': '3' } });
+    expect(limit.limit).toBe(3);
+    // Still 3 left: the limit does not grow past what the endpoint says it has.
+    for (let i = 0; i < 10; i++) answer(limit, 200, 3, { headers: { 'x-ratelimit-remaining-requests': '3' } });
+    expect(limit.limit).toBe(3);
+    // A budget far above the limit is no reason to hold back.
+    for (let i = 0; i < 10; i++) answer(limit, 200, limit.limit, { headers: { 'ratelimit-remaining': '9999' } });
+    expect(limit.limit).toBeGreaterThan(3);
+  });
+
+  test('an answer far slower than the fastest brings the limit down; silence does too', () => {
+    const limit = new AdaptiveLimit({ initial: 8, max: 16 });
+    answer(limit, 200, 1, { latencyMs: 500 });
+    answer(limit, 200, 1, { latencyMs: 1_900 });
+    expect(limit.limit).toBe(8); // slower, but within 4x the fastest
+    answer(limit, 200, 8, { latencyMs: 5_000 });
+    expect(limit.limit).toBe(4);
+    limit.silent(limit.dispatched());
+    expect(limit.limit).toBe(2);
+  });
+
+  test('--concurrency N fixes the limit: nothing moves it, and reached is still measured', () => {
+    const limit = new AdaptiveLimit(concurrencyPolicyOf(3));
+    for (let i = 0; i < 10; i++) answer(limit, 200, 3);
+    answer(limit, 429, 3);
+    expect(limit.limit).toBe(3);
+    expect(limit.stats()).toEqual({ initial: 3, max: 3, adaptive: false, limit: 3, reached: 2, decreases: 0 });
+  });
+
+  test('a policy that makes no sense is refused with its values', () => {
+    expect(() => new AdaptiveLimit({ initial: 0, max: 4 })).toThrow(/got 0 and 4/);
+    expect(() => new AdaptiveLimit({ initial: 5, max: 4 })).toThrow(RangeError);
+  });
+});
