@@ -7,6 +7,7 @@ import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
 import { failureKey } from '#harness/results/failureKey.ts';
+import { isBudgetReached } from './spend/BudgetReachedError.ts';
 
 /**
  * Runs one check and turns whatever happens into a result: a HarnessError (the harness could not
@@ -38,6 +39,8 @@ export async function executeCheck(check: Check, ctx: CheckContext, spent: () =>
   } catch (err) {
     if (isNotCaptured(err)) return { ...base, verdict: 'skip', skipKind: 'not-recorded', reason: err.message, ...done() };
     if (isBlocked(err)) return { ...base, verdict: 'skip', skipKind: err.kind, reason: err.message, ...done() };
+    // The answer it read was shared, and the check that asked first was refused by the budget: this one judged nothing either.
+    if (isBudgetReached(err)) return { ...base, verdict: 'skip', skipKind: 'budget', reason: err.message, ...done() };
     // Stopped by the user, not by the endpoint: the check judged nothing.
     if (isTransportError(err) && err.code === 'HARNESS_INTERRUPTED') return { ...base, verdict: 'skip', skipKind: 'interrupted', reason: `interrupted: ${err.message}`, ...done() };
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;

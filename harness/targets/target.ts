@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
-import { generateKey, startEmulator, type FaultId } from '#harness/emulator/index.ts';
+import { generateKey, startEmulator, type FaultId, type StartOptions } from '#harness/emulator/index.ts';
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -28,7 +28,7 @@ export function defaultMessagesBase(baseUrl: string): string {
 }
 
 /** The embedded emulator, in this process on an ephemeral loopback port. */
-export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[] } = {}): Promise<Target> {
+export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[] } & Pick<StartOptions, 'latencyMs' | 'streamIntervalMs' | 'concurrencyPerKey'> = {}): Promise<Target> {
   const start = options.now;
   const offset = start ? start.getTime() - Date.now() : 0;
   const apiKey = generateKey();
@@ -40,6 +40,9 @@ export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?:
     balances: { [emptyBalanceKey]: { currency: spec.pricing.currency, granted: '0', toppedUp: '0' } },
     ...(start ? { now: () => new Date(Date.now() + offset) } : {}),
     faults: options.faults ?? [],
+    ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
+    ...(options.streamIntervalMs !== undefined ? { streamIntervalMs: options.streamIntervalMs } : {}),
+    ...(options.concurrencyPerKey !== undefined ? { concurrencyPerKey: options.concurrencyPerKey } : {}),
   });
   return { kind: 'emulator', baseUrl: emu.url, messagesBaseUrl: defaultMessagesBase(emu.url), apiKey, emptyBalanceKey, apiKeyEnv: 'SVC_API_KEY', close: () => emu.close() };
 }

@@ -8,11 +8,23 @@ export interface ProxyOptions {
   answer?(req: IncomingMessage, path: string): { status: number; body: unknown } | undefined;
   /** Rewrites a JSON body the target answered with (what a gateway that rewrites errors does), knowing the request it answers. */
   rewriteJson?(body: unknown, status: number, request: { method: string; path: string; body?: Buffer }): unknown;
+  /** Answer 429 (retry-after 1) to a request arriving while this many are in flight, whatever their key, until each has ended. */
+  maxInFlight?: number;
 }
 
 /** Starts the proxy on 127.0.0.1; requests it forwards go to `target` with their headers and body. */
 export async function startProxy(target: string, options: ProxyOptions = {}): Promise<TestServer> {
+  let inFlight = 0;
   return startServer(async (req, res) => {
+    if (options.maxInFlight !== undefined) {
+      if (inFlight >= options.maxInFlight) {
+        req.resume();
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: { message: `more than ${options.maxInFlight} requests in flight`, type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null } }));
+        return;
+      }
+      inFlight += 1;
+      res.on('close', () => (inFlight -= 1));
+    }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const path = (req.url ?? '/').split('?')[0]!;

@@ -52,7 +52,7 @@ const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> =
     return fromStream(res, stream);
   },
   'tool-body': async (ctx) => {
-    const { res, body, unreadable } = await sample(ctx, 'tool-required', () => toolRequest(ctx, false));
+    const { res, body, unreadable } = await sample(ctx, toolRequest(ctx, false));
     return fromBody(res, body, unreadable);
   },
   'tool-stream': async (ctx) => {

@@ -1,8 +1,9 @@
+import { sample } from '../support/samples.ts';
 import type { Meaning, Spec } from '#harness/spec/model.ts';
 import { formatUsd, parseUsd, PICO_DECIMALS } from '#harness/spec/money.ts';
 import type { CheckOutcome } from '../context.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
-import { get, isObject, readJson } from '../support/body.ts';
+import { get, isObject } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown } from '../support/outcome.ts';
 
@@ -78,12 +79,12 @@ export function balanceTotalChecks(spec: Spec): Check[] {
         specRefs: [`meanings.${id}`, 'objects.balance_info'],
         appliesTo: defaultModelOnly,
         async run(ctx): Promise<CheckOutcome> {
-          const res = await ctx.send({ base: 'base_url', method: 'GET', path: '/user/balance' });
-          const read = await readJson(res);
-          if (res.status !== 200 || !read.ok) {
-            return inconclusive(`GET /user/balance was answered HTTP ${res.status}${read.ok ? '' : ` (${read.why})`}, so no total can be added up (${BALANCE_SCHEMA_CHECK} judges that answer)`);
+          // The balance answer the schema check judges: one answer for both.
+          const { res, body, unreadable } = await sample(ctx, { base: 'base_url', method: 'GET', path: '/user/balance' });
+          if (res.status !== 200 || unreadable !== undefined) {
+            return inconclusive(`GET /user/balance was answered HTTP ${res.status}${unreadable === undefined ? '' : ` (${unreadable})`}, so no total can be added up (${BALANCE_SCHEMA_CHECK} judges that answer)`);
           }
-          const judged = judgeBalanceTotals(read.body, sum);
+          const judged = judgeBalanceTotals(body, sum);
           if ('premise' in judged) return inconclusive(`${judged.premise} (${BALANCE_SCHEMA_CHECK} judges the amounts)`);
           return outcomeOf(judged.broken.map((b) => failure(b.message, res, { path: `/balance_infos/${b.index}` })));
         },

@@ -1,3 +1,4 @@
+import { sample } from '../support/samples.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, readJson } from '../support/body.ts';
@@ -69,9 +70,10 @@ export function baseChecks(spec: Spec): Check[] {
       specRefs: ['bases.v1', 'endpoints.list_models'],
       appliesTo: defaultModelOnly,
       async run(ctx) {
-        const [root, alias] = await Promise.all([ctx.send({ base: 'base_url', method: 'GET', path: '/models' }), ctx.send({ base: 'v1', method: 'GET', path: '/models' })]);
-        const ids = async (r: typeof root) => JSON.stringify(((get((await readJson(r)).body, 'data') as unknown[]) ?? []).map((m) => get(m, 'id')).sort());
-        const [a, b] = await Promise.all([ids(root), ids(alias)]);
+        // The model list the models checks judge, and its /v1 twin: shared answers.
+        const [{ res: root, body: rootBody }, { res: alias, body: aliasBody }] = await Promise.all([sample(ctx, { base: 'base_url', method: 'GET', path: '/models' }), sample(ctx, { base: 'v1', method: 'GET', path: '/models' })]);
+        const ids = (body: unknown) => JSON.stringify(((get(body, 'data') as unknown[]) ?? []).map((m) => get(m, 'id')).sort());
+        const [a, b] = [ids(rootBody), ids(aliasBody)];
         if (alias.status !== root.status) return outcomeOf([failure(`GET {base_url}/v1/models answered ${alias.status} where GET {base_url}/models answered ${root.status}`, alias)]);
         if (alias.status !== 200) return outcomeOf([failure(`{base_url}/v1/models answered ${alias.status}`, alias)]);
         return outcomeOf(a === b ? [] : [failure(`model ids differ: ${a} vs ${b}`, alias)]);

@@ -8,7 +8,7 @@ import { failure, outcomeOf, pass, shown, shownBody, skip } from '../support/out
 import { judgeRefusal } from '../support/refusal.ts';
 import { chat } from '../support/requests.ts';
 import { retiredReason } from '../support/retirement.ts';
-import { controlSample } from '../support/samples.ts';
+import { sample } from '../support/samples.ts';
 import { roundTrip, toolCallOf } from './turns.ts';
 
 /** Thinking needs room: a reasoning model's chain of thought comes before its answer or call. */
@@ -38,7 +38,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
       async run(ctx) {
         const retired = await retiredReason(ctx);
         if (retired) return skip(`${retired}: its legacy rules no longer apply`);
-        const first = await controlSample(ctx, chat(ctx, { messages: [FIRST], max_tokens: THINKING_ROOM }));
+        const first = await sample(ctx, chat(ctx, { messages: [FIRST], max_tokens: THINKING_ROOM }));
         const message = get(first.body, 'choices', 0, 'message');
         const reasoning = get(message, 'reasoning_content');
         if (first.res.status !== 200 || typeof reasoning !== 'string' || reasoning === '') {

@@ -8,7 +8,7 @@ import { SAMPLE_TOOLS } from '../support/build.ts';
 import { inconclusive, repeated } from '../support/cooperation.ts';
 import { failure, outcomeOf, pass, shown, shownBody } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
-import { controlSample } from '../support/samples.ts';
+import { sample } from '../support/samples.ts';
 
 type Message = Record<string, unknown>;
 
@@ -20,7 +20,7 @@ const WEATHER = SAMPLE_TOOLS[0]!.function.name;
 
 /** The first request of a round trip: a call of WEATHER, forced by name (Rule 3), shared by the checks that need one. */
 function forcedToolCall(ctx: CheckContext, extra: Record<string, unknown> = {}) {
-  return controlSample(ctx, chat(ctx, {
+  return sample(ctx, chat(ctx, {
     messages: [WEATHER_QUESTION],
     tools: SAMPLE_TOOLS,
     tool_choice: { type: 'function', function: { name: WEATHER } },

@@ -7,7 +7,7 @@ import { UNKNOWN_MODEL } from '../support/build.ts';
 import { failure, outcomeOf, pass, shown, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { messagesRequest } from '../support/requests.ts';
-import { controlSample, messagesAnswer } from '../support/samples.ts';
+import { sample, messagesAnswer } from '../support/samples.ts';
 
 /** The format's errors are the service's, not a model's: judged once, on the default model. */
 const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
@@ -18,7 +18,7 @@ export const STOP_REASONS = ['end_turn', 'max_tokens', 'stop_sequence', 'tool_us
 const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 
 /** A request naming a model the service does not have, in the messages format: shared by the error checks. */
-const unknownModel = (ctx: CheckContext) => controlSample(ctx, messagesRequest(ctx, { model: UNKNOWN_MODEL }));
+const unknownModel = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx, { model: UNKNOWN_MODEL }));
 
 /** What a messages-format reply departs from in that format's convention (the description shows only its `content`). */
 export function shapeDepartures(body: unknown): string[] {

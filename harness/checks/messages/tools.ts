@@ -7,7 +7,7 @@ import { SAMPLE_TOOLS } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown, shownBody } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
-import { controlSample } from '../support/samples.ts';
+import { sample } from '../support/samples.ts';
 import { ROOM_TOKENS } from '../support/premises.ts';
 import { TOOL_RESULT, WEATHER_QUESTION } from '../conversation/turns.ts';
 
@@ -16,7 +16,7 @@ const TOOLS = SAMPLE_TOOLS.map((t) => ({ name: t.function.name, description: t.f
 const WEATHER = TOOLS[0]!.name;
 
 /** A request forcing WEATHER by name, shared by both tool checks. */
-const forcedToolUse = (ctx: CheckContext) => controlSample(ctx, messagesRequest(ctx, { messages: [WEATHER_QUESTION], tools: TOOLS, tool_choice: { type: 'tool', name: WEATHER }, max_tokens: ROOM_TOKENS }));
+const forcedToolUse = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx, { messages: [WEATHER_QUESTION], tools: TOOLS, tool_choice: { type: 'tool', name: WEATHER }, max_tokens: ROOM_TOKENS }));
 
 const toolUseBlock = (body: unknown) => (Array.isArray(get(body, 'content')) ? (get(body, 'content') as unknown[]).find((b) => isObject(b) && b.type === 'tool_use') : undefined);
 

@@ -31,7 +31,7 @@ export function modelChecks(spec: Spec): Check[] {
       specRefs: ['endpoints.list_models', 'objects.model_entry.fields.id'],
       appliesTo: defaultModelOnly,
       async run(ctx) {
-        const { res, body } = await sample(ctx, 'models', () => ({ base: 'base_url', method: 'GET', path: '/models' }));
+        const { res, body } = await sample(ctx, { base: 'base_url', method: 'GET', path: '/models' });
         if (res.status !== 200) return outcomeOf([failure(`GET /models answered ${res.status}`, res)]);
         return outcomeOf(idsIn(body).length > 0 ? [] : [failure('the model list names no id', res)]);
       },
@@ -44,16 +44,18 @@ export function modelChecks(spec: Spec): Check[] {
       specRefs: ['meanings.models-lists-served-models', 'endpoints.list_models', 'models'],
       appliesTo: defaultModelOnly,
       async run(ctx) {
-        const { res, body } = await sample(ctx, 'models', () => ({ base: 'base_url', method: 'GET', path: '/models' }));
+        const current = Object.entries(ctx.spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => id);
+        // All asked at once, none waits on another; each is the plain completion the shape checks of
+        // that model judge. A model counts as served when the endpoint answers a chat request naming it.
+        // An endpoint that answers any id (a single-model server) shows nothing by answering: then a
+        // model is served only where the answer names it (the unknown id is the control).
+        const [{ res, body }, answers, { res: control }] = await Promise.all([
+          sample(ctx, { base: 'base_url', method: 'GET', path: '/models' }),
+          Promise.all(current.map(async (id) => ({ id, res: (await sample(ctx, { ...chat(ctx), body: chatBody(ctx, { model: ctx.mapModel(id) }) })).res }))),
+          sample(ctx, { ...chat(ctx), body: chatBody(ctx, { model: UNKNOWN_MODEL }) }),
+        ]);
         if (res.status !== 200) return skip(`GET /models answered ${res.status} (models.list.names-model-ids judges that)`, 'inconclusive');
         const ids = new Set(idsIn(body));
-        const current = Object.entries(ctx.spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => id);
-        // A model counts as served when the endpoint answers a chat request naming it.
-        const answers = await Promise.all(current.map(async (id) => ({ id, res: await ctx.send({ ...chat(ctx), body: chatBody(ctx, { model: ctx.mapModel(id) }) }) })));
-        // An endpoint that answers any id (a single-model server) shows nothing by answering: then a
-        // model is served only where the answer names it.
-        const control = await ctx.send({ ...chat(ctx), body: chatBody(ctx, { model: UNKNOWN_MODEL }) });
-        await control.text().catch(() => '');
         const anyId = control.status === 200;
         const bodies = await Promise.all(answers.map(async (a) => readJson(a.res)));
         const named = answers.map((a, i) => a.res.status === 200 && (!anyId || get(bodies[i]!.ok ? bodies[i]!.body : undefined, 'model') === ctx.mapModel(a.id)));

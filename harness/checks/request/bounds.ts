@@ -6,7 +6,7 @@ import { chat } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { controlSample } from '../support/samples.ts';
+import { sample } from '../support/samples.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
@@ -95,7 +95,7 @@ export function boundChecks(spec: Spec): Check[] {
           const p = probes(ctx);
           if ('skip' in p) return skip(p.skip, 'inconclusive');
           // Sent together (none depends on another), each shared with the refusal check's control: the same request, one answer.
-          const answers = await Promise.all(p.inside.map(async (probe) => ({ probe, res: (await controlSample(ctx, request(ctx, probe.value))).res })));
+          const answers = await Promise.all(p.inside.map(async (probe) => ({ probe, res: (await sample(ctx, request(ctx, probe.value))).res })));
           return outcomeOf(answers.filter(({ res }) => res.status !== 200).map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res)));
         },
       }),
@@ -112,7 +112,7 @@ export function boundChecks(spec: Spec): Check[] {
           // A refusal shows a bound only where a valid value is accepted: the control, sent with the
           // probes (no round trip waits on another; the accepted check shares its answer).
           const valid = p.inside[0]!;
-          const control = controlSample(ctx, request(ctx, valid.value));
+          const control = sample(ctx, request(ctx, valid.value));
           control.catch(() => undefined); // judged only when the probes pass; its failure is then seen below
           const judged = await Promise.all(p.outside.map(async (probe) => judgeRefusal(ctx, await ctx.send(request(ctx, probe.value)), rule.expect, `\`${name}\` = ${probe.label}`)));
           const failures = judged.flat();

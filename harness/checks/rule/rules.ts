@@ -8,7 +8,7 @@ import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.
 import { retiredReason } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
-import { controlSample } from '../support/samples.ts';
+import { sample } from '../support/samples.ts';
 import { cutOff, withRoom } from '../support/premises.ts';
 import { EFFECTS } from './effects.ts';
 
@@ -73,7 +73,7 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         // A refusal is credited only where a valid request to the same endpoint is accepted: the
         // control, sent with the cases (none waits on another).
         const valid = isRefusal(rule) ? buildForRule(ctx, rule, []) : undefined;
-        const control = valid !== undefined && !('skip' in valid) ? controlSample(ctx, valid.request) : undefined;
+        const control = valid !== undefined && !('skip' in valid) ? sample(ctx, valid.request) : undefined;
         control?.catch(() => undefined); // judged only when the cases pass; its failure is then seen below
         const outcomes = await Promise.all(cases.map((when, i) => judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : '')));
         const merged = mergeCases(outcomes);
@@ -104,9 +104,11 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   const request = effect?.judge && !effect.judgesCut ? withRoom(built.request) : built.request;
   effect?.prepare?.(request, ctx);
   // The control and the request go together: the control is built from the request, not from its answer.
-  const controlled = effect?.control ? controlSample(ctx, effect.control(request)) : undefined;
+  const controlled = effect?.control ? sample(ctx, effect.control(request)) : undefined;
   if (streamed) request.body = { ...(request.body as Json), stream: true };
-  const sent = ctx.send(request);
+  // Asked through the run's store: the same request asked by another check (the same case of a rule
+  // for another model, when it names none; a control) is one answer. A stream is read by this check alone.
+  const sent = streamed ? ctx.send(request) : sample(ctx, request).then((seen) => seen.res);
   sent.catch(() => undefined); // not awaited when the control already says the effect cannot be seen
   let control: Json | undefined;
   if (effect && controlled) {

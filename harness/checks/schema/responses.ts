@@ -23,9 +23,9 @@ interface Source {
 
 const ok = (s: number) => s >= 200 && s < 300;
 
-function single(kind: string, make: (ctx: CheckContext) => CheckRequest, expectStatus = ok) {
+function single(make: (ctx: CheckContext) => CheckRequest, expectStatus = ok) {
   return async (ctx: CheckContext) => {
-    const { res, body, unreadable } = await sample(ctx, kind, () => make(ctx));
+    const { res, body, unreadable } = await sample(ctx, make(ctx));
     return { res, bodies: body === undefined ? [] : [body], ...(unreadable === undefined ? {} : { unreadable }), expectStatus };
   };
 }
@@ -51,19 +51,19 @@ const SOURCES: Source[] = [
       return { res, stream, expectStatus: ok };
     },
   },
-  { object: 'model_list', subject: 'model-list', appliesTo: defaultModelOnly, bodies: single('models', () => ({ base: 'base_url', method: 'GET', path: '/models' })) },
-  { object: 'balance', subject: 'balance', appliesTo: defaultModelOnly, bodies: single('balance', () => ({ base: 'base_url', method: 'GET', path: '/user/balance' })) },
+  { object: 'model_list', subject: 'model-list', appliesTo: defaultModelOnly, bodies: single(() => ({ base: 'base_url', method: 'GET', path: '/models' })) },
+  { object: 'balance', subject: 'balance', appliesTo: defaultModelOnly, bodies: single(() => ({ base: 'base_url', method: 'GET', path: '/user/balance' })) },
   {
     object: 'fim_completion',
     subject: 'fim-completion',
     appliesTo: fimModels,
-    bodies: single('fim', fim),
+    bodies: single(fim),
   },
   {
     object: 'messages_response',
     subject: 'messages-response',
     appliesTo: messagesModels,
-    bodies: single('messages', messagesRequest),
+    bodies: single(messagesRequest),
   },
   {
     object: 'error_envelope',
@@ -72,9 +72,9 @@ const SOURCES: Source[] = [
     // An error to judge: `messages: []` (400), or, where that is accepted, a wrong key (401).
     bodies: async (ctx) => {
       const refused = (s: number) => s >= 400;
-      const empty = await single('error-empty-messages', (c) => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(c, { messages: [] }) }), refused)(ctx);
+      const empty = await single((c) => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(c, { messages: [] }) }), refused)(ctx);
       if (refused(empty.res.status)) return empty;
-      return single('error-wrong-key', (c) => ({ ...chat(c), auth: 'wrong' }), refused)(ctx);
+      return single((c) => ({ ...chat(c), auth: 'wrong' }), refused)(ctx);
     },
   },
 ];

@@ -30,19 +30,31 @@ describe('readJson: one policy for a JSON body', () => {
 
   test('a shared sample follows it: a reset rejects the sample instead of passing for an unreadable body', async () => {
     const ctx = { targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ error: RESET })) } as unknown as CheckContext;
-    await expect(sample(ctx, 'reset', () => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: {} }))).rejects.toBe(RESET);
+    await expect(sample(ctx, { base: 'base_url', method: 'POST', path: '/chat/completions', body: {} })).rejects.toBe(RESET);
     const bad = { targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ error: new Error('not JSON') })) } as unknown as CheckContext;
-    await expect(sample(bad, 'bad', () => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: {} }))).resolves.toMatchObject({ unreadable: 'not JSON' });
+    await expect(sample(bad, { base: 'base_url', method: 'POST', path: '/chat/completions', body: {} })).resolves.toMatchObject({ unreadable: 'not JSON' });
   });
 
   test('a sample is kept in the run\'s own store: two runs of one model each send theirs', async () => {
     let sent = 0;
     const runOf = () => ({ targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ value: { n: ++sent } })) }) as unknown as CheckContext;
-    const request = () => ({ base: 'base_url', method: 'POST' as const, path: '/chat/completions', body: {} });
+    const request = { base: 'base_url', method: 'POST' as const, path: '/chat/completions', body: {} };
     const [a, b] = [runOf(), runOf()];
-    expect((await sample(a, 'chat', request)).body).toEqual({ n: 1 });
-    expect((await sample(a, 'chat', request)).body).toEqual({ n: 1 });
-    expect((await sample(b, 'chat', request)).body).toEqual({ n: 2 });
+    expect((await sample(a, request)).body).toEqual({ n: 1 });
+    expect((await sample(a, { ...request, body: {} })).body).toEqual({ n: 1 });
+    expect((await sample(b, request)).body).toEqual({ n: 2 });
     expect(sent).toBe(2);
+  });
+
+  test('a sample is keyed by the request itself: anything that differs (body, credential form, streaming) is another answer', async () => {
+    let sent = 0;
+    const ctx = { targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ value: { n: ++sent } })) } as unknown as CheckContext;
+    const request = { base: 'base_url', method: 'POST' as const, path: '/chat/completions', body: { model: 'x' } };
+    await sample(ctx, request);
+    await sample(ctx, { ...request, body: { model: 'y' } });
+    await sample(ctx, { ...request, auth: 'wrong' });
+    await sample(ctx, { ...request, base: 'v1' });
+    await sample(ctx, { ...request, body: { model: 'x' } });
+    expect(sent).toBe(4);
   });
 });

@@ -2,7 +2,7 @@ import type { CheckContext, CheckOutcome } from '../context.ts';
 import { get } from './body.ts';
 import { shown, skip } from './outcome.ts';
 import { chat } from './requests.ts';
-import { controlSample } from './samples.ts';
+import { sample } from './samples.ts';
 
 /**
  * Checks whose verdict needs the endpoint to cooperate (to repeat a text, to call a tool it is
@@ -30,7 +30,7 @@ export function stopPremise(control: unknown): string | undefined {
  * repeats it (so a stop sequence has something to cut). Undefined `why` means the premise holds.
  */
 export async function stopControl(ctx: CheckContext): Promise<{ text: string; why?: undefined } | { why: string }> {
-  const { res, body, unreadable } = await controlSample(ctx, chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }] }));
+  const { res, body, unreadable } = await sample(ctx, chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }] }));
   if (res.status !== 200 || body === undefined) return { why: `the control request (no \`stop\`) was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}` };
   const text = get(body, 'choices', 0, 'message', 'content');
   const why = stopPremise(text);

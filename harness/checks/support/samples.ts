@@ -6,16 +6,20 @@ import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 type Sample = { res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string };
 
 /**
- * One response shared by every check that only judges its shape, per model and kind: a run sends
- * each kind of request once, not once per check. Kept in the run's own store (`ctx.samples`), keyed
- * by model, so neither models nor targets (several may run in one process) share answers.
+ * The one answer to a request, shared by every check of the run that asks the same thing: the
+ * shape checks of a plain completion, a refusal check's control and the check whose verdict that
+ * request is, the same model-independent request asked for two models. Keyed by the request itself
+ * (base, method, path, credential form, retry policy, body), so sharing is what a check declares by
+ * asking through here, and two requests that differ in anything are two answers. Kept in the run's
+ * own store (`ctx.samples`): neither targets nor repetitions share answers. A check that needs a
+ * fresh answer (a second turn, a balance read after a spend) sends with `ctx.send` instead.
  */
-export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest, streamed = false): Promise<Sample> {
-  const key = `${ctx.targetModel}|${kind}`;
+export function sample(ctx: CheckContext, request: CheckRequest, streamed = false): Promise<Sample> {
+  const key = keyOf(request, streamed);
   let hit = ctx.samples.get(key) as Promise<Sample> | undefined;
   if (!hit) {
     hit = (async () => {
-      const res = await ctx.send(make());
+      const res = await ctx.send(request);
       // Each chunk is judged as it arrives (the schema checks read the findings), not kept.
       if (streamed) return { res, stream: await readStream(res, { judge: chunkJudge(ctx.spec, ctx.options.strict) }) };
       // Why there is no body (not JSON, not UTF-8, cut at the size cap) is kept for the message; a
@@ -28,16 +32,14 @@ export function sample(ctx: CheckContext, kind: string, make: () => CheckRequest
   return hit;
 }
 
-/**
- * The answer to a control request, shared by every check that sends the same one (a rule and its
- * streamed twin, the stop checks): keyed by the request itself.
- */
-export const controlSample = (ctx: CheckContext, request: CheckRequest) => sample(ctx, `control ${JSON.stringify(request)}`, () => request);
+function keyOf(r: CheckRequest, streamed: boolean): string {
+  return JSON.stringify([r.base, r.method, r.path, r.auth ?? 'key', r.retry ?? true, streamed, r.rawBody ?? null, r.body ?? null]);
+}
 
 /** The plain completion every shape check of chat_completion judges. */
-export const plainCompletion = (ctx: CheckContext) => sample(ctx, 'chat', () => chat(ctx));
-export const streamedCompletion = (ctx: CheckContext) => sample(ctx, 'chat-stream', () => chat(ctx, { stream: true }), true);
+export const plainCompletion = (ctx: CheckContext) => sample(ctx, chat(ctx));
+export const streamedCompletion = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true }), true);
 /** A stream asked to carry usage (`stream_options.include_usage`, what clients send): the usage checks judge it. */
-export const streamedWithUsage = (ctx: CheckContext) => sample(ctx, 'chat-stream-usage', () => chat(ctx, { stream: true, stream_options: { include_usage: true } }), true);
+export const streamedWithUsage = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true, stream_options: { include_usage: true } }), true);
 /** The plain messages-format answer every check of that format's reply judges. */
-export const messagesAnswer = (ctx: CheckContext) => sample(ctx, 'messages', () => messagesRequest(ctx));
+export const messagesAnswer = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx));
