@@ -22,6 +22,13 @@ describe('diffRecords', () => {
     expect(names(d.newlyPassing)).toEqual(['c.2.x flaky→pass', 'c.3.x fail→pass']);
   });
 
+  test('what went over the wire is no verdict: runs that differ only in traffic have no difference', () => {
+    const traffic = (requests: number, reached: number) => ({ requests, retries: 0, concurrency: { initial: 4, max: 16, adaptive: true, reached, final: reached, decreases: 0 } });
+    const d = diffRecords([{ ...recordOf(['pass', 'fail']), traffic: traffic(100, 16) }], [{ ...recordOf(['pass', 'fail']), traffic: traffic(300, 4) }]);
+    expect([d.newlyFailing, d.newlyFlaky, d.newlyPassing, d.failingOtherwise, d.added, d.removed]).toEqual([[], [], [], [], [], []]);
+    expect(diffRecords([recordOf(['pass'])], [{ ...recordOf(['pass']), traffic: traffic(100, 16) }]).decision.outcome).toBe('pass');
+  });
+
   test('a check only in one run is added or removed, whatever its verdict', () => {
     const d = diffRecords([recordOf(['pass'])], [recordOf(['pass', 'flaky'])]);
     expect(names(d.added)).toEqual(['c.1.x -→flaky']);

@@ -1,4 +1,5 @@
-export type { CostEstimate, RunBudget, RunRecord, RunSummary, RunTimings, Summary, UsageTotals } from './runRecord.ts';
+export type { CostEstimate, RunBudget, RunConcurrency, RunRecord, RunSummary, RunTimings, RunTraffic, Summary, UsageTotals } from './runRecord.ts';
+export { sumTraffic } from './traffic.ts';
 export { summarize, VERDICTS } from './summarize.ts';
 export { cellGate, gate, isFailing, OUTCOME_WORD, standingOf, withPolicy, type CaseStanding, type CellGate, type ExitCode, type GateDecision, type Outcome } from './gate.ts';
 export { baselineCellOf, cellWords, checkBaselineCovers, targetKey, withBaseline } from './baseline.ts';

@@ -3,7 +3,7 @@ import { mergeRecords } from './mergeRecords.ts';
 import { isMergeConflictError, MergeConflictError } from './MergeConflictError.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from './summarize.ts';
-import type { RunRecord } from './runRecord.ts';
+import type { RunRecord, RunTraffic } from './runRecord.ts';
 import { causesOf } from './causes.ts';
 import { gate } from './gate.ts';
 import { scoreOf } from './score.ts';
@@ -131,5 +131,20 @@ describe('score and coverage of merged shards', () => {
     const [merged] = mergeRecords([shard(1, { score: 1, coverage: { covered: 1, total: 9, percent: 11 } }), shard(2, { score: 2, coverage: { covered: 2, total: 9, percent: 22 } })]);
     expect(merged!.coverage).toBeUndefined();
     expect(merged!.score).toBe(scoreOf(sampleRecord()).score);
+  });
+});
+
+describe('traffic of merged shards', () => {
+  const traffic = (requests: number, retries: number, reached: number, final: number): RunTraffic => ({ requests, retries, concurrency: { initial: 4, max: 16, adaptive: true, reached, final, decreases: 1 } });
+
+  test('requests and retries add up; concurrency is the shard\'s that reached the most, not a sum', () => {
+    const [merged] = mergeRecords([shard(1, { traffic: traffic(120, 1, 16, 12) }), shard(2, { traffic: traffic(100, 2, 8, 8) })]);
+    expect(merged!.traffic).toEqual({ requests: 220, retries: 3, concurrency: traffic(0, 0, 16, 12).concurrency });
+  });
+
+  test('a shard without it (an older report) leaves the merged cell without it, rather than short; a single record keeps its own', () => {
+    expect(mergeRecords([shard(1, { traffic: traffic(120, 1, 16, 12) }), shard(2)])[0]).not.toHaveProperty('traffic');
+    expect(mergeRecords([shard(2), shard(1, { traffic: traffic(120, 1, 16, 12) })])[0]).not.toHaveProperty('traffic');
+    expect(mergeRecords([shard(1, { traffic: traffic(120, 1, 16, 12) })])[0]!.traffic).toEqual(traffic(120, 1, 16, 12));
   });
 });

@@ -4,6 +4,7 @@ import type { RunRecord } from './runRecord.ts';
 import { MergeConflictError } from './MergeConflictError.ts';
 import { summarize } from './summarize.ts';
 import { sumUsage } from './usage.ts';
+import { sumTraffic } from './traffic.ts';
 import { causesOf } from './causes.ts';
 import { targetKey } from './baseline.ts';
 
@@ -72,8 +73,14 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
   const signals = group.map(({ record }) => record.interruptedBy);
   const interruptedBy = signals.includes('SIGTERM') ? 'SIGTERM' : signals.includes('SIGINT') ? 'SIGINT' : undefined;
   const endedEarly = group.find(({ record }) => record.endedEarly)?.record.endedEarly;
+  // Each shard ran its own transport: requests and retries add up. Concurrency keeps the shard that
+  // reached the most, since each shard's limit was its own and in-flight counts of separate
+  // processes do not add into a limit any one of them held. A shard that did not record it (an
+  // older report) leaves the sum unknown, rather than short.
+  const traffic = group.every(({ record }) => record.traffic) ? sumTraffic(group.map(({ record }) => record.traffic!)) : undefined;
+  const { traffic: _shardTraffic, ...kept } = earliest;
   return withoutDerived({
-    ...earliest,
+    ...kept,
     startedAt: earliest.startedAt,
     finishedAt,
     // The earliest shard's instant; the source is the same in every shard (checked above).
@@ -87,6 +94,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     interrupted: group.some(({ record }) => record.interrupted),
     ...(interruptedBy ? { interruptedBy } : {}),
     ...(endedEarly ? { endedEarly } : {}),
+    ...(traffic ? { traffic } : {}),
   });
 }
 
@@ -105,7 +113,8 @@ function withoutDerived(record: RunRecord): RunRecord {
  * targetKey (the embedded emulator, a replay, or a live base URL), so shards that each ran their
  * own emulator on a random port merge into one cell per model. The merged record keeps the earliest
  * shard's target; its results are the shards' concatenated in the order given, summary recounted
- * from them, usage the sum of the shards' usage, startedAt the earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
+ * from them, usage the sum of the shards' usage, traffic the sum of their requests and retries
+ * with the highest concurrency reached, startedAt the earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
  * joined by commas. Other records pass through; cells keep the order of their first record.
  * Throws MergeConflictError when a check (id and model) appears twice in a cell, or when the
  * shards of a cell ran a different harness, spec, target model or options.

@@ -70,6 +70,11 @@ export interface RunRecord {
   estimate?: CostEstimate;
   /** Where the whole run's time went (the same in every cell of one run). */
   timings?: RunTimings;
+  /**
+   * What went over the wire for this record's target: its whole run, all models together (the
+   * same in every cell of one target), not this model's share.
+   */
+  traffic?: RunTraffic;
   /** The failures and errors of `results` grouped by cause (causes.ts). */
   causes?: Cause[];
 }
@@ -106,6 +111,33 @@ export interface RunTimings {
   checksPerSecond: number;
 }
 
+/** One target's run on the wire. */
+export interface RunTraffic {
+  /** HTTP requests sent: every attempt, retries and the served-route probes included. */
+  requests: number;
+  /** Of those, the attempts that asked again (a 5xx, a 429 waited out). */
+  retries: number;
+  concurrency: RunConcurrency;
+}
+
+/**
+ * The concurrency limit over the run, as the transport's ConcurrencyStats has it
+ * (transport/adaptiveLimit.ts), declared here because results/ does not import transport/.
+ */
+export interface RunConcurrency {
+  /** The limit the run started at. */
+  initial: number;
+  /** The most it could grow to; equal to `initial` when fixed (`--concurrency N`). */
+  max: number;
+  adaptive: boolean;
+  /** The most requests in flight at once that the endpoint took without a 429 or 503. */
+  reached: number;
+  /** The limit when the run ended. */
+  final: number;
+  /** Times the limit came down. */
+  decreases: number;
+}
+
 /** Counts per verdict (`flaky` is absent from reports written before --repeat; parseRunRecord reads it as 0). */
 export type Summary = Record<Verdict, number> & {
   total: number;
@@ -128,7 +160,8 @@ export interface RunSummary {
   schemaVersion: 1;
   startedAt: string;
   finishedAt: string;
-  cells: { baseUrl: string; model: string; report: string; outcome: Outcome; reason: string; summary: Summary; usage: UsageTotals }[];
+  /** `traffic`: the cell's target's, as its record has it (all models of the target together). */
+  cells: { baseUrl: string; model: string; report: string; outcome: Outcome; reason: string; summary: Summary; usage: UsageTotals; traffic?: RunTraffic }[];
   totals: Summary;
   /** The gate's decision (gate.ts), the same the process exit code, every headline and the JUnit carry. */
   outcome: Outcome;

@@ -4,7 +4,7 @@ import { createAjv } from '#harness/core/createAjv.ts';
 import { sampleRecord, sampleRepeatedRecord } from '#harness/testing/sampleRecord.ts';
 import { parseRunRecord, runRecordProblems } from './parseRunRecord.ts';
 import { summaryOf } from './summaryOf.ts';
-import { RUN_RECORD_LAYOUT, RUN_SUMMARY_LAYOUT, type Layout } from './serialize.ts';
+import { RUN_RECORD_LAYOUT, RUN_SUMMARY_LAYOUT, serializeRunRecord, type Layout } from './serialize.ts';
 
 const reportSchema = JSON.parse(readFileSync(new URL('../../reports/report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const summarySchema = JSON.parse(readFileSync(new URL('../../reports/summary.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -100,6 +100,19 @@ describe('reports/report.schema.json', () => {
     expect(parseRunRecord(JSON.stringify(old), 'old.json').summary.flaky).toBe(0);
   });
 
+  test('traffic is optional: a record with it and one without (written before it was recorded) are read; a broken one is not', () => {
+    const traffic = { requests: 236, retries: 2, concurrency: { initial: 4, max: 16, adaptive: true, reached: 16, final: 16, decreases: 0 } };
+    const withTraffic = { ...sampleRecord(), traffic };
+    expect(errorsOf(validateReport, JSON.parse(JSON.stringify(withTraffic)))).toEqual([]);
+    expect(parseRunRecord(serializeRunRecord(withTraffic), 'new.json').traffic).toEqual(traffic);
+    expect(parseRunRecord(serializeRunRecord(sampleRecord()), 'old.json')).not.toHaveProperty('traffic');
+    const broken = { ...sampleRecord(), traffic: { ...traffic, concurrency: { ...traffic.concurrency, limit: 16 } } };
+    expect(errorsOf(validateReport, broken)).toContain('/traffic/concurrency must NOT have additional properties');
+    expect(runRecordProblems({ ...sampleRecord(), traffic: { requests: -1, retries: 0, concurrency: traffic.concurrency } }).some((p) => p.startsWith('/traffic/requests'))).toBe(true);
+    // laid out in its place: after the run's figures, before the results
+    expect(Object.keys(JSON.parse(serializeRunRecord(withTraffic)) as object).filter((k) => ['usage', 'traffic', 'results'].includes(k))).toEqual(['usage', 'traffic', 'results']);
+  });
+
   test('every key the schema knows is laid out by the serializer, in step', () => {
     const props = (schema: unknown): string[] => Object.keys((schema as { properties: object }).properties);
     const keys = (layout: Layout) => (layout.kind === 'object' ? [...layout.keys] : []);
@@ -118,6 +131,14 @@ describe('reports/summary.schema.json', () => {
     const defs = (schema: Record<string, unknown>) => schema['$defs'] as Record<string, unknown>;
     expect(defs(summarySchema)['summary']).toEqual(defs(reportSchema)['summary']);
     expect(defs(summarySchema)['usage']).toEqual(defs(reportSchema)['usage']);
+    expect(defs(summarySchema)['traffic']).toEqual(defs(reportSchema)['traffic']);
+  });
+
+  test('a cell carries its target\'s traffic when its record has it, and is valid without', () => {
+    const traffic = { requests: 236, retries: 2, concurrency: { initial: 4, max: 4, adaptive: false, reached: 4, final: 4, decreases: 0 } };
+    const s = summaryOf([{ ...sampleRecord(), traffic }, sampleRecord()], ['a/report.json', 'b/report.json']);
+    expect(s.cells.map((c) => c.traffic)).toEqual([traffic, undefined]);
+    expect(errorsOf(validateSummary, JSON.parse(JSON.stringify(s)))).toEqual([]);
   });
 
   test('rejects an exit code of 2 and a cell without its report', () => {

@@ -25,6 +25,7 @@ const ESTIMATE = object(['method', 'requests', 'expected', 'upperBound'], {
 });
 const CAUSE = object(['message', 'severity', 'failures', 'affected'], { affected: array(object(['checkId', 'model'])) });
 const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
+const TRAFFIC = object(['requests', 'retries', 'concurrency'], { concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases']) });
 
 const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
   request: object(['method', 'url', 'headers', 'body', 'rawBody']),
@@ -52,13 +53,14 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'summary', 'usage', 'budget', 'estimate', 'timings', 'causes', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'results'],
   {
     coverage: object(['covered', 'total', 'percent', 'notJudged']),
     causes: array(CAUSE),
     budget: BUDGET,
     estimate: ESTIMATE,
     timings: TIMINGS,
+    traffic: TRAFFIC,
     harness: object(['name', 'version']),
     spec: object(['revision', 'updated']),
     target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
@@ -79,7 +81,7 @@ export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 
   estimate: ESTIMATE,
   timings: TIMINGS,
   totals: SUMMARY,
-  cells: array(object(['baseUrl', 'model', 'report', 'outcome', 'reason', 'summary', 'usage'], { summary: SUMMARY, usage: USAGE })),
+  cells: array(object(['baseUrl', 'model', 'report', 'outcome', 'reason', 'summary', 'usage', 'traffic'], { summary: SUMMARY, usage: USAGE, traffic: TRAFFIC })),
 });
 
 function arrange(value: unknown, layout: Layout): unknown {
