@@ -1,10 +1,11 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { causesOf, coverageOf, summarize, type RunRecord, type UsageTotals } from '#harness/results/index.ts';
+import { causesOf, coverageOf, summarize, type RunRecord, type RunTraffic, type UsageTotals } from '#harness/results/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { targetModelOf, type RunConfig } from './runConfig.ts';
+import type { SuitesRun } from './suitesRun.ts';
 import { tokensOf } from '#harness/core/tokens.ts';
 
 /** Tokens a model's checks reported, and their cost at the spec's prices on the day of the run. */
@@ -13,12 +14,19 @@ function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at:
   return { ...t, costUsd: formatUsd(costOfUse(spec, model, t, at), 6) };
 }
 
+/** What a target's run sent, as its records keep it: the transport's limit at the end is the record's `final`. */
+export function trafficOf(transport: SuitesRun['transport']): RunTraffic | undefined {
+  if (transport === undefined) return undefined;
+  const { initial, max, adaptive, reached, limit, decreases } = transport.concurrency;
+  return { requests: transport.requests, retries: transport.retries, concurrency: { initial, max, adaptive, reached, final: limit, decreases } };
+}
+
 /** One RunRecord per model covered, in the order of config.models. */
 export function buildRecords(
   spec: Spec,
   config: RunConfig,
   results: readonly CheckResult[],
-  timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky'>; endedEarly?: RunRecord['endedEarly'] },
+  timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic },
 ): RunRecord[] {
   const catalogue = buildRegistry(spec).all();
   return config.models
@@ -41,6 +49,8 @@ export function buildRecords(
         usage: usageOf(spec, model, mine, timing.startedAt),
         interrupted: timing.interrupted,
         ...(timing.endedEarly ? { endedEarly: timing.endedEarly } : {}),
+        // The target's, so every model's record of it carries the same figures.
+        ...(timing.traffic ? { traffic: timing.traffic } : {}),
       };
       const c = coverageOf(record, catalogue);
       const notJudged = Object.fromEntries(Object.entries(c.notJudged).filter(([, n]) => n > 0));

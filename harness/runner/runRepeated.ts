@@ -1,5 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { mergeRepetitions } from '#harness/results/index.ts';
+import { mergeRepetitions, sumTraffic } from '#harness/results/index.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runChecks } from './runChecks.ts';
 import type { SuitesRun } from './suitesRun.ts';
@@ -21,7 +21,8 @@ export interface RepeatOptions {
  * Runs one target's plan `repeat` times, one after the other. Each repetition is its own runChecks,
  * so its own RunScope: a fresh transport, meter, served gate and samples, so no answer is reused
  * and repetitions can disagree (a shared sample would make every repetition judge one answer).
- * The results are merged per check and model (results/mergeRepetitions.ts); the rest adds up.
+ * The results are merged per check and model (results/mergeRepetitions.ts); the rest adds up,
+ * but for the concurrency the transport reached (below).
  */
 export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   const { stop } = options;
@@ -36,6 +37,9 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   if (runs.length === 1) return runs[0]!;
   const first = runs.find((r) => r.firstCheckAt !== undefined)?.firstCheckAt;
   const last = runs.findLast((r) => r.lastCheckAt !== undefined)?.lastCheckAt;
+  // Requests and retries add up. Concurrency does not: the repetitions ran one after another, each
+  // with a limit of its own, so the one that reached the highest says what the endpoint took.
+  const transport = sumTraffic(runs.flatMap((r) => (r.transport ? [r.transport] : [])));
   return {
     results: mergeRepetitions(runs.map((r) => r.results)),
     sent: runs.flatMap((r) => r.sent),
@@ -44,6 +48,7 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
     requestMs: runs.reduce((ms, r) => ms + r.requestMs, 0),
     cancelled: runs.some((r) => r.cancelled),
     ...withKeyRefused(runs.find((r) => r.keyRefused)?.keyRefused),
+    ...(transport ? { transport } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { timingOf } from '#harness/transport/timing.ts';
 import type { CostEstimate, RunRecord } from '#harness/results/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Target } from '#harness/targets/target.ts';
-import { buildRecords } from './buildRecords.ts';
+import { buildRecords, trafficOf } from './buildRecords.ts';
 import { keyRefusedMessage } from './keyRefused.ts';
 import { notRun } from './notRun.ts';
 import { planRun } from './plan.ts';
@@ -117,7 +117,9 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const unrun = why === undefined ? [] : notRun(plan, suites.results, why, stop.signal.aborted ? 'interrupted' : 'budget');
       // Spent nothing; settled only so that checks the budget kept from running mark it reached.
       budget?.settle([], unrun);
-      run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}) }));
+      // Requests and concurrency are the target's whole run (every model at once): each of its records carries them.
+      const traffic = trafficOf(suites.transport);
+      run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}) }));
     } finally {
       await target.close();
     }
