@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { areasOf, attemptsLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { areasOf, attemptsLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;
@@ -278,6 +278,7 @@ export function renderHtml(record: RunRecord): string {
     `<tbody><tr><td>${u.promptTokens}</td><td>${u.completionTokens}</td><td>${u.cacheHitTokens}</td><td>${h(u.costUsd)}</td></tr></tbody></table>`,
     ...costNotes(record).map((note) => `<p class="note">${h(note)}</p>`),
     ...(record.timings ? [`<p class="note">${h(`Time (the whole run): ${timingNote(record.timings)}`)}</p>`] : []),
+    ...(record.traffic ? [`<p class="note">${h(`Requests (${TRAFFIC_SCOPE}): ${trafficNote(record.traffic)}`)}</p>`] : []),
     '</section>',
     '</main>',
     `<footer>${h(`${record.harness.name} ${record.harness.version}`)}; rendered from the run record (report.json) alone.</footer>`,

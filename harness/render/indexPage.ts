@@ -1,7 +1,7 @@
 import { pageHead } from './htmlPage.ts';
 import { causesOf, OUTCOME_WORD, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
-import { plural } from './view.ts';
+import { plural, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
 
 const CSS = `
 :root{--pass:#1a7f37;--fail:#cf222e;--other:#9a6700;--line:#d0d7de;--muted:#57606a;color-scheme:light dark}
@@ -21,7 +21,8 @@ function meter(percent: number, cls: string, what: string): string {
 
 /**
  * reports/index.html: the whole run on one page, a row per cell (base URL x model) with its
- * outcome, score, coverage and the causes of its failures, each linking the cell's own report.html.
+ * outcome, score, coverage and the causes of its failures, each linking the cell's own report.html;
+ * then each target's requests and concurrency.
  * Self-contained: no script, no network; a CSP that allows only its own style.
  */
 export function renderIndexPage(summary: RunSummary, records: readonly RunRecord[]): string {
@@ -44,6 +45,7 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     '<thead><tr><th>Base URL</th><th>Model</th><th>Outcome</th><th>Score</th><th>Coverage</th><th>Causes</th><th></th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody>`,
     '</table>',
+    ...trafficByTarget(records).map((t) => `<p class="muted">${h(`Requests (${TRAFFIC_SCOPE}) at ${t.baseUrl}: ${trafficNote(t.traffic)}`)}</p>`),
     '</body>',
     '</html>',
     '',

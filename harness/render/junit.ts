@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { cellGate, OUTCOME_WORD, skipKindOf, standingOf, targetKey, type RunRecord } from '#harness/results/index.ts';
 import { escapeXmlAttr as attr, escapeXmlText as text } from './escape.ts';
 import { failureText } from './evidenceText.ts';
-import { areasOf, cellName, orderedResults, repeatLine } from './view.ts';
+import { areasOf, cellName, concurrencyNote, orderedResults, repeatLine, TRAFFIC_SCOPE } from './view.ts';
 
 /** Seconds with millisecond precision, as JUnit's `time` attribute wants. */
 function seconds(ms: number): string {
@@ -86,6 +86,13 @@ export function renderJunit(record: RunRecord): string {
     ['reason', decision.reason],
     ...(record.score === undefined ? [] : [['score', String(record.score)] as [string, string]]),
     ...(record.coverage === undefined ? [] : [['coverage', `${record.coverage.percent}% (${record.coverage.covered} of ${record.coverage.total} spec entries)`] as [string, string]]),
+    ...(record.traffic === undefined
+      ? []
+      : ([
+          ['requests', `${record.traffic.requests} (${TRAFFIC_SCOPE})`],
+          ['retries', String(record.traffic.retries)],
+          ['concurrency', concurrencyNote(record.traffic.concurrency)],
+        ] as [string, string][])),
     ['baseUrl', record.target.baseUrl],
     ['target', record.target.kind],
     ['model', record.model],

@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { attemptsLine, costNotes, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, VERDICTS } from './view.ts';
+import { attemptsLine, costNotes, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -153,5 +153,6 @@ export function renderMarkdown(record: RunRecord): string {
   out.push(row([String(u.promptTokens), String(u.completionTokens), String(u.cacheHitTokens), mdText(u.costUsd)]), '');
   for (const note of costNotes(record)) out.push(mdText(note), '');
   if (record.timings) out.push(`Time (the whole run): ${mdText(timingNote(record.timings))}`, '');
+  if (record.traffic) out.push(`Requests (${TRAFFIC_SCOPE}): ${mdText(trafficNote(record.traffic))}`, '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

@@ -3,6 +3,7 @@ import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { scoreOf, summaryOf } from '#harness/results/index.ts';
 import { renderHtml, renderJunit, renderMarkdown } from './index.ts';
 import { renderMarkdownSummary } from './markdownSummary.ts';
+import { wellFormedXml } from '#harness/testing/wellFormedXml.ts';
 
 describe('renderMarkdownSummary', () => {
   const flash = sampleRecord();
@@ -36,5 +37,46 @@ describe('score and coverage in every report format', () => {
     expect(renderHtml(record)).toMatch(/<dt>Score<\/dt><dd>\d+\/100 · coverage 64% .*aria-label="score \d+ of 100"/);
     expect(renderJunit(record)).toContain(`<property name="score" value="${record.score}"/>`);
     expect(renderMarkdownSummary(summaryOf([record], ['reports/x/report.json']), [record])).toContain(`| ❌ FAIL | ${record.score} | 64% |`);
+  });
+});
+
+describe('requests and concurrency in every report format', () => {
+  const adaptive = { requests: 236, retries: 2, concurrency: { initial: 4, max: 16, adaptive: true, reached: 16, final: 8, decreases: 1 } };
+  const fixed = { requests: 40, retries: 0, concurrency: { initial: 4, max: 4, adaptive: false, reached: 4, final: 4, decreases: 0 } };
+
+  test('report.md, report.html and the JUnit properties say the figures are the target\'s whole run, all models', () => {
+    const record = { ...sampleRecord(), traffic: adaptive };
+    const line = "Requests (this target's run, all models): 236 (2 retries) · concurrency: reached 16 (adaptive, started at 4, cap 16, ended at 8; came down 1 time)";
+    expect(renderMarkdown(record)).toContain(`\n${line}\n`);
+    expect(renderHtml(record)).toContain(`<p class="note">${line.replace("'", '&#39;')}</p>`);
+    const xml = renderJunit(record);
+    expect(wellFormedXml(xml)).toEqual([]);
+    expect(xml).toContain('<property name="requests" value="236 (this target&apos;s run, all models)"/>');
+    expect(xml).toContain('<property name="retries" value="2"/>');
+    expect(xml).toContain('<property name="concurrency" value="reached 16 (adaptive, started at 4, cap 16, ended at 8; came down 1 time)"/>');
+    // A fixed limit says so, and nothing of growth.
+    expect(renderMarkdown({ ...sampleRecord(), traffic: fixed })).toContain("Requests (this target's run, all models): 40 (0 retries) · concurrency: reached 4 (fixed at 4)");
+  });
+
+  test('a record without it (written before it was recorded) shows none of it', () => {
+    const record = sampleRecord();
+    expect(renderMarkdown(record)).not.toContain('Requests (');
+    expect(renderHtml(record)).not.toContain('Requests (');
+    expect(renderJunit(record)).not.toContain('name="requests"');
+  });
+
+  test('summary.md says it once per target, after the table: not a column repeated in each model\'s row', () => {
+    const flash = { ...sampleRecord(), traffic: adaptive };
+    const pro = { ...sampleRecord(), model: 'svc-v4-pro', traffic: adaptive };
+    const other = { ...sampleRecord(), target: { kind: 'live' as const, baseUrl: 'https://api.example.test', messagesBaseUrl: 'https://api.example.test/anthropic' }, traffic: fixed };
+    const records = [flash, pro, other];
+    const md = renderMarkdownSummary(summaryOf(records, ['a/report.json', 'b/report.json', 'c/report.json']), records);
+    const lines = md.split('\n').filter((l) => l.startsWith('Requests ('));
+    expect(lines).toEqual([
+      "Requests (this target's run, all models) at `http://127.0.0.1:43817`: 236 (2 retries) · concurrency: reached 16 (adaptive, started at 4, cap 16, ended at 8; came down 1 time)",
+      "Requests (this target's run, all models) at `https://api.example.test`: 40 (0 retries) · concurrency: reached 4 (fixed at 4)",
+    ]);
+    expect(md.indexOf(lines[0]!)).toBeGreaterThan(md.indexOf('| **all** |'));
+    expect(renderMarkdownSummary(summaryOf([sampleRecord()], ['a/report.json']), [sampleRecord()])).not.toContain('Requests (');
   });
 });

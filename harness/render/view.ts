@@ -4,7 +4,7 @@
  */
 import type { CheckResult, Severity, Verdict } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
-import { OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Outcome, type RunBudget, type RunRecord, type RunTimings, type Summary } from '#harness/results/index.ts';
+import { OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary } from '#harness/results/index.ts';
 
 export { VERDICTS };
 
@@ -112,6 +112,30 @@ export function repeatLine(r: CheckResult): string | undefined {
 /** Where a run's time went, in one sentence. */
 export function timingNote(t: RunTimings): string {
   return `${plural(t.checks, 'check')} in ${duration(t.wallMs)} (${t.checksPerSecond} checks/s): start-up ${duration(t.startupMs)}, requests ${duration(t.requestsMs)}, judging ${duration(t.judgingMs)}, reporting ${duration(t.reportingMs)}, other ${duration(t.otherMs)}.`;
+}
+
+/** What a traffic figure covers, said wherever it is shown: the target's whole run, not the cell's share. */
+export const TRAFFIC_SCOPE = "this target's run, all models";
+
+/** "reached 16 (adaptive, started at 4, cap 16, ended at 8; came down 1 time)", or "reached 4 (fixed at 4)". */
+export function concurrencyNote(c: RunTraffic['concurrency']): string {
+  if (!c.adaptive) return `reached ${c.reached} (fixed at ${c.max})`;
+  return `reached ${c.reached} (adaptive, started at ${c.initial}, cap ${c.max}, ended at ${c.final}; came down ${plural(c.decreases, 'time')})`;
+}
+
+/** "236 (2 retries) · concurrency: reached 16 (adaptive, ...)". */
+export function trafficNote(t: RunTraffic): string {
+  return `${t.requests} (${plural(t.retries, 'retry', 'retries')}) · concurrency: ${concurrencyNote(t.concurrency)}`;
+}
+
+/**
+ * Each target's traffic once, in the order of its first record: every record of a target carries
+ * the same figures. Keyed by base URL and figures, so two targets at one base URL still show apart.
+ */
+export function trafficByTarget(records: readonly RunRecord[]): { baseUrl: string; traffic: RunTraffic }[] {
+  const seen = new Map<string, { baseUrl: string; traffic: RunTraffic }>();
+  for (const r of records) if (r.traffic) seen.set(JSON.stringify([r.target.baseUrl, r.traffic]), { baseUrl: r.target.baseUrl, traffic: r.traffic });
+  return [...seen.values()];
 }
 
 /** "2 attempts for 1 request", when a check's requests were retried (a 5xx asked again, a 429 waited out); undefined otherwise. */
