@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
+import { concurrencyNote, plural, trafficByTarget } from '#harness/render/view.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import type { CommandIO } from './command.ts';
@@ -57,6 +58,8 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
     io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
   }
   io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
+  // Once per target, as the timings line, whatever --quiet: what the run asked of each endpoint.
+  for (const { baseUrl, traffic: t } of trafficByTarget(timed)) io.stderr(`svc-conformance: ${baseUrl}: ${plural(t.requests, 'request')}${t.retries > 0 ? ` (${plural(t.retries, 'retry', 'retries')})` : ''}, concurrency ${concurrencyNote(t.concurrency)}`);
   if (options.budget?.report().reached) io.stderr(`svc-conformance: the spend reached --budget-usd ${options.budget.limitUsd}: the checks not run are reported as skipped (budget).`);
   io.stdout(`${OUTCOME_WORD[summary.outcome]}: ${summary.reason}`);
   for (const hint of hintsOf(timed)) io.stderr(hint);

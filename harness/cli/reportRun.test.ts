@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { RunRecord, RunSummary } from '#harness/results/index.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { main } from './main.ts';
+
+const tmp = tempDirs('svc-report-run-');
+
+/** Two models on one target, so the target's figures show once though two cells carry them. */
+async function run(...flags: string[]) {
+  const dir = tmp();
+  const io = captureIO();
+  const code = await main(['run', '--quiet', '--model', 'svc-v4-flash', '--model', 'svc-v4-pro', '--only', 'schema.', '--report-dir', dir, ...flags], io);
+  expect(code, io.text()).toBe(0);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
+  const records = summary.cells.map((c) => JSON.parse(readFileSync(join(dir, c.report), 'utf8')) as RunRecord);
+  return { io, summary, records, lines: io.err.filter((l) => / requests?[ ,]/.test(l) && l.includes('concurrency reached')) };
+}
+
+describe('the requests a run sent and the concurrency it reached', () => {
+  test('every cell of the target carries its figures, summary.json too; the closing lines say them once per target, even with --quiet', async () => {
+    const { records, summary, lines } = await run('--concurrency', '2');
+    const traffic = records[0]!.traffic!;
+    expect(traffic.requests).toBeGreaterThan(0);
+    expect(traffic.concurrency).toMatchObject({ initial: 2, max: 2, adaptive: false, final: 2 });
+    expect(records.map((r) => r.traffic)).toEqual([traffic, traffic]);
+    expect(summary.cells.map((c) => c.traffic)).toEqual([traffic, traffic]);
+    const retries = traffic.retries === 0 ? '' : ` (${traffic.retries} ${traffic.retries === 1 ? 'retry' : 'retries'})`;
+    expect(lines).toEqual([`svc-conformance: ${records[0]!.target.baseUrl}: ${traffic.requests} requests${retries}, concurrency reached ${traffic.concurrency.reached} (fixed at 2)`]);
+  }, 60_000);
+
+  test('without --concurrency the limit adapts, and the line says from where and up to what', async () => {
+    const { records, lines } = await run();
+    expect(records[0]!.traffic!.concurrency).toMatchObject({ initial: 4, max: 16, adaptive: true });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^svc-conformance: http:\/\/127\.0\.0\.1:\d+: \d+ requests( \(\d+ retr(y|ies)\))?, concurrency reached \d+ \(adaptive, started at 4, cap 16, ended at \d+; came down \d+ times?\)$/);
+  }, 60_000);
+});
