@@ -1,11 +1,8 @@
+import type { TaskMeta } from 'vitest';
 import type { Reporter, TestCase } from 'vitest/node';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import './meta.ts';
 import type { SuitesRun } from './suitesRun.ts';
-
-export interface WorkerTiming {
-  requestMs: number;
-}
 
 /**
  * The reporter that collects each check's result (from task meta) in the CLI process, and prints
@@ -13,14 +10,12 @@ export interface WorkerTiming {
  */
 export class ResultCollector implements Reporter {
   readonly results: CheckResult[] = [];
-  /** Latest running totals per worker (each check's meta carries its worker's totals so far). */
-  readonly workers = new Map<string, WorkerTiming>();
+  /** What the run came to besides its results (every check's meta carries it). */
+  run: NonNullable<TaskMeta['svcRun']> | undefined;
   /** Per check: requests sent and their most possible cost in tokens. */
   readonly sent: SuitesRun['sent'] = [];
   firstCheckAt: number | undefined;
   lastCheckAt: number | undefined;
-  /** The run's key, once a worker's transport declared it refused. */
-  keyRefused: SuitesRun['keyRefused'];
   constructor(private readonly progress: (result: CheckResult, count: number) => void = () => undefined) {}
 
   onTestCaseReady(): void {
@@ -35,11 +30,7 @@ export class ResultCollector implements Reporter {
     this.#seen.add(testCase.id);
     this.lastCheckAt = performance.now();
     const meta = testCase.meta();
-    this.keyRefused ??= meta.svcKeyRefused;
-    if (meta.svcWorker) {
-      const w = this.workers.get(meta.svcWorker.id);
-      if (!w || w.requestMs < meta.svcWorker.requestMs) this.workers.set(meta.svcWorker.id, { requestMs: meta.svcWorker.requestMs });
-    }
+    this.run ??= meta.svcRun;
     if (meta.svcResult && meta.svcRequests) this.sent.push({ checkId: meta.svcResult.checkId, model: meta.svcResult.model, ...meta.svcRequests });
     if (meta.svcResult) {
       this.results.push(meta.svcResult);

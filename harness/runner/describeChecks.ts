@@ -1,27 +1,34 @@
 import { describe, inject, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
-import type { Spec } from '#harness/spec/model.ts';
 import './meta.ts';
 import { planRun } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
-import { runMetered } from './runMetered.ts';
-import { openRunScope, type RunScope } from './runScope.ts';
+import { runChecks } from './runChecks.ts';
+import type { SuitesRun } from './suitesRun.ts';
 
-let scope: RunScope | undefined;
+/** The one run of a worker's config: its suite files share it (runSuites runs them in one worker, one after another). */
+let shared: { key: string; run: Promise<SuitesRun>; stop: AbortController } | undefined;
 
 /**
- * One scope per worker and run (runSuites starts a fresh worker per target, and the suite files of
- * a run share it): the transport's cap, the budget and the samples hold across every check.
+ * The run the suites report: runChecks (the one runner: its queue, its limit), started by the first
+ * test of the first file and awaited by every test. A cancelled vitest run aborts each waiting
+ * test's signal; that stops the run as a stop stops runChecks.
  */
-function scopeFor(spec: Spec, config: RunConfig): RunScope {
-  if (scope?.config !== config) scope = openRunScope(config, spec);
-  return scope;
+function theRun(config: RunConfig, signal: AbortSignal): Promise<SuitesRun> {
+  const key = JSON.stringify(config);
+  if (shared?.key !== key) {
+    const stop = new AbortController();
+    shared = { key, stop, run: runChecks(config, { stop: stop.signal }) };
+  }
+  const { stop } = shared;
+  signal.addEventListener('abort', () => stop.abort('the vitest run was cancelled'), { once: true });
+  return shared.run;
 }
 
 /**
- * The body of a suite file: one vitest test per (check, model) of an area, titled by the check id
- * inside a describe per model. Suites hold no assertion logic; the checks do. runChecks.ts runs the
- * same plan in the same order without vitest.
+ * The body of a suite file: a thin adapter that reports, as one vitest test per (check, model) of
+ * an area titled by the check id inside a describe per model, what the one runner found. Suites
+ * hold no assertion logic (the checks do) and no scheduling (runChecks does).
  */
 export function describeChecks(area: string): void {
   const config = inject('svcConformance');
@@ -31,15 +38,14 @@ export function describeChecks(area: string): void {
   for (const model of models) {
     describe.concurrent(`${area} [${model}]`, () => {
       for (const { check } of plan.filter((p) => p.model === model)) {
-        test(check.id, async ({ task, skip }) => {
-          const s = scopeFor(spec, config);
-          const result = await runMetered(s, check, model, (t) => {
-            task.meta.svcRequests = { count: t.requests, bound: t.bound };
-          });
+        test(check.id, async ({ task, skip, signal }) => {
+          const run = await theRun(config, signal);
+          const result = run.results.find((r) => r.checkId === check.id && r.model === model);
+          if (!result) return skip('not run: the run was stopped before this check started');
+          const sent = run.sent.find((s) => s.checkId === check.id && s.model === model);
+          if (sent) task.meta.svcRequests = { count: sent.count, bound: sent.bound };
           task.meta.svcResult = result;
-          task.meta.svcWorker = { id: s.meter.id, requestMs: s.meter.requestMs() };
-          const refused = s.transport.keyRefused();
-          if (refused) task.meta.svcKeyRefused = refused;
+          task.meta.svcRun = { requestMs: run.requestMs, cancelled: run.cancelled, ...(run.keyRefused ? { keyRefused: run.keyRefused } : {}), ...(run.transport ? { transport: run.transport } : {}) };
           if (result.verdict === 'skip' || result.verdict === 'unsupported') skip(`${result.verdict}: ${result.reason ?? ''}`);
           if (result.verdict === 'fail') throw new Error(result.failures?.map((f) => f.message).join('\n') ?? 'failed');
           if (result.verdict === 'error') throw new Error(result.reason ?? 'error');

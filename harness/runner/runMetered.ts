@@ -14,7 +14,7 @@ import { chainOf } from './schedule.ts';
 
 /**
  * One check on one model of a target run, metered: tokens are what the answers reported, whoever
- * read them. What both executors (the suites under vitest, runChecks in-process) run per check.
+ * read them. What the runner (runChecks.ts) runs per check.
  */
 export async function runMetered(scope: RunScope, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
   const { spec, config, meter } = scope;

@@ -1,20 +1,25 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import { ResultCollector, type WorkerTiming } from './collector.ts';
+import { ResultCollector } from './collector.ts';
 import type { RunConfig } from './runConfig.ts';
 import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
-import { checkBoundMs, timingOf } from '#harness/transport/timing.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export type { SuitesOptions, SuitesRun } from './suitesRun.ts';
 
+/** Tests of a file waiting at once for the run's results: all of an area's, so none waits in vitest's line. */
+const WAITING_TESTS = 256;
+
 /**
  * Runs the suites in suites/ with vitest against one target and returns every check's result.
- * One worker, files one after another, tests of a file concurrently: the transport's concurrency
- * cap then holds for the whole run. The CLI runs the same plan in-process (runChecks.ts); this path
- * stays for those who drive the suites with vitest, and a test holds the two to the same verdicts.
+ * The suites are a thin adapter over the one runner (describeChecks.ts): one worker, whose first
+ * test starts runChecks for the whole plan, and every test reports its check's result from it. The
+ * CLI calls runChecks directly; this path stays for those who drive the suites with vitest. A stop
+ * cancels the vitest run, which stops runChecks; vitest then reports none of the tests it was
+ * waiting on, so a stopped runSuites returns fewer results than a stopped runChecks (which keeps
+ * every check that ended).
  */
 export async function runSuites(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
   const collector = new ResultCollector(options.progress);
@@ -29,10 +34,12 @@ export async function runSuites(config: RunConfig, options: SuitesOptions = {}):
         root: REPO,
         include: ['suites/**/*.suite.ts'],
         provide: { svcConformance: config },
-        testTimeout: checkBoundMs(timingOf(config)),
+        // Each test waits for the whole run; the runner bounds every check itself (timing.ts).
+        testTimeout: 0,
         hookTimeout: 60_000,
         fileParallelism: false,
-        maxConcurrency: Math.max(1, config.concurrency),
+        // Tests only wait for results: scheduling and the limit on requests are the runner's.
+        maxConcurrency: WAITING_TESTS,
         pool: 'threads',
         maxWorkers: 1,
         isolate: false,
@@ -59,18 +66,15 @@ export async function runSuites(config: RunConfig, options: SuitesOptions = {}):
     // Vitest sets the exit code from its own view of failures; the CLI decides it from the checks.
     process.exitCode = saved;
   }
+  const run = collector.run;
   return {
     results: collector.results,
     sent: collector.sent,
     ...(collector.firstCheckAt !== undefined ? { firstCheckAt: collector.firstCheckAt } : {}),
     ...(collector.lastCheckAt !== undefined ? { lastCheckAt: collector.lastCheckAt } : {}),
-    requestMs: requestMsOf(collector.workers),
-    cancelled,
-    ...(collector.keyRefused ? { keyRefused: collector.keyRefused } : {}),
+    requestMs: run?.requestMs ?? 0,
+    cancelled: cancelled || run?.cancelled === true,
+    ...(run?.keyRefused ? { keyRefused: run.keyRefused } : {}),
+    ...(run?.transport ? { transport: run.transport } : {}),
   };
-}
-
-/** Busy time summed over workers (one worker: exact; several: an upper bound, clamped by the caller). */
-function requestMsOf(workers: ReadonlyMap<string, WorkerTiming>): number {
-  return [...workers.values()].reduce((n, w) => n + w.requestMs, 0);
 }
