@@ -1,3 +1,4 @@
+import { concurrencyPolicyOf, type ConcurrencyPolicy } from '#harness/transport/index.ts';
 import { parseUsd } from '#harness/spec/money.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
@@ -90,4 +91,9 @@ export function selectionOf(command: string, spec: Spec, models: readonly string
     throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.`);
   }
   return selection;
+}
+
+/** --concurrency N fixes the requests in flight at N; without it the limit adapts to the endpoint (transport/adaptiveLimit.ts). */
+export function concurrencyOf(command: string, value: string | undefined): ConcurrencyPolicy {
+  return concurrencyPolicyOf(integer(command, 'concurrency', value, ...RANGES.concurrency));
 }

@@ -16,6 +16,22 @@ describe('AdaptiveLimit', () => {
     expect(changes.at(-1)).toBe(16);
   });
 
+  test('answers that come back at once do not grow the limit: waiting is not what bounds the run', () => {
+    const limit = new AdaptiveLimit({ initial: 4, max: 16 });
+    for (let i = 0; i < 50; i++) answer(limit, 200, 4, { latencyMs: 2 });
+    expect(limit.limit).toBe(4);
+  });
+
+  test('answers that waited in a queue (twice the route\'s fastest) hold the limit; each route is judged against its own', () => {
+    const limit = new AdaptiveLimit({ initial: 4, max: 16 });
+    answer(limit, 200, 1, { route: 'GET /models', latencyMs: 30 });
+    answer(limit, 200, 1, { route: 'POST /chat/completions', latencyMs: 800 });
+    for (let i = 0; i < 8; i++) answer(limit, 200, 4, { route: 'GET /models', latencyMs: 90 });
+    expect(limit.limit).toBe(4); // three times the fastest model list: queueing
+    for (let i = 0; i < 4; i++) answer(limit, 200, 4, { route: 'POST /chat/completions', latencyMs: 850 });
+    expect(limit.limit).toBe(8); // a completion is not slow for being slower than a model list
+  });
+
   test('a limit the run never half fills does not grow', () => {
     const limit = new AdaptiveLimit({ initial: 5, max: 16 });
     for (let i = 0; i < 50; i++) answer(limit, 200, 2, { busy: 2 });

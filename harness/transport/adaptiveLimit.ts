@@ -1,7 +1,8 @@
 /**
  * How many requests the run keeps in flight: the one place that decides it. Without `--concurrency`
  * the limit adapts to the endpoint, as TCP's congestion window and Netflix's concurrency-limits do:
- * it starts at `initial`, doubles each round trip while every answer comes back (slow start), then
+ * it starts at `initial`, doubles each round trip while answers come back after a wait worth
+ * sharing (WAITING_MS) and without a back-off (slow start), then
  * grows by one per round trip (additive increase), and is halved at once on a 429 or 503 or an
  * answer that took far longer than the run's fastest (multiplicative decrease), never above `max`.
  * A rate-limit header saying fewer requests are left than the limit lowers it to what is left.
@@ -25,9 +26,21 @@ export const concurrencyPolicyOf = (fixed: number | undefined): ConcurrencyPolic
 const BACK_OFF = new Set([429, 503]);
 /** On a back-off signal the limit is halved, as TCP does on loss. */
 const DECREASE = 0.5;
-/** An answer slower than this many times the fastest, and by more than SLOW_MARGIN_MS, says the endpoint is queueing. */
+/**
+ * Latency is compared with the fastest answer of the same route (a model list is not a completion).
+ * Slower than QUEUE_FACTOR times it, plus QUEUE_MARGIN_MS, and the answer waited in a queue: the
+ * limit holds. Slower than SLOW_FACTOR times it, and by more than SLOW_MARGIN_MS, and the endpoint
+ * is overloaded: the limit comes down.
+ */
+const QUEUE_FACTOR = 2;
+const QUEUE_MARGIN_MS = 10;
 const SLOW_FACTOR = 4;
 const SLOW_MARGIN_MS = 2_000;
+/**
+ * Answers faster than this do not grow the limit: the run is then bound by the harness's own work,
+ * not by waiting, and more requests at once would only load the endpoint (on loopback, into its 429s).
+ */
+const WAITING_MS = 100;
 /** Headers that say how many requests the endpoint has left (OpenAI's, IETF draft's, and the common unprefixed one). */
 const REMAINING_HEADERS = ['x-ratelimit-remaining-requests', 'ratelimit-remaining', 'x-ratelimit-remaining'];
 
@@ -36,6 +49,8 @@ export interface Answered {
   status: number;
   /** From dispatch to the response headers. */
   latencyMs: number;
+  /** The route it went to (the breaker's key): latency is judged against the same route's. */
+  route?: string;
   /** Attempts on the wire when this one was dispatched, itself included. */
   inFlight: number;
   /** Attempts on the wire when its answer came, itself included (default: `inFlight`). */
@@ -68,7 +83,8 @@ export class AdaptiveLimit {
   #slowStart = true;
   /** Additive increase: a whole slot is added once a limit's worth of answers came back. */
   #credit = 0;
-  #fastestMs = Number.POSITIVE_INFINITY;
+  /** The fastest answer seen per route. */
+  readonly #fastestMs = new Map<string, number>();
   /** Bumped by each decrease: answers to attempts dispatched before it do not bring the limit down again. */
   #epoch = 0;
   #acceptedPeak = 0;
@@ -106,12 +122,15 @@ export class AdaptiveLimit {
     const remaining = remainingOf(a.headers);
     if (remaining !== undefined && remaining < this.limit) this.#decrease(Math.max(1, remaining), a.epoch);
     if (backOff) return this.#decrease(this.#limit * DECREASE, a.epoch);
-    const slow = Number.isFinite(this.#fastestMs) && a.latencyMs > this.#fastestMs * SLOW_FACTOR && a.latencyMs - this.#fastestMs > SLOW_MARGIN_MS;
-    this.#fastestMs = Math.min(this.#fastestMs, a.latencyMs);
-    if (slow) return this.#decrease(this.#limit * DECREASE, a.epoch);
+    const route = a.route ?? '';
+    const fastest = this.#fastestMs.get(route) ?? a.latencyMs;
+    // A refusal comes back at once: it says nothing of how long the route takes to serve.
+    if (a.status < 400) this.#fastestMs.set(route, Math.min(fastest, a.latencyMs));
+    if (a.latencyMs > fastest * SLOW_FACTOR && a.latencyMs - fastest > SLOW_MARGIN_MS) return this.#decrease(this.#limit * DECREASE, a.epoch);
+    const queued = a.latencyMs > fastest * QUEUE_FACTOR + QUEUE_MARGIN_MS;
     // Grown only while in use (at least half of it, as Netflix's AIMD): a limit the run never
     // came near proves nothing about the endpoint.
-    if (Math.max(a.inFlight, a.busy ?? 0) * 2 < this.limit || (remaining !== undefined && remaining <= this.limit)) return;
+    if (queued || Math.max(a.inFlight, a.busy ?? 0) * 2 < this.limit || a.latencyMs < WAITING_MS || (remaining !== undefined && remaining <= this.limit)) return;
     if (this.#slowStart) this.#set(this.#limit + 1);
     else {
       this.#credit += 1 / this.limit;

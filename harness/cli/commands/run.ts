@@ -17,10 +17,9 @@ import { runOutputs } from '../outputs.ts';
 import { progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
 import { clearReports } from '../reportFiles.ts';
-import { budgetOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf, selectionOf } from '../runFlags.ts';
+import { budgetOf, concurrencyOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf, selectionOf } from '../runFlags.ts';
 import { targetsOf } from '../targetsOf.ts';
 import { VERSION } from '../version.ts';
-import { concurrencyPolicyOf } from '#harness/transport/index.ts';
 import { runInfo } from './runHelp.ts';
 
 export const run: Command = {
@@ -86,7 +85,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   if (faults.length > 0 && values['base-url']) throw new UsageError('run: --fault applies to the embedded emulator only; drop --base-url, or start `svc-conformance emulate --fault ...` and point --base-url at it.');
   // Checked in this order, so a command line with several mistakes names the same one first.
   const modelMap = parseModelMap(name, values['model-map']);
-  const concurrency = concurrencyPolicyOf(integer(name, 'concurrency', values.concurrency, ...RANGES.concurrency));
+  const concurrency = concurrencyOf(name, values.concurrency);
   const [timeoutMs, deadlineMs] = (['timeout-ms', 'deadline-ms'] as const).map((flag) => integer(name, flag, values[flag], ...RANGES[flag]));
   const runs = integer(name, 'runs', values.runs, 1, 100_000) ?? 10;
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);

@@ -1,4 +1,5 @@
 import type { CommandInfo } from '../command.ts';
+import { ADAPTIVE } from '#harness/transport/index.ts';
 
 /** The spec's feature names, for --help; a test keeps this list and the spec in step. */
 export const FEATURE_LIST = `chat, models, balance, fim, prefix_completion, messages,
@@ -54,7 +55,9 @@ Options:
   --strict               also fail on should-checks, and report unlisted fields
   --now ISO              reference time for lifecycle checks (and the embedded
                          emulator's clock); default: the server's Date header
-  --concurrency N        requests in flight at most (default 4)
+  --concurrency N        requests in flight, fixed at N; default: adaptive, from
+                         ${ADAPTIVE.initial} up to ${ADAPTIVE.max}, halved on 429 or 503 (the reports say
+                         what it reached)
   --timeout-ms N         how long to wait for response headers, and between two
                          pieces of a body, before the check ends in error
                          (default 60000; connecting: at most 10000)

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { AdaptiveLimit } from '../adaptiveLimit.ts';
+import { contextOf } from './context.ts';
 import { ForwardingHandler } from './forwardingHandler.ts';
 
 /**
@@ -11,7 +12,8 @@ export function adapt(limit: AdaptiveLimit, clock: () => number = () => performa
   let onWire = 0;
   return (dispatch) => (opts, handler) => {
     onWire += 1;
-    const sent = { at: clock(), inFlight: onWire, epoch: limit.dispatched() };
+    const route = contextOf(opts)?.route;
+    const sent = { at: clock(), inFlight: onWire, epoch: limit.dispatched(), ...(route !== undefined ? { route } : {}) };
     let done = false;
     const end = () => {
       if (done) return;
@@ -35,7 +37,7 @@ class ObservingHandler extends ForwardingHandler {
   constructor(
     next: Dispatcher.DispatchHandler,
     private readonly limit: AdaptiveLimit,
-    private readonly sent: { at: number; inFlight: number; epoch: number },
+    private readonly sent: { at: number; inFlight: number; epoch: number; route?: string },
     private readonly clock: () => number,
     private readonly end: () => void,
     private readonly onWire: () => number,
@@ -46,7 +48,7 @@ class ObservingHandler extends ForwardingHandler {
   override onResponseStart(...args: Parameters<ForwardingHandler['onResponseStart']>): void {
     const [, status, headers] = args;
     this.#answered = true;
-    this.limit.answered({ status, headers, latencyMs: this.clock() - this.sent.at, inFlight: this.sent.inFlight, busy: this.onWire(), epoch: this.sent.epoch });
+    this.limit.answered({ status, headers, latencyMs: this.clock() - this.sent.at, inFlight: this.sent.inFlight, busy: this.onWire(), epoch: this.sent.epoch, ...(this.sent.route !== undefined ? { route: this.sent.route } : {}) });
     super.onResponseStart(...args);
   }
 

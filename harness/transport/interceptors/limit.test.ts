@@ -63,9 +63,9 @@ describe('limit: requests in flight', () => {
         active -= 1;
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{}');
-      }, 20);
+      }, 120);
     });
-    transport = createTransport({ secrets: [], concurrency: 2, maxConcurrency: 16, retry: SPEC_RETRY_POLICY, sleep: () => pause(5) });
+    transport = createTransport({ secrets: [], concurrency: 2, maxConcurrency: 16, retry: SPEC_RETRY_POLICY, sleep: () => pause(150) });
     const statuses = await Promise.all(Array.from({ length: 120 }, async () => (await transport!.send({ method: 'GET', url: `${server!.url}/models` })).status));
     expect(statuses).toEqual(Array(120).fill(200));
     const { concurrency } = transport.stats();
