@@ -16,8 +16,8 @@ export interface EmulatorContext {
   balances: Balances;
   cache: PromptCache;
   limiter: ConcurrencyLimiter;
-  /** Last answer per key: only the `stateful-history` fault reads it. */
-  history: Map<string, string>;
+  /** The last answers per key: only the `stateful-history` fault reads it. */
+  history: Map<string, string[]>;
   streamIntervalMs: number;
 }
 

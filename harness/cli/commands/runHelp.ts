@@ -1,5 +1,5 @@
 import type { CommandInfo } from '../command.ts';
-import { ADAPTIVE } from '#harness/transport/index.ts';
+import { ADAPTIVE } from '#harness/transport/adaptiveLimit.ts';
 
 /** The spec's feature names, for --help; a test keeps this list and the spec in step. */
 export const FEATURE_LIST = `chat, models, balance, fim, prefix_completion, messages,

@@ -9,6 +9,9 @@ import { costOf } from '#harness/spec/pricing.ts';
 import { validateRequest } from '../validate/index.ts';
 import { isRecord } from './request.ts';
 
+/** How many earlier answers of a key the `stateful-history` fault echoes. */
+const REMEMBERED_ANSWERS = 50;
+
 /** A chat request the emulator will answer, with everything the answer needs worked out. */
 export interface ChatPlan {
   id: string;
@@ -251,8 +254,10 @@ function applyOutputFaults(ctx: EmulatorContext, g: Generated, tools: readonly T
   if (ctx.fault('reasoning-when-disabled') && !thinking) g.reasoning = 'Thinking about it anyway.';
   if (ctx.fault('json-mode-not-json') && g.toolCalls.length === 0) g.content = `Sure! ${g.content}`;
   if (ctx.fault('stateful-history')) {
-    const previous = ctx.history.get(key);
-    ctx.history.set(key, g.content);
-    if (previous !== undefined) g.content = `${g.content} (as I said: ${previous})`;
+    // The key's earlier answers, as a server that keeps a conversation per key would echo them: all
+    // of the last few, not only the last (the checks of a run interleave their requests).
+    const previous = ctx.history.get(key) ?? [];
+    ctx.history.set(key, [...previous, g.content].slice(-REMEMBERED_ANSWERS));
+    if (previous.length > 0) g.content = `${g.content} (as I said: ${previous.join(' / ')})`;
   }
 }

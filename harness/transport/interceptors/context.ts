@@ -18,6 +18,8 @@ export interface RequestContext {
   probe?: boolean;
   /** This exchange's body deadline, from its headers (deadline.ts). */
   deadlineMs?: number;
+  /** Set by `limit`: before a retry, wait in line again if the limit came down below the slots held. */
+  rejoin?: () => Promise<void>;
   /** Its place in line for a slot (limit.ts): the round trips its check still has to wait on after it. */
   priority?: number;
   /** The request carries the run's key (keyRefusal.ts), for refusing it still in line once the key was refused. */

@@ -76,6 +76,32 @@ describe('limit: requests in flight', () => {
     expect(concurrency.reached).toBeGreaterThanOrEqual(4);
   });
 
+  test('a limit that came down while requests waited to be asked again holds their retries too', async () => {
+    let seen = 0;
+    let active = 0;
+    let peakOfRetries = 0;
+    server = await startServer((req, res) => {
+      req.resume();
+      seen += 1;
+      if (seen <= 8) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}');
+        return;
+      }
+      active += 1;
+      peakOfRetries = Math.max(peakOfRetries, active);
+      setTimeout(() => {
+        active -= 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }, 50);
+    });
+    transport = createTransport({ secrets: [], concurrency: 8, maxConcurrency: 16, retry: SPEC_RETRY_POLICY, sleep: () => pause(20) });
+    const statuses = await Promise.all(Array.from({ length: 8 }, async () => (await transport!.send({ method: 'GET', url: `${server!.url}/models` })).status));
+    expect(statuses).toEqual(Array(8).fill(200));
+    // All eight were turned away at once: the limit halved, and the eight retries went four at a time.
+    expect(transport.stats().concurrency.limit).toBe(4);
+    expect(peakOfRetries).toBe(4);
+  });
+
   test('bodies nobody reads still give their slots back: no deadlock', async () => {
     const seen = await holdingServer(5);
     transport = createTransport({ secrets: [], concurrency: 2, retry: SPEC_RETRY_POLICY });

@@ -8,12 +8,16 @@ import { ForwardingHandler, failedController } from './forwardingHandler.ts';
  * slot before it is dispatched (waiting in line if none is free) and gives it back when its
  * response has ended, failed or been aborted: a stream holds its slot until its last byte.
  * Composed outside `retry`, a request keeps its slot through its retry waits, so the harness does
- * not add load to a service that asked it to back off.
+ * not add load to a service that asked it to back off; and when the limit came down meanwhile
+ * (adaptiveLimit.ts), it gets back in line before it is asked again (`RequestContext.rejoin`).
  */
 export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
-    const guarded = new ReleasingHandler(handler, () => semaphore.release());
+    const guarded = new ReleasingHandler(handler, semaphore);
+    const context = contextOf(opts);
+    if (context) context.rejoin = () => guarded.rejoin();
     if (semaphore.tryAcquire()) {
+      guarded.held();
       try {
         return dispatch(opts, guarded);
       } catch (err) {
@@ -21,7 +25,8 @@ export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterce
         throw err;
       }
     }
-    void semaphore.acquire(contextOf(opts)?.priority ?? 0).then(() => {
+    void semaphore.acquire(context?.priority ?? 0).then(() => {
+      guarded.held();
       try {
         // What waited in line meets the breaker (composed inside) when its turn comes.
         dispatch(opts, guarded);
@@ -33,19 +38,40 @@ export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterce
   };
 }
 
+/** A retry that gets back in line goes ahead of requests not yet sent: it was let in once. */
+const REJOIN_PRIORITY = 10_000;
+
 class ReleasingHandler extends ForwardingHandler {
-  readonly #release: () => void;
+  readonly #semaphore: Semaphore;
+  #holding = false;
   #released = false;
 
-  constructor(next: Dispatcher.DispatchHandler, release: () => void) {
+  constructor(next: Dispatcher.DispatchHandler, semaphore: Semaphore) {
     super(next);
-    this.#release = release;
+    this.#semaphore = semaphore;
+  }
+
+  held(): void {
+    if (this.#released) this.#semaphore.release(); // ended while in line: the slot goes straight back
+    else this.#holding = true;
   }
 
   release(): void {
     if (this.#released) return;
     this.#released = true;
-    this.#release();
+    if (this.#holding) {
+      this.#holding = false;
+      this.#semaphore.release();
+    }
+  }
+
+  /** Before a retry: when more slots are held than the limit now allows, give this one back and wait in line again. */
+  async rejoin(): Promise<void> {
+    if (!this.#holding || this.#semaphore.active <= this.#semaphore.size) return;
+    this.#holding = false;
+    this.#semaphore.release();
+    await this.#semaphore.acquire(REJOIN_PRIORITY);
+    this.held();
   }
 
   override onRequestUpgrade(...args: Parameters<ForwardingHandler['onRequestUpgrade']>): void {

@@ -155,17 +155,21 @@ class RetryHandler extends ForwardingHandler {
     };
     // Downstream giving up during the wait (a stop, a route declared silent) ends it now, not after it.
     this.#controller.onAbort = fail;
-    void this.#options.sleep(waitMs).then(() => {
-      this.#controller.onAbort = undefined;
-      if (ended) return;
-      const reason = this.#controller.abortReason;
-      if (reason !== undefined) return fail(reason);
-      try {
-        this.dispatchAttempt();
-      } catch (err) {
-        fail(err);
-      }
-    }, fail);
+    void this.#options
+      .sleep(waitMs)
+      // A limit that came down during the wait (adaptiveLimit.ts) applies to this attempt too.
+      .then(() => this.#context.rejoin?.())
+      .then(() => {
+        this.#controller.onAbort = undefined;
+        if (ended) return;
+        const reason = this.#controller.abortReason;
+        if (reason !== undefined) return fail(reason);
+        try {
+          this.dispatchAttempt();
+        } catch (err) {
+          fail(err);
+        }
+      }, fail);
   }
 }
 
