@@ -4,6 +4,7 @@ import type { Failure, SkipKind } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
+import type { SharedAnswer } from './support/samples.ts';
 
 /** Which credentials a request carries: the run's key, none, a malformed header, a wrong key, or a
  * second key whose balance is empty (when the run has one). */
@@ -53,8 +54,8 @@ export interface CheckContext {
   served(endpoint: string, base: string): Promise<ServedVerdict>;
   judge(objectName: string, body: unknown, profile?: Profile): Violation[];
   referenceTime(): Promise<ReferenceTime>;
-  /** Answers shared by the checks of one target run (support/samples.ts): the runner gives each run its own. */
-  samples: Map<string, Promise<unknown>>;
+  /** Answers shared by the checks of one target run, keyed by request (support/samples.ts): the runner gives each run its own. */
+  samples: Map<string, Promise<SharedAnswer>>;
   options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean };
 }
 

@@ -46,7 +46,7 @@ const withStreamCap = (cap: number | undefined) => (cap === undefined ? {} : { m
 /** What the checks of one target run share: each route asked about once, each sample sent once. */
 export interface RunShared {
   gate: ServedGate;
-  samples: Map<string, Promise<unknown>>;
+  samples: CheckContext['samples'];
 }
 
 /**

@@ -3,7 +3,8 @@ import { readJson } from './body.ts';
 import { chat, messagesRequest } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
-type Sample = { res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string };
+/** One answer as every check asking its request reads it: the response, and its body or stream read once. */
+export type SharedAnswer = { res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string };
 
 /**
  * The one answer to a request, shared by every check of the run that asks the same thing: the
@@ -14,9 +15,9 @@ type Sample = { res: CheckResponse; body?: unknown; stream?: ReadStream; unreada
  * own store (`ctx.samples`): neither targets nor repetitions share answers. A check that needs a
  * fresh answer (a second turn, a balance read after a spend) sends with `ctx.send` instead.
  */
-export function sample(ctx: CheckContext, request: CheckRequest, streamed = false): Promise<Sample> {
+export function sample(ctx: CheckContext, request: CheckRequest, streamed = false): Promise<SharedAnswer> {
   const key = keyOf(request, streamed);
-  let hit = ctx.samples.get(key) as Promise<Sample> | undefined;
+  let hit = ctx.samples.get(key);
   if (!hit) {
     hit = (async () => {
       const res = await ctx.send(request);
