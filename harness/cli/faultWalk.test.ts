@@ -197,12 +197,14 @@ const CANNOT_FAIL_AGAINST_FAULTS: string[] = [];
  * failing: the id shape and the argument schema are should, and so are caching hits; the error
  * code's type is only shown in a sample (advisory); the messages format beyond its content array
  * (stream order, tool use, `stop_reason`, `type: "error"`), a FIM stream and V4 production's demand
- * for `reasoning_content` in thinking tool-call turns are not described (advisory). Usage sums,
+ * for `reasoning_content` in thinking tool-call turns are not described (advisory), nor is a
+ * completion's media type (only a client breaks on it: client.openai.chat). Usage sums,
  * the stream's content type, `created` in seconds and the rest of meanings.yaml are entailed: must.
  */
 const BELOW_MUST: string[] = [
   'cache-never-hits',
   'completion-bare-uuid-id',
+  'completion-text-content-type',
   'error-code-number',
   'fim-stream-ignored',
   'messages-error-chat-shape',

@@ -51,7 +51,7 @@ describe('fixtures/production-captures', () => {
   test('judges real traffic: the V4-era answers keep the contract but for the bare-UUID completion id', async () => {
     const run = await replay('production-captures');
     const judged = run.results.filter((r) => r.verdict !== 'skip');
-    expect(judged).toHaveLength(31); // docs/recording.md ("Real-world traffic") quotes this figure
+    expect(judged).toHaveLength(33); // docs/recording.md ("Real-world traffic") quotes this figure
     const failed = judged.filter((r) => r.verdict !== 'pass');
     // The one true difference the description states: ids are `chatcmpl-` + UUID; production sends a bare UUID.
     expect(failed.map((r) => `${r.checkId} ${r.severity} ${r.verdict}`)).toEqual(['schema.chat-completion.matches-stated-shapes should fail']);
@@ -79,6 +79,9 @@ describe('fixtures/production-captures', () => {
       'svc-v4-flash answer.model.names-a-model-of-the-service',
       'svc-v4-flash answer.stream-model.names-a-model-of-the-service',
       'svc-v4-flash stream.response.content-type-is-event-stream',
+      // The official openai client reads the real answers as the harness does (checks/client/openai.ts).
+      'svc-v4-flash client.openai.chat',
+      'svc-v4-flash client.openai.stream',
       'svc-chat lifecycle.svc-chat.state-at-reference-time',
       'svc-reasoner lifecycle.svc-reasoner.state-at-reference-time',
     ]) expect(passed, id).toContain(id);

@@ -27,6 +27,7 @@ export const FAULTS = [
   { id: 'completion-wrong-object', area: 'schema', summary: '`object` is "chat.completions" instead of "chat.completion"', breaks: 'objects.chat_completion.fields.object' },
   { id: 'completion-created-as-string', area: 'schema', summary: '`created` is an ISO date string instead of Unix seconds', breaks: 'objects.chat_completion.fields.created' },
   { id: 'completion-bad-finish-reason', area: 'schema', summary: '`finish_reason` "done" instead of a listed value', breaks: 'objects.choice.fields.finish_reason' },
+  { id: 'completion-text-content-type', area: 'schema', summary: 'a completion\'s JSON is served as `text/plain` (the description names no media type; the official openai client then hands back a string)', breaks: 'objects.chat_completion' },
   { id: 'message-wrong-role', area: 'schema', summary: 'the reply message has role "bot"', breaks: 'objects.assistant_message.fields.role' },
   { id: 'chunk-wrong-object', area: 'schema', summary: 'stream chunks say `object` "chat.completion"', breaks: 'objects.chat_completion_chunk.fields.object' },
   { id: 'models-missing-id', area: 'schema', summary: 'model-list entries have `name` instead of `id`', breaks: 'objects.model_entry.fields.id' },
@@ -56,6 +57,7 @@ export const FAULTS = [
   // stream order and framing
   { id: 'stream-no-done', area: 'stream', summary: 'streams end without `data: [DONE]`', breaks: 'streaming.events.terminator' },
   { id: 'stream-no-role', area: 'stream', summary: 'the first chunk has no `role`', breaks: 'streaming.events.first_chunk' },
+  { id: 'stream-no-choice-index', area: 'stream', summary: 'stream chunks\' choices have no `index` (the official openai client\'s stream helper then ends without a message)', breaks: 'objects.chunk_choice.fields.index' },
   { id: 'stream-finish-every-chunk', area: 'stream', summary: 'every chunk carries `finish_reason` "stop"', breaks: 'streaming.rules.stream.finish-reason-only-final' },
   { id: 'stream-id-changes', area: 'stream', summary: 'each chunk has a new id', breaks: 'streaming.rules.stream.one-id' },
   { id: 'stream-data-after-done', area: 'stream', summary: 'a chunk follows `data: [DONE]`', breaks: 'streaming.rules.stream.done-last' },

@@ -440,6 +440,20 @@ const PROBES = {
     clean: '[DONE]',
     faulty: expect.stringContaining('"finish_reason":"stop"'),
   }),
+  'completion-text-content-type': p({
+    rule: 'a completion is served with a JSON media type',
+    probe: async (send) => [await postChat(send, chat())],
+    observe: ([r]) => r?.contentType.split(';')[0]?.trim(),
+    clean: 'application/json',
+    faulty: 'text/plain',
+  }),
+  'stream-no-choice-index': p({
+    rule: 'every chunk choice carries its `index`',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => chunks(r).every((c) => 'index' in chunkChoice(c)),
+    clean: true,
+    faulty: false,
+  }),
   'stream-no-role': p({
     rule: 'the first chunk carries `role` "assistant"',
     probe: async (send) => [await postChat(send, chat({ stream: true }))],

@@ -15,7 +15,8 @@ export async function chatCompletions(input: RouteInput, release: () => void): P
   const plan = planChat(input.ctx, input.key, input.base, 'chat_completions', body);
   if ('status' in plan) return done(release, refusalResponse(plan));
   if (isRecord(body) && body.stream === true) return streamChat(input.ctx, plan, release);
-  return done(release, jsonResponse(completionBody(input.ctx, plan)));
+  // The `completion-text-content-type` fault serves the same JSON as text/plain (a client reads it as text).
+  return done(release, jsonResponse(completionBody(input.ctx, plan), 200, input.ctx.fault('completion-text-content-type') ? { 'content-type': 'text/plain; charset=utf-8' } : {}));
 }
 
 function done(release: () => void, response: Response): Response {
@@ -112,7 +113,7 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
     object,
     created: plan.created,
     model: plan.modelId,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: ctx.fault('stream-finish-every-chunk') ? 'stop' : finish }],
+    choices: [{ ...(ctx.fault('stream-no-choice-index') ? {} : { index: 0 }), delta, logprobs: null, finish_reason: ctx.fault('stream-finish-every-chunk') ? 'stop' : finish }],
     ...extra,
     ...(ctx.fault('extra-fields') ? EXTRA_FIELD : {}),
   });
