@@ -148,8 +148,11 @@ export function toFixtureExchange(exchange: Exchange, baseUrl: string, secret: n
   };
   if (response) {
     out.response = { status: response.status, headers: keptHeaders(response.headers, HOP_HEADERS) };
-    if (response.events) out.response.events = response.events.map((e) => ({ ...e, at: Math.round(e.at) }));
-    else if (response.body !== undefined) out.response.body = response.body;
+    if (response.events) {
+      out.response.events = response.events.map((e) => ({ ...e, at: Math.round(e.at) }));
+      // The stream as it arrived, framing and all: a client fed the replay reads the same bytes (recordedResponse.ts).
+      if (response.text !== undefined) out.response.text = response.text;
+    } else if (response.body !== undefined) out.response.body = response.body;
     else if (response.text !== undefined) out.response.text = response.text;
     if (response.truncated) out.response.truncated = true;
   }

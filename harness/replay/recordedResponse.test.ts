@@ -32,6 +32,17 @@ describe('a replayed stream, paced by the recording', () => {
     expect(clock.waits).toEqual([5, 55]);
   });
 
+  test('with the stream\'s own text, its exact bytes, each piece at its event\'s time', async () => {
+    const clock = testClock();
+    const raw = 'data:{"n":1}\r\n\r\n: keep-alive\r\n\r\ndata: [DONE]\r\n\r\n';
+    const text = await recordedResponse({ ...stream, response: { ...stream.response!, text: raw } }, false, clock).text();
+    expect(text).toBe(raw);
+    expect(clock.waits).toEqual([5, 55]);
+    // Events edited by hand no longer say what the text says: the edit is served, framed anew.
+    const edited = { ...stream.response!, text: raw, events: stream.response!.events!.slice(0, 2) };
+    expect(await recordedResponse({ ...stream, response: edited }, true, testClock()).text()).toBe('data: {"n":1}\n\n:keep-alive\n\n');
+  });
+
   test('--fast sends every event at once', async () => {
     const clock = testClock();
     const text = await recordedResponse(stream, true, clock).text();

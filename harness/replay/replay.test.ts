@@ -152,8 +152,14 @@ describe('the replay server', () => {
     const record = fixtureRecorder(dir, BASE);
     record(chat('hi'), { secret: 0 });
     const stream = chat('stream');
-    stream.response = { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [{ at: 0, data: '{"n":1}' }, { at: 5, data: ':keep-alive' }, { at: 60, data: '[DONE]' }], text: 'ignored', durationMs: 60 };
+    // The stream's own bytes, as a server framed them (CRLF, a field with no space after its colon): replayed exactly.
+    const raw = 'data:{"n":1}\r\n\r\n: keep-alive\r\n\r\ndata: [DONE]\r\n\r\n';
+    stream.response = { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [{ at: 0, data: '{"n":1}' }, { at: 5, data: ':keep-alive' }, { at: 60, data: '[DONE]' }], text: raw, durationMs: 60 };
     record(stream, { secret: 0 });
+    // A recording made before the raw bytes were kept: its events are framed anew.
+    const older = chat('older stream');
+    older.response = { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [{ at: 0, data: '{"n":1}' }, { at: 5, data: ':keep-alive' }, { at: 60, data: '[DONE]' }], durationMs: 60 };
+    record(older, { secret: 0 });
     const server = await startReplayServer(dir);
     try {
       const post = (content: string, key: string = REPLAY_KEYS[0]) =>
@@ -163,7 +169,8 @@ describe('the replay server', () => {
       expect(await res.json()).toEqual({ object: 'chat.completion', content: 'hi' });
       // The spacing is recordedResponse.test.ts's, on a clock of its own: no test times the wall.
       const sse = await post('stream');
-      expect(await sse.text()).toBe('data: {"n":1}\n\n:keep-alive\n\ndata: [DONE]\n\n');
+      expect(await sse.text()).toBe(raw);
+      expect(await (await post('older stream')).text()).toBe('data: {"n":1}\n\n:keep-alive\n\ndata: [DONE]\n\n');
       const missing = await fetch(`${server.url}/v1/nothing`);
       expect(missing.status).toBe(NOT_RECORDED_STATUS);
       expect(await missing.json()).toEqual({ error: { message: 'no recording for GET /v1/nothing without the key', type: 'fixture_not_found', code: 'fixture_not_found' } });
@@ -173,7 +180,7 @@ describe('the replay server', () => {
     const fast = await startReplayServer(dir, { fast: true });
     try {
       const sse = await fetch(`${fast.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${REPLAY_KEYS[0]}` }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'stream' }] }) });
-      expect(await sse.text()).toBe('data: {"n":1}\n\n:keep-alive\n\ndata: [DONE]\n\n');
+      expect(await sse.text()).toBe(raw);
     } finally {
       await fast.close();
     }
