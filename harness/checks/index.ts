@@ -6,6 +6,7 @@ import { balanceChecks } from './balance/spending.ts';
 import { balanceTotalChecks } from './balance/total.ts';
 import { baseChecks } from './bases/v1.ts';
 import { cachingChecks } from './caching/prefix.ts';
+import { anthropicClientChecks } from './client/anthropic.ts';
 import { openaiClientChecks } from './client/openai.ts';
 import { reasoningTurnChecks } from './conversation/reasoning.ts';
 import { conversationChecks } from './conversation/turns.ts';
@@ -70,6 +71,7 @@ function registryOf(spec: Spec): CheckRegistry {
     ...lifecycleChecks(spec),
     ...propertyChecks(spec),
     ...openaiClientChecks(spec),
+    ...anthropicClientChecks(spec),
   );
 }
 

@@ -198,7 +198,7 @@ const CANNOT_FAIL_AGAINST_FAULTS: string[] = [];
  * code's type is only shown in a sample (advisory); the messages format beyond its content array
  * (stream order, tool use, `stop_reason`, `type: "error"`), a FIM stream and V4 production's demand
  * for `reasoning_content` in thinking tool-call turns are not described (advisory), nor is a
- * completion's media type (only a client breaks on it: client.openai.chat). Usage sums,
+ * reply's media type (only a client breaks on it: client.openai.chat, client.anthropic.messages). Usage sums,
  * the stream's content type, `created` in seconds and the rest of meanings.yaml are entailed: must.
  */
 const BELOW_MUST: string[] = [
@@ -210,6 +210,7 @@ const BELOW_MUST: string[] = [
   'messages-error-chat-shape',
   'messages-stop-reason-chat-style',
   'messages-stream-out-of-order',
+  'messages-text-content-type',
   'messages-tool-result-refused',
   'messages-tools-ignored',
   'thinking-tool-turn-needs-reasoning',

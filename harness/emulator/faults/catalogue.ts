@@ -142,6 +142,8 @@ export const FAULTS = [
   { id: 'messages-stream-out-of-order', area: 'messages', summary: 'messages-format streams send `message_stop` before `content_block_stop` and `message_delta`', breaks: 'messages_format.stream-event-order' },
   { id: 'messages-stop-reason-chat-style', area: 'messages', summary: 'messages-format `stop_reason` is "stop" (the chat-completions word) instead of "end_turn", in bodies and streams', breaks: 'messages_format.response-shape' },
   { id: 'messages-error-chat-shape', area: 'messages', summary: 'messages-format errors are the chat envelope `{"error": {...}}`, without the top-level `type: "error"`', breaks: 'messages_format.error-convention' },
+  { id: 'messages-error-no-body', area: 'messages', summary: 'messages-format errors carry their status and no body (the official anthropic client then says "400 status code (no body)")', breaks: 'messages_format.error-envelope' },
+  { id: 'messages-text-content-type', area: 'messages', summary: 'a messages-format reply\'s JSON is served as `text/plain` (the description names no media type; the official anthropic client then hands back a string)', breaks: 'messages_format.response-shape' },
   { id: 'messages-error-flat', area: 'messages', summary: 'messages-format errors are `{"type": "error", "message": ...}` with no `error` object', breaks: 'messages_format.error-envelope' },
 ] as const satisfies readonly FaultDef[];
 

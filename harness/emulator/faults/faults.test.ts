@@ -1114,6 +1114,20 @@ const PROBES = {
     clean: { status: expect.toBeOneOf([400, 404]), message: 'string', type: 'string' },
     faulty: { status: expect.toBeOneOf([400, 404]), message: 'undefined', type: 'undefined' },
   }),
+  'messages-error-no-body': p({
+    rule: 'a messages-format error carries a body',
+    probe: async (send) => [await postMessages(send, msgs({ model: 'svc-no-such-model' }))],
+    observe: ([r]) => ({ status: r?.status, body: r?.text !== '' }),
+    clean: { status: expect.toBeOneOf([400, 404]), body: true },
+    faulty: { status: expect.toBeOneOf([400, 404]), body: false },
+  }),
+  'messages-text-content-type': p({
+    rule: 'a messages-format reply is served with a JSON media type',
+    probe: async (send) => [await postMessages(send, msgs())],
+    observe: ([r]) => r?.contentType.split(';')[0]?.trim(),
+    clean: 'application/json',
+    faulty: 'text/plain',
+  }),
 } satisfies Record<FaultId, Probe<unknown>>;
 
 // ---------------------------------------------------------------------------------------------

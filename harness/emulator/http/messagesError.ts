@@ -27,6 +27,8 @@ export async function asMessagesError(ctx: EmulatorContext, response: Response):
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
   // The `messages-error-chat-shape` fault leaves the chat envelope as it is.
   if (response.status < 400 || !json || ctx.fault('messages-error-chat-shape')) return response;
+  // The `messages-error-no-body` fault: the status alone, nothing for a client to pass on.
+  if (ctx.fault('messages-error-no-body')) return new Response(null, { status: response.status });
   const body = (await response.json()) as { error?: { message?: unknown } };
   const message = typeof body.error?.message === 'string' ? body.error.message : '';
   const type = TYPE_BY_STATUS[response.status] ?? (response.status >= 500 ? 'api_error' : 'invalid_request_error');

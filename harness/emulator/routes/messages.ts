@@ -35,7 +35,8 @@ export async function messages(input: RouteInput, release: () => void): Promise<
   if ('status' in plan) return done(release, refusalResponse(plan));
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   if (b.stream === true) return streamMessage(input, plan, id, release);
-  return done(release, jsonResponse(messageBody(ctx, plan, id)));
+  // The `messages-text-content-type` fault serves the same JSON as text/plain (a client reads it as text).
+  return done(release, jsonResponse(messageBody(ctx, plan, id), 200, ctx.fault('messages-text-content-type') ? { 'content-type': 'text/plain; charset=utf-8' } : {}));
 }
 
 function done(release: () => void, response: Response): Response {

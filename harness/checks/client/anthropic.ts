@@ -1,0 +1,74 @@
+import type { Spec } from '#harness/spec/model.ts';
+import type { Model } from '#harness/spec/model.ts';
+import { messagesModels, type Check } from '../define.ts';
+import { get } from '../support/body.ts';
+import { UNKNOWN_MODEL } from '../support/build.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { shown } from '../support/outcome.ts';
+import { messagesRequest } from '../support/requests.ts';
+import { messagesAnswer, sample } from '../support/samples.ts';
+import { carriesMessage, caught, clientCheck, loaderOf, paramsOf, type ClientCheckDef } from './clientCheck.ts';
+
+type AnthropicModule = typeof import('@anthropic-ai/sdk');
+type Client = InstanceType<AnthropicModule['default']>;
+
+const importAnthropic = (): Promise<[AnthropicModule, { VERSION: string }]> => Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/version')]);
+
+/** The format's errors are the service's, not a model's: judged once, on the default model. */
+const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
+
+/**
+ * What the official `@anthropic-ai/sdk` client makes of the messages-format answers the run already
+ * has (the reply, and the refusal of an unknown model), handed to it as the `openai` checks hand
+ * theirs (clientCheck.ts).
+ */
+export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic = importAnthropic): Check[] {
+  const common = {
+    client: 'anthropic',
+    load: loaderOf('@anthropic-ai/sdk', load),
+    // Its log is off: what it makes of the answer is the verdict, not lines on the harness's stderr.
+    make: (module: AnthropicModule, fetch: typeof globalThis.fetch): Client => new module.default({ apiKey: 'sk-replayed', baseURL: 'http://replayed.invalid', maxRetries: 0, logLevel: 'off', fetch }),
+  } satisfies Partial<ClientCheckDef<AnthropicModule, Client>>;
+  return [
+    clientCheck({
+      ...common,
+      capability: 'messages',
+      title: 'the official anthropic client reads a messages-format reply as the harness does: text, stop reason and usage',
+      reads: ['messages_format'],
+      appliesTo: messagesModels,
+      async judge(ctx, use) {
+        const seen = await messagesAnswer(ctx);
+        if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the messages-format request was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.messages-response.matches-schema judges that answer`);
+        const got = await caught(() => use.clientFor(seen).messages.create(paramsOf(seen) as never));
+        if ('threw' in got) return use.breaks(`it throws on a reply the endpoint answered 200: ${got.threw}`, seen);
+        if (typeof got.value !== 'object' || got.value === null) return use.breaks(`it hands back the answer as ${typeof got.value === 'string' ? 'a string' : shown(got.value)}, not a message: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
+        return use.differences(seen, [
+          ['content', get(got.value, 'content'), get(seen.body, 'content')],
+          ['stop_reason', get(got.value, 'stop_reason'), get(seen.body, 'stop_reason')],
+          ['usage.output_tokens', get(got.value, 'usage', 'output_tokens'), get(seen.body, 'usage', 'output_tokens')],
+        ]);
+      },
+    }),
+    clientCheck({
+      ...common,
+      capability: 'error',
+      title: 'the official anthropic client raises its typed error for a refusal, carrying the status and the service\'s message',
+      reads: ['messages_format'],
+      appliesTo: messagesDefaultModel,
+      async judge(ctx, use) {
+        // The refusal the messages error checks judge: one answer for all.
+        const seen = await sample(ctx, messagesRequest(ctx, { model: UNKNOWN_MODEL }));
+        if (seen.res.status < 400) return inconclusive(`an unknown model was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
+        const said = get(seen.body, 'error', 'message') ?? get(seen.body, 'message');
+        const got = await caught(() => use.clientFor(seen).messages.create(paramsOf(seen) as never));
+        if (!('threw' in got)) return use.breaks(`the endpoint refused with HTTP ${seen.res.status}, but the client returned as if it had answered`, seen);
+        const error = got.error;
+        if (!(error instanceof use.module.default.APIError)) return use.breaks(`it raised ${got.threw}, not its APIError`, seen);
+        if (error.status !== seen.res.status) return use.breaks(`its APIError says status ${shown(error.status)}, the endpoint answered ${seen.res.status}`, seen);
+        if (typeof said !== 'string') return use.breaks(`the refusal carries no message for the client to pass on: the client says ${shown(error.message)}`, seen);
+        if (!carriesMessage(error, said)) return use.breaks(`the service's message ${shown(said)} is lost: the client says ${shown(error.message)}`, seen);
+        return { verdict: 'pass' };
+      },
+    }),
+  ];
+}

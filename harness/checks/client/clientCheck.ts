@@ -1,0 +1,104 @@
+import type { CheckContext, CheckOutcome } from '../context.ts';
+import { defineCheck, type Check } from '../define.ts';
+import { replayFetch } from '../support/clientReplay.ts';
+import { failure, shown, skip } from '../support/outcome.ts';
+import type { SharedAnswer } from '../support/samples.ts';
+
+/** A pinned client library as the checks use it: its module and version, or why it is not there. */
+export type Loaded<M> = { module: M; version: string } | { missing: string };
+
+/**
+ * The client, imported once per process when one of its checks first runs: a missing one (an
+ * optional dependency left out) is a reason to skip, never a crash.
+ */
+export function loaderOf<M>(name: string, load: () => Promise<[M, { VERSION: string }]>): () => Promise<Loaded<M>> {
+  let loaded: Promise<Loaded<M>> | undefined;
+  return () =>
+    (loaded ??= load().then(
+      ([module, { VERSION }]) => ({ module, version: VERSION }),
+      (err: unknown) => ({ missing: `the ${name} client is not installed (${String((err as Error).message ?? err).split('\n')[0]}): it is an optional dependency; \`npm install ${name}\` adds it` }),
+    ));
+}
+
+/** What a client check's judge is handed: the client's module and version, and a client reading one answer. */
+export interface ClientUse<M, C> {
+  module: M;
+  version: string;
+  /** A client whose every request is answered with this answer (support/clientReplay.ts). */
+  clientFor(seen: SharedAnswer): C;
+  /** A failure that names the client: `breaks <name>@<version>: <what>`. */
+  breaks(what: string, seen: SharedAnswer): CheckOutcome;
+  /** The failures of the fields the client exposes that differ from what the harness read. */
+  differences(seen: SharedAnswer, fields: [string, unknown, unknown][]): CheckOutcome;
+}
+
+export interface ClientCheckDef<M, C> {
+  /** The client's name in check ids and messages (`openai`, `anthropic`). */
+  client: string;
+  capability: string;
+  title: string;
+  /** The spec entries whose answers the client is handed (a fault breaking one may break the client). */
+  reads: string[];
+  appliesTo: Check['appliesTo'];
+  load: () => Promise<Loaded<M>>;
+  /** A client of `module` whose requests all go to `fetch`. */
+  make(module: M, fetch: typeof globalThis.fetch): C;
+  judge(ctx: CheckContext, use: ClientUse<M, C>): Promise<CheckOutcome>;
+}
+
+/**
+ * A check of what a pinned client makes of an answer the run already has. Advisory: the
+ * description names no client, so a client that breaks is a compatibility finding, never a failure
+ * of the contract by itself.
+ */
+export function clientCheck<M, C>(def: ClientCheckDef<M, C>): Check {
+  return defineCheck({
+    id: `client.${def.client}.${def.capability}`,
+    title: def.title,
+    area: 'client',
+    severity: 'advisory',
+    basis: 'unspecified',
+    specRefs: def.reads,
+    appliesTo: def.appliesTo,
+    async run(ctx) {
+      const found = await def.load();
+      if ('missing' in found) return skip(found.missing, 'out-of-scope');
+      const label = `${def.client}@${found.version}`;
+      const breaks = (what: string, seen: SharedAnswer): CheckOutcome => ({ verdict: 'fail', failures: [failure(`breaks ${label}: ${what}`, seen.res)] });
+      return def.judge(ctx, {
+        module: found.module,
+        version: found.version,
+        clientFor: (seen) => def.make(found.module, replayOf(seen)),
+        breaks,
+        differences: (seen, fields) => {
+          const differ = fields.filter(([, client, harness]) => JSON.stringify(client ?? null) !== JSON.stringify(harness ?? null));
+          return differ.length === 0 ? { verdict: 'pass' } : { verdict: 'fail', failures: differ.map(([name, client, harness]) => failure(`breaks ${label}: the client gives ${name} ${shown(client)} where the answer says ${shown(harness)}`, seen.res)) };
+        },
+      });
+    },
+  });
+}
+
+/** No whole answer to replay: the client is handed a network failure of the harness's own, never the network. */
+const replayOf = (seen: SharedAnswer): typeof fetch => replayFetch(seen.res.exchange) ?? (async () => Response.error());
+
+/** What a client call came to: its value, or what it threw (name and message) and the error itself. */
+export async function caught<T>(run: () => Promise<T>): Promise<{ value: T } | { threw: string; error: unknown }> {
+  try {
+    return { value: await run() };
+  } catch (error) {
+    return { threw: `${(error as Error).name ?? 'Error'}: ${(error as Error).message ?? String(error)}`, error };
+  }
+}
+
+/** The request the harness sent, as the client's parameters (what a user of the client would have passed). */
+export const paramsOf = (seen: SharedAnswer): unknown => seen.res.exchange.request.body ?? {};
+
+/**
+ * Whether a client's error hands its caller the service's message: in its own message (openai's
+ * `400 <message>`), or in the error body it exposes (`error.error`, where anthropic's keeps the
+ * envelope and writes the body as JSON into its message).
+ */
+export function carriesMessage(error: { message: string; error?: unknown }, said: string): boolean {
+  return error.message.includes(said) || (JSON.stringify(error.error ?? null) ?? '').includes(JSON.stringify(said));
+}

@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { defaultModels } from '#harness/checks/index.ts';
+import type { FaultId } from '#harness/emulator/index.ts';
+import { runChecks } from '#harness/runner/runChecks.ts';
+import { executeCheck } from '#harness/runner/execute.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { emulatorTarget } from '#harness/targets/target.ts';
+import { emulatorRunConfig } from '#harness/testing/emulatorRunConfig.ts';
+import { NO_TOKENS } from '#harness/core/tokens.ts';
+import type { CheckContext } from '../context.ts';
+import { anthropicClientChecks } from './anthropic.ts';
+import { openaiClientChecks } from './openai.ts';
+
+const { spec } = loadSpec();
+
+async function runOn(faults: FaultId[], selection: { only?: string[]; skip?: string[] } = { only: ['client.*'] }) {
+  const target = await emulatorTarget(spec, { faults });
+  try {
+    return await runChecks(emulatorRunConfig(target, defaultModels(spec), selection));
+  } finally {
+    await target.close();
+  }
+}
+
+const said = (results: readonly CheckResult[], id: string) =>
+  results.filter((r) => r.checkId === id && r.model === 'svc-v4-flash').map((r) => (r.verdict === 'fail' ? `fail: ${r.failures?.map((f) => f.message).join(' | ')}` : r.verdict));
+
+describe('client.*: the official clients, handed the answers the run already has', () => {
+  test('the clean emulator passes every client check', async () => {
+    const run = await runOn([]);
+    expect(run.results.length).toBeGreaterThanOrEqual(3);
+    expect(run.results.filter((r) => r.verdict !== 'pass').map((r) => `${r.checkId}: ${r.reason}`)).toEqual([]);
+  });
+
+  test.each([
+    ['stream-no-role', 'client.openai.stream', /^fail: breaks openai@6\.\d+\.\d+: its stream helper throws .*: Error: missing role for choice 0$/],
+    ['stream-no-choice-index', 'client.openai.stream', /^fail: breaks openai@6\.\d+\.\d+: the client gives content "" where the answer says ".+"/],
+    ['error-envelope-flat', 'client.openai.error', /^fail: breaks openai@6\.\d+\.\d+: the service's message "`messages` must be a non-empty array" is lost: the client says "400 status code \(no body\)"$/],
+    ['completion-text-content-type', 'client.openai.chat', /^fail: breaks openai@6\.\d+\.\d+: it hands back the answer as a string, not a completion: the answer is served as "text\/plain; charset=utf-8"$/],
+    ['messages-text-content-type', 'client.anthropic.messages', /^fail: breaks anthropic@1\.\d+\.\d+: it hands back the answer as a string, not a message: the answer is served as "text\/plain; charset=utf-8"$/],
+    ['messages-error-no-body', 'client.anthropic.error', /^fail: breaks anthropic@1\.\d+\.\d+: the refusal carries no message for the client to pass on: the client says "400 status code \(no body\)"$/],
+  ] as [FaultId, string, RegExp][])('%s breaks the client: %s fails with the client\'s own words', async (fault, id, message) => {
+    const run = await runOn([fault]);
+    expect(said(run.results, id)).toEqual([expect.stringMatching(message)]);
+  });
+
+  test('a stream without `data: [DONE]` breaks no client check: the client copes, so the check passes', async () => {
+    const run = await runOn(['stream-no-done'], { only: ['client.*', 'stream.events.done-last'] });
+    expect(said(run.results, 'stream.events.done-last')).toEqual([expect.stringMatching(/^fail: /)]);
+    expect(run.results.filter((r) => r.checkId.startsWith('client.')).map((r) => r.verdict)).toEqual(expect.arrayContaining(['pass']));
+    expect(run.results.filter((r) => r.checkId.startsWith('client.') && r.verdict !== 'pass')).toEqual([]);
+  });
+
+  test('no request of their own: a full run sends as many requests with the client checks as without them', async () => {
+    const [withClients, without] = await Promise.all([runOn([], {}), runOn([], { skip: ['client.*'] })]);
+    expect(withClients.results.length).toBeGreaterThan(without.results.length);
+    expect(withClients.transport?.requests).toBe(without.transport?.requests);
+  });
+
+  test('the anthropic client keeps the service\'s message in the error body it exposes: a refusal in the format\'s envelope passes, and so does a flat one', async () => {
+    for (const faults of [[], ['messages-error-flat']] as FaultId[][]) expect(said((await runOn(faults)).results, 'client.anthropic.error'), faults.join()).toEqual(['pass']);
+  });
+
+  test.each([
+    ['openai', () => openaiClientChecks(spec, () => Promise.reject(new Error("Cannot find package 'openai'"))), /the openai client is not installed \(Cannot find package 'openai'\): .*npm install openai/],
+    ['@anthropic-ai/sdk', () => anthropicClientChecks(spec, () => Promise.reject(new Error("Cannot find package '@anthropic-ai/sdk'"))), /the @anthropic-ai\/sdk client is not installed .*npm install @anthropic-ai\/sdk/],
+  ] as const)('a missing %s is a skip that says how to add it, never a crash', async (_name, make, why) => {
+    const checks = make();
+    const ctx = { model: 'svc-v4-flash', targetModel: 'svc-v4-flash', samples: new Map() } as unknown as CheckContext;
+    for (const check of checks) {
+      const result = await executeCheck(check, ctx, () => NO_TOKENS);
+      expect({ verdict: result.verdict, kind: result.skipKind }).toEqual({ verdict: 'skip', kind: 'out-of-scope' });
+      expect(result.reason).toMatch(why);
+    }
+  });
+});
