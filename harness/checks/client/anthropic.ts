@@ -7,7 +7,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
 import { messagesAnswer, sample } from '../support/samples.ts';
-import { carriesMessage, caught, clientCheck, loaderOf, paramsOf, type ClientCheckDef } from './clientCheck.ts';
+import { carriesMessage, caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 type Client = InstanceType<AnthropicModule['default']>;
@@ -26,8 +26,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
   const common = {
     client: 'anthropic',
     load: loaderOf('@anthropic-ai/sdk', load),
-    // Its log is off: what it makes of the answer is the verdict, not lines on the harness's stderr.
-    make: (module: AnthropicModule, fetch: typeof globalThis.fetch): Client => new module.default({ apiKey: 'sk-replayed', baseURL: 'http://replayed.invalid', maxRetries: 0, logLevel: 'off', fetch }),
+    make: (module: AnthropicModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
   } satisfies Partial<ClientCheckDef<AnthropicModule, Client>>;
   return [
     clientCheck({

@@ -20,6 +20,13 @@ export function loaderOf<M>(name: string, load: () => Promise<[M, { VERSION: str
     ));
 }
 
+/**
+ * How every replayed client is made, whatever the SDK: a key and a host that reach nothing (its
+ * requests all go to the replay `fetch`), no retries (an answer is judged as it came), and its log
+ * off (what it makes of the answer is the verdict, not lines on the harness's stderr).
+ */
+export const REPLAYED_CLIENT = { apiKey: 'sk-replayed', baseURL: 'http://replayed.invalid', maxRetries: 0, logLevel: 'off' } as const;
+
 /** What a client check's judge is handed: the client's module and version, and a client reading one answer. */
 export interface ClientUse<M, C> {
   module: M;

@@ -5,7 +5,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
 import { chatBody } from '../support/requests.ts';
 import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
-import { carriesMessage, caught, clientCheck, loaderOf, paramsOf, type ClientCheckDef } from './clientCheck.ts';
+import { carriesMessage, caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type OpenAIModule = typeof import('openai');
 type Client = InstanceType<OpenAIModule['default']>;
@@ -21,8 +21,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
   const common = {
     client: 'openai',
     load: loaderOf('openai', load),
-    // Its log is off: what it makes of the answer is the verdict, not lines on the harness's stderr.
-    make: (module: OpenAIModule, fetch: typeof globalThis.fetch): Client => new module.default({ apiKey: 'sk-replayed', baseURL: 'http://replayed.invalid', maxRetries: 0, logLevel: 'off', fetch }),
+    make: (module: OpenAIModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
   } satisfies Partial<ClientCheckDef<OpenAIModule, Client>>;
   return [
     clientCheck({
