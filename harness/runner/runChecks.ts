@@ -15,8 +15,8 @@ import { checkBoundMs, STOP_GRACE_MS, timingOf } from '#harness/transport/timing
 /**
  * Runs one target's checks in this process: the one runner (the suites under vitest are a thin
  * adapter over it, describeChecks.ts). Every planned (check, model) pair goes into one queue, longest
- * chain first (schedule.ts), and as many run at once as the transport's limit may grow to; the
- * transport holds requests in flight to its limit (adaptiveLimit.ts). Each check runs through
+ * chain first (schedule.ts), and twice as many run at once as the transport's limit may grow to;
+ * the transport holds requests in flight to its limit (adaptiveLimit.ts). Each check runs through
  * runMetered with one scope for the whole run. A stop lets the running checks finish and starts no other.
  */
 export async function runChecks(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
