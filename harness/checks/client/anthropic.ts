@@ -14,6 +14,9 @@ type Client = InstanceType<AnthropicModule['default']>;
 
 const importAnthropic = (): Promise<[AnthropicModule, { VERSION: string }]> => Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/version')]);
 
+/** The official messages-format client, pinned in package.json's optionalDependencies. */
+export const ANTHROPIC_CLIENT = { name: 'anthropic', package: '@anthropic-ai/sdk', load: loaderOf('@anthropic-ai/sdk', importAnthropic) } as const;
+
 /** The format's errors are the service's, not a model's: judged once, on the default model. */
 const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
 
@@ -25,7 +28,7 @@ const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
 export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic = importAnthropic): Check[] {
   const common = {
     client: 'anthropic',
-    load: loaderOf('@anthropic-ai/sdk', load),
+    load: load === importAnthropic ? ANTHROPIC_CLIENT.load : loaderOf('@anthropic-ai/sdk', load),
     make: (module: AnthropicModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
   } satisfies Partial<ClientCheckDef<AnthropicModule, Client>>;
   return [

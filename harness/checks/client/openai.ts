@@ -12,6 +12,9 @@ type Client = InstanceType<OpenAIModule['default']>;
 
 const importOpenai = (): Promise<[OpenAIModule, { VERSION: string }]> => Promise.all([import('openai'), import('openai/version')]);
 
+/** The official openai client, pinned in package.json's optionalDependencies. */
+export const OPENAI_CLIENT = { name: 'openai', package: 'openai', load: loaderOf('openai', importOpenai) } as const;
+
 /**
  * What the official `openai` client (Node) makes of the answers the run already has: the plain
  * completion, the stream and the refusal of an empty `messages`, each handed to the real client
@@ -20,7 +23,7 @@ const importOpenai = (): Promise<[OpenAIModule, { VERSION: string }]> => Promise
 export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = importOpenai): Check[] {
   const common = {
     client: 'openai',
-    load: loaderOf('openai', load),
+    load: load === importOpenai ? OPENAI_CLIENT.load : loaderOf('openai', load),
     make: (module: OpenAIModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
   } satisfies Partial<ClientCheckDef<OpenAIModule, Client>>;
   return [

@@ -6,7 +6,7 @@ import { basisText } from '#harness/spec/basis.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { main } from '../main.ts';
-import type { ListedCheck } from './list.ts';
+import type { ListedCheck, ListedClient } from './list.ts';
 
 const { spec } = loadSpec();
 const checks = buildRegistry(spec).all();
@@ -96,5 +96,33 @@ describe('svc-conformance list', () => {
     const { code, out } = await list('--help');
     expect(code).toBe(0);
     expect(out.join('\n')).toMatch(/^Usage: svc-conformance list \[PATTERN\.\.\.\] \[--json\]/);
+  });
+});
+
+describe('svc-conformance list --clients', () => {
+  test('each pinned client: its package, the version installed and its checks, as the registry has them', async () => {
+    const { code, out } = await list('--clients', '--json');
+    expect(code).toBe(0);
+    const rows = JSON.parse(out.join('\n')) as ListedClient[];
+    const { VERSION: openaiVersion } = await import('openai/version');
+    const { VERSION: anthropicVersion } = await import('@anthropic-ai/sdk/version');
+    expect(rows.map((r) => [r.name, r.package, r.version])).toEqual([
+      ['openai', 'openai', openaiVersion],
+      ['anthropic', '@anthropic-ai/sdk', anthropicVersion],
+    ]);
+    for (const r of rows) {
+      expect(r.checks.length).toBeGreaterThan(0);
+      expect(r.checks).toEqual(checks.filter((c) => c.id.startsWith(`client.${r.name}.`)).map((c) => c.id));
+    }
+    // Every client check belongs to a listed client.
+    expect(rows.flatMap((r) => r.checks).sort()).toEqual(checks.filter((c) => c.area === 'client').map((c) => c.id).sort());
+  });
+
+  test('as a table: one aligned line per client, then where to read on', async () => {
+    const { code, out } = await list('--clients');
+    expect(code).toBe(0);
+    expect(out[0]).toMatch(/^CLIENT +PACKAGE +VERSION +CHECKS$/);
+    expect(out[1]).toMatch(/^openai +openai +6\.\d+\.\d+ +client\.openai\.chat, /);
+    expect(out.at(-1)).toMatch(/no request of its own/);
   });
 });

@@ -6,7 +6,8 @@ import { basisText } from '#harness/spec/basis.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { featuresNeeded, modelsOf, NEEDS_NOTE, patternProblems } from '../checkFacts.ts';
-import { EXIT, parseFlags, type Command } from '../command.ts';
+import { CLIENTS } from '#harness/checks/client/index.ts';
+import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { listInfo } from './listHelp.ts';
 
 /** One check in `list --json`. */
@@ -40,9 +41,10 @@ export function listed(spec: Spec, check: Check): ListedCheck {
 export const list: Command = {
   ...listInfo,
   async run(argv, io) {
-    const { values, positionals } = parseFlags('list', argv, { json: { type: 'boolean' }, spec: { type: 'string' } }, true);
+    const { values, positionals } = parseFlags('list', argv, { json: { type: 'boolean' }, spec: { type: 'string' }, clients: { type: 'boolean' } }, true);
     const { spec } = loadSpec(values.spec);
     const all = buildRegistry(spec).all();
+    if (values.clients) return listClients(all, values.json === true, io);
     const ids = all.map((c) => c.id);
     const { patterns, unmatched } = patternProblems(positionals, ids);
     if (unmatched.length > 0) {
@@ -70,3 +72,34 @@ export const list: Command = {
     return EXIT.ok;
   },
 };
+
+/** One pinned client in `list --clients --json`. */
+export interface ListedClient {
+  name: string;
+  package: string;
+  /** The installed version; absent when it is not installed (`missing` says how to add it). */
+  version?: string;
+  missing?: string;
+  /** Its checks, `client.<name>.*`. */
+  checks: string[];
+}
+
+/** `list --clients`: each client the client checks hand answers to, the version installed, and its checks. */
+async function listClients(all: readonly Check[], json: boolean, io: CommandIO): Promise<number> {
+  const rows: ListedClient[] = await Promise.all(
+    CLIENTS.map(async (c) => {
+      const found = await c.load();
+      return { name: c.name, package: c.package, ...('missing' in found ? { missing: found.missing } : { version: found.version }), checks: all.filter((k) => k.id.startsWith(`client.${c.name}.`)).map((k) => k.id) };
+    }),
+  );
+  if (json) {
+    io.stdout(JSON.stringify(rows, null, 2));
+    return EXIT.ok;
+  }
+  const table = [['CLIENT', 'PACKAGE', 'VERSION', 'CHECKS'], ...rows.map((r) => [r.name, r.package, r.version ?? 'not installed', r.checks.join(', ')])];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  for (const row of table) io.stdout(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+  for (const r of rows) if (r.missing !== undefined) io.stdout(`${r.name}: ${r.missing}`);
+  io.stdout('Each client is handed the answers the run already has (no request of its own); its checks are advisory. docs/checks.md, "Client verdicts".');
+  return EXIT.ok;
+}

@@ -5,6 +5,7 @@ export const listInfo: CommandInfo = {
   name: 'list',
   summary: 'list the checks (id, area, severity, basis, features, spec entries), filtered like run --only',
   help: `Usage: svc-conformance list [PATTERN...] [--json] [--spec DIR]
+       svc-conformance list --clients [--json]
 
 Prints every check of the catalogue, one aligned line each, then a count:
 
@@ -26,6 +27,8 @@ Options:
                area, severity, basis, specRefs, models (those it runs on),
                features
   --spec DIR   spec directory (default: the spec/ shipped with the harness)
+  --clients    list the client libraries the client checks use instead: name,
+               package, the version installed (or how to add it), its checks
   -h, --help   show this help
 
 Exit codes: 0 the checks were listed; 2 a pattern that matches no check, a bad
