@@ -3,7 +3,7 @@ import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured
 import type { CheckContext, CheckRequest, CheckResponse } from '#harness/checks/index.ts';
 import { validatorFor } from '#harness/derive/validators/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
+import { chainPriority, KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
 import { baseUrlOf } from './baseUrls.ts';
 import { CheckTracker } from './checkTracker.ts';
 import { targetModelOf, type RunConfig } from './runConfig.ts';
@@ -101,7 +101,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       ...(req.body !== undefined ? { body: req.body } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
-      priority: Math.max(0, chain - tracker.requests),
+      priority: chainPriority(chain - tracker.requests),
       ...(route ? { route: routeKey(spec, route, isRecord(req.body) && req.body.stream === true) } : {}),
       ...withStreamCap(streamCapOf(spec, model, req.body)),
     }, (r) => sender.send(r), model);

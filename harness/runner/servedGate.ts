@@ -3,7 +3,7 @@ import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
-import { isTransportError, type SendRequest } from '#harness/transport/index.ts';
+import { isTransportError, PRIORITY, type SendRequest } from '#harness/transport/index.ts';
 import { outOfScope } from './features.ts';
 
 /** One endpoint of the spec on one base it is served under, and the feature it belongs to. */
@@ -51,9 +51,6 @@ async function kindOf(res: CheckResponse): Promise<string> {
   }
   return `${res.status} ${media} ${error}`;
 }
-
-/** Probes go first when every slot is taken: each route's checks wait on its probe (schedule.ts). */
-const PROBE_PRIORITY = 1_000;
 
 /** Statuses a router gives a path it does not serve; 401, 429 or 5xx say nothing of the route. */
 const NOT_SERVED_STATUSES = new Set([400, 404, 405, 410, 422, 501]);
@@ -116,7 +113,7 @@ export class ServedGate {
   async #probeStream(route: Route): Promise<void> {
     if (this.#options.without.includes(route.feature)) return;
     const { body } = validRequest(route, this.#options.modelFor(route));
-    const res = await this.#options.send({ method: 'POST', url: this.#options.urlOf(route, route.path), headers: { ...this.#options.headers(), 'content-type': 'application/json' }, body: { ...(body as object), stream: true }, probe: true, priority: PROBE_PRIORITY, route: routeKey(this.#options.spec, route, true) });
+    const res = await this.#options.send({ method: 'POST', url: this.#options.urlOf(route, route.path), headers: { ...this.#options.headers(), 'content-type': 'application/json' }, body: { ...(body as object), stream: true }, probe: true, priority: PRIORITY.probe, route: routeKey(this.#options.spec, route, true) });
     if (res.status !== 200) return void (await res.text().catch(() => undefined));
     for await (const _ of res.events()) {
       // read to the end; what the stream says is for the checks
@@ -130,7 +127,7 @@ export class ServedGate {
     const jsonHeaders: Record<string, string> = valid.body === undefined ? {} : { 'content-type': 'application/json' };
     let asked: CheckResponse;
     try {
-      asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid, probe: true, priority: PROBE_PRIORITY, route: routeKey(this.#options.spec, route, false) });
+      asked = await send({ method: route.method, url: urlOf(route, route.path), headers: { ...headers(), ...jsonHeaders }, ...valid, probe: true, priority: PRIORITY.probe, route: routeKey(this.#options.spec, route, false) });
     } catch (err) {
       // The run's key was refused before this probe went out: nothing is known of the route, and the
       // checks that send there with the key are refused in their turn; those sending none still run.
@@ -145,7 +142,7 @@ export class ServedGate {
       await asked.text().catch(() => undefined);
       return { served: true };
     }
-    const missing = await send({ method: route.method, url: urlOf(route, '/svc-conformance-no-such-endpoint'), headers: { ...headers(), ...jsonHeaders }, ...valid, priority: PROBE_PRIORITY });
+    const missing = await send({ method: route.method, url: urlOf(route, '/svc-conformance-no-such-endpoint'), headers: { ...headers(), ...jsonHeaders }, ...valid, priority: PRIORITY.probe });
     if (missing.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;
     const [a, b] = await Promise.all([kindOf(asked), kindOf(missing)]);
     if (a !== b) return { served: true };

@@ -4,3 +4,4 @@ export { KeyRefusal } from './keyRefusal.ts';
 export { TransportError, isTransportError, MalformedResponseError, isMalformedResponseError, type TransportErrorCode, type MalformedResponseCode } from './errors.ts';
 export { retryDelayMs, retryAfterMs } from './retryDelayMs.ts';
 export { ADAPTIVE, concurrencyPolicyOf, type ConcurrencyPolicy, type ConcurrencyStats } from './adaptiveLimit.ts';
+export { chainPriority, PRIORITY } from './priority.ts';

@@ -51,7 +51,7 @@ export interface SendRequest {
   probe?: boolean;
   /** The route it goes to, the breaker's key (breaker.ts); default: method, path, and whether it streams. */
   route?: string;
-  /** Its place in line when every slot is taken: higher goes first (a link of a long chain); default 0. */
+  /** Its place in line when every slot is taken: higher goes first (priority.ts: a retry rejoining, a probe, a link of a long chain); default 0. */
   priority?: number;
   /** This request's cap on its stream, when it knows better than the transport's (what it asked for). */
   maxStreamBytes?: number;

@@ -20,7 +20,7 @@ export interface RequestContext {
   deadlineMs?: number;
   /** Set by `limit`: before a retry, wait in line again if the limit came down below the slots held. */
   rejoin?: () => Promise<void>;
-  /** Its place in line for a slot (limit.ts): the round trips its check still has to wait on after it. */
+  /** Its place in line for a slot (limit.ts), on the scale of priority.ts. */
   priority?: number;
   /** The request carries the run's key (keyRefusal.ts), for refusing it still in line once the key was refused. */
   keyed?: boolean;

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Semaphore } from '../semaphore.ts';
+import { PRIORITY } from '../priority.ts';
 import { contextOf } from './context.ts';
 import { ForwardingHandler, failedController } from './forwardingHandler.ts';
 
@@ -38,9 +39,6 @@ export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterce
   };
 }
 
-/** A retry that gets back in line goes ahead of requests not yet sent: it was let in once. */
-const REJOIN_PRIORITY = 10_000;
-
 class ReleasingHandler extends ForwardingHandler {
   readonly #semaphore: Semaphore;
   #holding = false;
@@ -70,7 +68,7 @@ class ReleasingHandler extends ForwardingHandler {
     if (!this.#holding || this.#semaphore.active <= this.#semaphore.size) return;
     this.#holding = false;
     this.#semaphore.release();
-    await this.#semaphore.acquire(REJOIN_PRIORITY);
+    await this.#semaphore.acquire(PRIORITY.rejoin);
     this.held();
   }
 
