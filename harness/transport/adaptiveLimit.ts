@@ -102,7 +102,7 @@ export class AdaptiveLimit {
   }
 
   get limit(): number {
-    return Math.floor(this.#limit);
+    return this.#limit;
   }
 
   get adaptive(): boolean {
@@ -158,14 +158,15 @@ export class AdaptiveLimit {
     this.#decreases += 1;
     this.#slowStart = false;
     this.#credit = 0;
-    this.#set(Math.max(1, Math.floor(to)));
+    this.#set(to);
   }
 
+  /** The limit is a whole number of requests: it grows by one and comes down to a whole share. */
   #set(limit: number): void {
-    const next = Math.min(this.policy.max, Math.max(1, limit));
-    const changed = Math.floor(next) !== this.limit;
+    const next = Math.min(this.policy.max, Math.max(1, Math.floor(limit)));
+    if (next === this.#limit) return;
     this.#limit = next;
-    if (changed) this.#onChange(this.limit);
+    this.#onChange(next);
   }
 }
 

@@ -37,8 +37,9 @@ const routeOf = (req: SendRequest, url: URL) => `${req.method} ${url.pathname}${
  * of dispatch), outermost first: `limit` (at most the adaptive limit's requests in flight,
  * adaptiveLimit.ts; a request keeps its slot through its retries and until its body has ended), the
  * `Breaker` (routes that stay silent, a refused key, a stop), `deadline` (every body ends in bounded
- * time), `retry` (the spec's retry guidance) and `adapt` (each attempt's answer moves the limit). Every request and response is recorded as an Exchange, redacted with
- * `secrets` before it is stored.
+ * time), `retry` (the spec's retry guidance) and `adapt` (each attempt's answer moves the limit).
+ * Every request and response is recorded as an Exchange, redacted with `secrets` before it is
+ * stored.
  */
 export function createTransport(options: TransportOptions): Transport {
   const timing: Timing = { ...DEFAULT_TIMING, ...definedOnly(options.timing ?? {}) };

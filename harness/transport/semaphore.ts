@@ -1,7 +1,8 @@
 /**
- * A counting semaphore, first come first served within a priority, that remembers its peak. A released slot goes
- * straight to the longest waiter, so a burst of new arrivals cannot overtake it. Its size may change
- * while slots are held (adaptiveLimit.ts): a smaller size takes effect as slots are released.
+ * A counting semaphore, first come first served within a priority, that remembers its peak. A
+ * released slot goes straight to the longest waiter, so a burst of new arrivals cannot overtake it.
+ * Its size may change while slots are held (adaptiveLimit.ts): a smaller size takes effect as slots
+ * are released.
  */
 export class Semaphore {
   #size: number;
@@ -10,8 +11,7 @@ export class Semaphore {
   readonly #waiting: { priority: number; resolve: () => void }[] = [];
 
   constructor(size: number) {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`Semaphore size must be an integer >= 1, got ${size}`);
-    this.#size = size;
+    this.#size = checkedSize(size);
   }
 
   get size(): number {
@@ -20,8 +20,7 @@ export class Semaphore {
 
   /** A new size: waiters get the slots a larger one frees at once; a smaller one holds new ones back until enough are released. */
   resize(size: number): void {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`Semaphore size must be an integer >= 1, got ${size}`);
-    this.#size = size;
+    this.#size = checkedSize(size);
     while (this.#active < this.#size && this.#waiting.length > 0) {
       this.#take();
       this.#waiting.shift()!.resolve();
@@ -77,4 +76,9 @@ export class Semaphore {
     this.#active += 1;
     if (this.#active > this.#peak) this.#peak = this.#active;
   }
+}
+
+function checkedSize(size: number): number {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`Semaphore size must be an integer >= 1, got ${size}`);
+  return size;
 }
