@@ -113,7 +113,6 @@ export function boundChecks(spec: Spec): Check[] {
           // probes (no round trip waits on another; the accepted check shares its answer).
           const valid = p.inside[0]!;
           const control = sample(ctx, request(ctx, valid.value));
-          control.catch(() => undefined); // judged only when the probes pass; its failure is then seen below
           const judged = await Promise.all(p.outside.map(async (probe) => judgeRefusal(ctx, await ctx.send(request(ctx, probe.value)), rule.expect, `\`${name}\` = ${probe.label}`)));
           const failures = judged.flat();
           if (failures.length > 0) return { verdict: 'fail', failures };

@@ -74,7 +74,6 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         // control, sent with the cases (none waits on another).
         const valid = isRefusal(rule) ? buildForRule(ctx, rule, []) : undefined;
         const control = valid !== undefined && !('skip' in valid) ? sample(ctx, valid.request) : undefined;
-        control?.catch(() => undefined); // judged only when the cases pass; its failure is then seen below
         const outcomes = await Promise.all(cases.map((when, i) => judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : '')));
         const merged = mergeCases(outcomes);
         if (merged.verdict !== 'pass' || control === undefined) return merged;

@@ -46,6 +46,22 @@ describe('readJson: one policy for a JSON body', () => {
     expect(sent).toBe(2);
   });
 
+  test('an answer asked ahead of need that fails, and is then never awaited, is no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const ctx = { targetModel: 'm', samples: new Map(), send: () => Promise.reject(RESET) } as unknown as CheckContext;
+      void sample(ctx, { base: 'base_url', method: 'GET', path: '/models' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+      // Whoever does await it still sees the rejection.
+      await expect(sample(ctx, { base: 'base_url', method: 'GET', path: '/models' })).rejects.toBe(RESET);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+  });
+
   test('a sample is keyed by the request itself: anything that differs (body, credential form, streaming) is another answer', async () => {
     let sent = 0;
     const ctx = { targetModel: 'm', samples: new Map(), send: () => Promise.resolve(answer({ value: { n: ++sent } })) } as unknown as CheckContext;
