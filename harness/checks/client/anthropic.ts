@@ -7,7 +7,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
 import { messagesAnswer, sample } from '../support/samples.ts';
-import { carriesMessage, caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 type Client = InstanceType<AnthropicModule['default']>;
@@ -61,15 +61,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
         // The refusal the messages error checks judge: one answer for all.
         const seen = await sample(ctx, messagesRequest(ctx, { model: UNKNOWN_MODEL }));
         if (seen.res.status < 400) return inconclusive(`an unknown model was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
-        const said = get(seen.body, 'error', 'message') ?? get(seen.body, 'message');
-        const got = await caught(() => use.clientFor(seen).messages.create(paramsOf(seen) as never));
-        if (!('threw' in got)) return use.breaks(`the endpoint refused with HTTP ${seen.res.status}, but the client returned as if it had answered`, seen);
-        const error = got.error;
-        if (!(error instanceof use.module.default.APIError)) return use.breaks(`it raised ${got.threw}, not its APIError`, seen);
-        if (error.status !== seen.res.status) return use.breaks(`its APIError says status ${shown(error.status)}, the endpoint answered ${seen.res.status}`, seen);
-        if (typeof said !== 'string') return use.breaks(`the refusal carries no message for the client to pass on: the client says ${shown(error.message)}`, seen);
-        if (!carriesMessage(error, said)) return use.breaks(`the service's message ${shown(said)} is lost: the client says ${shown(error.message)}`, seen);
-        return { verdict: 'pass' };
+        return use.refusal(seen, () => use.clientFor(seen).messages.create(paramsOf(seen) as never), use.module.default.APIError);
       },
     }),
   ];

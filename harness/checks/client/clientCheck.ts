@@ -1,5 +1,6 @@
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, type Check } from '../define.ts';
+import { get } from '../support/body.ts';
 import { replayFetch } from '../support/clientReplay.ts';
 import { failure, shown, skip } from '../support/outcome.ts';
 import type { SharedAnswer } from '../support/samples.ts';
@@ -37,6 +38,18 @@ export interface ClientUse<M, C> {
   breaks(what: string, seen: SharedAnswer): CheckOutcome;
   /** The failures of the fields the client exposes that differ from what the harness read. */
   differences(seen: SharedAnswer, fields: [string, unknown, unknown][]): CheckOutcome;
+  /**
+   * A refusal handed to the client by `call`: it must raise its own `apiError`, with the endpoint's
+   * status and the service's message (where the envelope puts it, or where a flat body does).
+   */
+  refusal(seen: SharedAnswer, call: () => Promise<unknown>, apiError: new (...args: never[]) => ClientError): Promise<CheckOutcome>;
+}
+
+/** What the official clients' typed errors carry. */
+interface ClientError {
+  status?: number | undefined;
+  message: string;
+  error?: unknown;
 }
 
 export interface ClientCheckDef<M, C> {
@@ -77,6 +90,17 @@ export function clientCheck<M, C>(def: ClientCheckDef<M, C>): Check {
         version: found.version,
         clientFor: (seen) => def.make(found.module, replayOf(seen)),
         breaks,
+        async refusal(seen, call, apiError) {
+          const said = get(seen.body, 'error', 'message') ?? get(seen.body, 'message');
+          const got = await caught(call);
+          if (!('threw' in got)) return breaks(`the endpoint refused with HTTP ${seen.res.status}, but the client returned as if it had answered`, seen);
+          const error = got.error;
+          if (!(error instanceof apiError)) return breaks(`it raised ${got.threw}, not its APIError`, seen);
+          if (error.status !== seen.res.status) return breaks(`its APIError says status ${shown(error.status)}, the endpoint answered ${seen.res.status}`, seen);
+          if (typeof said !== 'string') return breaks(`the refusal carries no message for the client to pass on: the client says ${shown(error.message)}`, seen);
+          if (!carriesMessage(error, said)) return breaks(`the service's message ${shown(said)} is lost: the client says ${shown(error.message)}`, seen);
+          return { verdict: 'pass' };
+        },
         differences: (seen, fields) => {
           const differ = fields.filter(([, client, harness]) => JSON.stringify(client ?? null) !== JSON.stringify(harness ?? null));
           return differ.length === 0 ? { verdict: 'pass' } : { verdict: 'fail', failures: differ.map(([name, client, harness]) => failure(`breaks ${label}: the client gives ${name} ${shown(client)} where the answer says ${shown(harness)}`, seen.res)) };
@@ -106,6 +130,6 @@ export const paramsOf = (seen: SharedAnswer): unknown => seen.res.exchange.reque
  * `400 <message>`), or in the error body it exposes (`error.error`, where anthropic's keeps the
  * envelope and writes the body as JSON into its message).
  */
-export function carriesMessage(error: { message: string; error?: unknown }, said: string): boolean {
+function carriesMessage(error: ClientError, said: string): boolean {
   return error.message.includes(said) || (JSON.stringify(error.error ?? null) ?? '').includes(JSON.stringify(said));
 }

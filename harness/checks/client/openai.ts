@@ -5,7 +5,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
 import { chatBody } from '../support/requests.ts';
 import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
-import { carriesMessage, caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type OpenAIModule = typeof import('openai');
 type Client = InstanceType<OpenAIModule['default']>;
@@ -77,16 +77,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
         // The refusal schema.error-envelope.matches-schema judges: one answer for both.
         const seen = await sample(ctx, { base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) });
         if (seen.res.status < 400) return inconclusive(`an empty \`messages\` was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
-        // The service's message, where the envelope puts it, or where a flat body does.
-        const said = get(seen.body, 'error', 'message') ?? get(seen.body, 'message');
-        const got = await caught(() => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never));
-        if (!('threw' in got)) return use.breaks(`the endpoint refused with HTTP ${seen.res.status}, but the client returned as if it had answered`, seen);
-        const error = got.error;
-        if (!(error instanceof use.module.default.APIError)) return use.breaks(`it raised ${got.threw}, not its APIError`, seen);
-        if (error.status !== seen.res.status) return use.breaks(`its APIError says status ${shown(error.status)}, the endpoint answered ${seen.res.status}`, seen);
-        if (typeof said !== 'string') return use.breaks(`the refusal carries no message for the client to pass on (no \`error.message\`): the client says ${shown(error.message)}`, seen);
-        if (!carriesMessage(error, said)) return use.breaks(`the service's message ${shown(said)} is lost: the client says ${shown(error.message)}`, seen);
-        return { verdict: 'pass' };
+        return use.refusal(seen, () => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never), use.module.default.APIError);
       },
     }),
   ];
