@@ -166,7 +166,8 @@ function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSe
     models: s.models,
     modelMap,
     concurrency: s.concurrency,
-    ...(s.maxConcurrency !== undefined && s.maxConcurrency > s.concurrency ? { maxConcurrency: s.maxConcurrency } : {}),
+    // Equal to `concurrency` (--concurrency N): a fixed limit (adaptiveLimit.ts decides which).
+    ...(s.maxConcurrency !== undefined ? { maxConcurrency: s.maxConcurrency } : {}),
     ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
     ...(s.deadlineMs !== undefined ? { deadlineMs: s.deadlineMs } : {}),
     strict: s.strict,
