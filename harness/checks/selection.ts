@@ -8,7 +8,16 @@ import { globMatcher } from '#harness/core/glob.ts';
 export interface Selection {
   only?: readonly string[];
   skip?: readonly string[];
+  /**
+   * --clients: the pinned clients whose checks (`client.<client>.*`) run; the others' are not
+   * planned. Undefined runs every client's (the CLI always names them: checks/client/index.ts
+   * DEFAULT_CLIENTS when the flag is absent).
+   */
+  clients?: readonly string[];
 }
+
+/** The client a `client.<client>.<capability>` check hands answers to; undefined for any other check. */
+export const clientOfCheck = (id: string): string | undefined => (id.startsWith('client.') ? id.split('.')[1] : undefined);
 
 export { globMatcher };
 
@@ -16,7 +25,12 @@ export { globMatcher };
 export function selector(selection: Selection): (id: string) => boolean {
   const only = (selection.only ?? []).map((p) => globMatcher(p));
   const skip = (selection.skip ?? []).map((p) => globMatcher(p));
-  return (id) => (only.length === 0 || only.some((m) => m(id))) && !skip.some((m) => m(id));
+  const clients = selection.clients;
+  const chosen = (id: string) => {
+    const client = clientOfCheck(id);
+    return client === undefined || clients === undefined || clients.includes(client);
+  };
+  return (id) => chosen(id) && (only.length === 0 || only.some((m) => m(id))) && !skip.some((m) => m(id));
 }
 
 /** `--only a,b --only c` as [a, b, c]: each value a comma-separated list, blanks dropped. */
@@ -32,7 +46,9 @@ export function selectionProblems(selection: Selection, ids: readonly string[]):
   const problems: string[] = [];
   for (const [flag, patterns] of [['--only', selection.only], ['--skip', selection.skip]] as const) {
     for (const p of patterns ?? []) {
-      if (!ids.some(globMatcher(p))) problems.push(`${flag} ${JSON.stringify(p)} matches no check`);
+      const matches = ids.filter(globMatcher(p));
+      if (matches.length === 0) problems.push(`${flag} ${JSON.stringify(p)} matches no check`);
+      else if (flag === '--only' && !matches.some(selector({ clients: selection.clients }))) problems.push(`${flag} ${JSON.stringify(p)} matches only checks of clients not chosen: add --clients ${[...new Set(matches.map(clientOfCheck))].join(',')} (chosen: ${selection.clients?.join(', ') || 'none'})`);
     }
   }
   if (problems.length === 0 && !ids.some(selector(selection))) problems.push('the selection leaves no check to run');

@@ -5,7 +5,7 @@ import { featuresOf } from '#harness/runner/features.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { CONFIG_FILE, readConfigFile, type ConfigFile, type TargetEntry } from '#harness/targets/configFile.ts';
 import type { CommandIO } from './command.ts';
-import { integer, parseWithout, RANGES } from './runFlags.ts';
+import { clientsOf, integer, parseWithout, RANGES } from './runFlags.ts';
 
 /** The names a config file is found by in the working directory, as vitest and eslint find theirs. */
 export const CONFIG_NAMES = [CONFIG_FILE, 'svc-conformance.yml'] as const;
@@ -22,6 +22,8 @@ export interface FileFlags {
   without?: string;
   known?: string;
   'strict-known'?: boolean;
+  clients?: string;
+  'clients-gate'?: boolean;
 }
 
 /** The flags of `run` and `record` this module reads. */
@@ -107,6 +109,12 @@ function flagsOf(command: string, read: ConfigFile, specDir: string | undefined)
   if (o.strict !== undefined) out.strict = o.strict;
   if (o.known !== undefined) out.known = o.known;
   if (o.strict_known !== undefined) out['strict-known'] = o.strict_known;
+  if (o.clients_gate !== undefined) out['clients-gate'] = o.clients_gate;
+  if (o.clients) {
+    const text = o.clients.join(',');
+    at('clients', () => clientsOf(command, text));
+    out.clients = text;
+  }
   if (o.concurrency !== undefined) {
     const text = String(o.concurrency);
     at('concurrency', () => integer(command, 'concurrency', text, ...RANGES.concurrency));

@@ -2,6 +2,7 @@ import { concurrencyPolicyOf, type ConcurrencyPolicy } from '#harness/transport/
 import { parseUsd } from '#harness/spec/money.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
+import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
 import { patternsOf, selectionProblems } from '#harness/checks/selection.ts';
 import type { Spec } from '#harness/spec/model.ts';
 
@@ -82,8 +83,8 @@ export function budgetOf(command: string, text: string): bigint {
  * checks the models would run: a selection that selects nothing would judge nothing, so it is a
  * usage error now, never a green "0 checks" later.
  */
-export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined): { only: string[]; skip: string[] } {
-  const selection = { only: patternsOf(only), skip: patternsOf(skip) };
+export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined, clients: readonly string[]): { only: string[]; skip: string[]; clients: string[] } {
+  const selection = { only: patternsOf(only), skip: patternsOf(skip), clients: [...clients] };
   const selectable = buildRegistry(spec).plan(spec, models).map((p) => p.check.id);
   const wrong = selectionProblems(selection, selectable);
   if (wrong.length > 0) {
@@ -96,4 +97,18 @@ export function selectionOf(command: string, spec: Spec, models: readonly string
 /** --concurrency N fixes the requests in flight at N; without it the limit adapts to the endpoint (transport/adaptiveLimit.ts). */
 export function concurrencyOf(command: string, value: string | undefined): ConcurrencyPolicy {
   return concurrencyPolicyOf(integer(command, 'concurrency', value, ...RANGES.concurrency));
+}
+
+/**
+ * --clients a,b: the pinned clients whose checks run (checks/client/index.ts), each named as
+ * `list --clients` names it; without the flag, DEFAULT_CLIENTS. `--clients none` runs no client check.
+ */
+export function clientsOf(command: string, value: string | undefined): string[] {
+  if (value === undefined) return [...DEFAULT_CLIENTS];
+  const names = patternsOf([value]);
+  if (names.length === 1 && names[0] === 'none') return [];
+  const known = CLIENTS.map((c) => c.name);
+  const wrong = names.filter((n) => !known.includes(n));
+  if (names.length === 0 || wrong.length > 0) throw new UsageError(`${command}: --clients ${wrong.length > 0 ? `${wrong.map((w) => JSON.stringify(w)).join(', ')} ${wrong.length === 1 ? 'is no pinned client' : 'are no pinned clients'}` : 'names no client'}; the clients are ${known.join(', ')} (or none), e.g. --clients ${DEFAULT_CLIENTS.join(',')}. \`svc-conformance list --clients\` shows their versions.`);
+  return [...new Set(names)];
 }

@@ -103,6 +103,8 @@ export function renderJunit(record: RunRecord): string {
     ['seed', String(record.options.seed)],
     ...(record.options.repeat ? ([['repeat', String(record.options.repeat)]] as [string, string][]) : []),
     ...(record.options.allowFlaky ? ([['allowFlaky', 'true']] as [string, string][]) : []),
+    ...(record.options.clients ? ([['clients', record.options.clients.join(',')]] as [string, string][]) : []),
+    ...(record.options.clientsGate ? ([['clientsGate', 'true']] as [string, string][]) : []),
     ...(record.options.baseline ? ([['baseline', record.options.baseline.source]] as [string, string][]) : []),
     ['harness', `${record.harness.name} ${record.harness.version}`],
     ...(record.interrupted ? ([['interrupted', record.interruptedBy ?? 'true']] as [string, string][]) : []),

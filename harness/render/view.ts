@@ -58,6 +58,7 @@ export function optionWords(opts: RunRecord['options'], code: (value: string) =>
     ...(opts.repeat === undefined ? [] : [`repeat ${opts.repeat}${opts.allowFlaky ? ', flaky allowed' : ''}`]),
     ...(opts.only === undefined ? [] : [`only ${code(opts.only.join(','))}`]),
     ...(opts.skip === undefined ? [] : [`skip ${code(opts.skip.join(','))}`]),
+    ...(opts.clients === undefined ? [] : [`clients ${opts.clients.length === 0 ? 'none' : code(opts.clients.join(','))}${opts.clientsGate ? ', gating' : ''}`]),
     ...(opts.baseline === undefined ? [] : [`baseline ${code(opts.baseline.source)}`]),
     ...(opts.shard === undefined ? [] : [`shard ${code(opts.shard)}`]),
   ];

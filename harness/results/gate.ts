@@ -7,11 +7,13 @@ import { knownStanding, staleEntries, type KnownEntry } from './known.ts';
 /**
  * THE decision of whether a run passed, written once. The exit code, summary.json, every report's
  * headline, the JUnit and `diff` all read it, so they cannot disagree. Its whole policy travels in
- * each record (`options.strict`, `options.allowFlaky`, `options.baseline`, `interrupted`,
+ * each record (`options.strict`, `options.allowFlaky`, `options.clientsGate`, `options.baseline`, `interrupted`,
  * `endedEarly`): a saved report.json is judged again exactly as its run was.
  *
  * A result that failed (verdict fail, error or flaky):
- * - `must` fails the run; `should` only with `strict`; `advisory` never (the description leaves it open);
+ * - `must` fails the run; `should` only with `strict`; `advisory` never (the description leaves it open),
+ *   except a client check (`client.*`) with `clientsGate` (--clients-gate: a user who gates on the
+ *   clients they ship asks for it);
  * - `error` (the check could not be judged: refused connection, stall, unreadable bytes, a harness
  *   bug) counts as a failure of its severity: a CI gate must not pass a dead endpoint;
  * - `flaky` (passed and failed over `--repeat N`) counts as a failure of its severity, unless
@@ -71,10 +73,11 @@ export { isFailing };
 export function standingOf(r: CheckResult, options: RunRecord['options']): CaseStanding {
   if (!isFailing(r.verdict)) return { counts: 'none' };
   // A known failure (svc-conformance.known.yaml) is judged by its entry, whatever its severity.
+  const clientGated = r.severity === 'advisory' && r.area === 'client' && options.clientsGate === true;
   const known = knownStanding(r, options);
-  if (known !== undefined && (known.counts === 'known' || r.severity === 'must' || (r.severity === 'should' && options.strict))) return known;
+  if (known !== undefined && (known.counts === 'known' || r.severity === 'must' || clientGated || (r.severity === 'should' && options.strict))) return known;
   if (r.verdict === 'flaky' && options.allowFlaky === true) return { counts: 'tolerated', why: 'flaky, allowed by --allow-flaky' };
-  if (r.severity === 'advisory') return { counts: 'tolerated', why: 'advisory: never fails the run' };
+  if (r.severity === 'advisory' && !clientGated) return { counts: 'tolerated', why: 'advisory: never fails the run' };
   if (r.severity === 'should' && !options.strict) return { counts: 'tolerated', why: 'should: fails the run only with --strict' };
   const baseline = options.baseline;
   if (baseline) {
@@ -83,7 +86,8 @@ export function standingOf(r: CheckResult, options: RunRecord['options']): CaseS
     if (isFailing(before)) return { counts: 'known', why: `known: ${before} in the baseline too (${baseline.source})` };
     return { counts: 'gates', why: `regression: ${before} in the baseline (${baseline.source}), ${r.verdict} now` };
   }
-  return { counts: 'gates', why: r.verdict === 'error' ? `could not be judged (${r.severity}): fails the run as a failure would` : `${r.severity}: fails the run` };
+  const as = clientGated ? 'a client check, with --clients-gate' : r.severity;
+  return { counts: 'gates', why: r.verdict === 'error' ? `could not be judged (${as}): fails the run as a failure would` : `${as}: fails the run` };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

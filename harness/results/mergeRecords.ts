@@ -35,6 +35,8 @@ const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
   ['options.seed', (r) => r.options.seed],
   ['options.repeat', (r) => r.options.repeat],
   ['options.allowFlaky', (r) => r.options.allowFlaky],
+  ['options.clients', (r) => r.options.clients],
+  ['options.clientsGate', (r) => r.options.clientsGate],
 ];
 
 function shardName(record: RunRecord, index: number): string {

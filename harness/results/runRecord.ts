@@ -30,6 +30,10 @@ export interface RunRecord {
     only?: string[];
     /** --skip: the check-id patterns left out. */
     skip?: string[];
+    /** --clients: the pinned clients whose `client.*` checks ran. */
+    clients?: string[];
+    /** --clients-gate (only when given): a failing client check fails the run as a must would. */
+    clientsGate?: boolean;
     /**
      * --baseline FILE: the verdicts its record of this cell (same target and model) gave, by check
      * id. The gate (gate.ts) fails the run only on a regression from them.

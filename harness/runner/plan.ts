@@ -19,8 +19,8 @@ export function shardOf(plan: readonly Planned[], shard: { index: number; count:
  * registry's order (what the CLI counts and reports as not run). Each area is sharded on its own, so
  * a suite file can plan its share without knowing the others.
  */
-export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'shard'>, area?: string): Planned[] {
+export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard'>, area?: string): Planned[] {
   const registry = buildRegistry(spec);
   const areas = area === undefined ? registry.areas() : [area];
-  return areas.flatMap((a) => shardOf(registry.plan(spec, run.models, a, { ...(run.only ? { only: run.only } : {}), ...(run.skip ? { skip: run.skip } : {}) }), run.shard));
+  return areas.flatMap((a) => shardOf(registry.plan(spec, run.models, a, { ...(run.only ? { only: run.only } : {}), ...(run.skip ? { skip: run.skip } : {}), ...(run.clients ? { clients: run.clients } : {}) }), run.shard));
 }

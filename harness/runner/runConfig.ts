@@ -40,6 +40,8 @@ export interface RunConfig {
   /** --only and --skip: check-id patterns (checks/selection.ts). */
   only?: string[];
   skip?: string[];
+  /** --clients: the pinned clients whose `client.*` checks run (checks/selection.ts); every client's when absent. */
+  clients?: string[];
   shard?: { index: number; count: number };
   runs: number;
   seed: number;

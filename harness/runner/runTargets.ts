@@ -35,6 +35,9 @@ export interface RunSettings {
   skip: string[];
   shard?: { index: number; count: number };
   strict: boolean;
+  /** --clients: the pinned clients whose checks run; --clients-gate: their failures fail the run (results/gate.ts). */
+  clients: string[];
+  clientsGate: boolean;
   /** --repeat N: the plan runs N times, each in its own scope, and the results are merged (1: once). */
   repeat: number;
   /** --allow-flaky: a flaky check does not fail the run (recorded in the reports, which judge by it). */
@@ -127,9 +130,9 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
   return run;
 }
 
-/** What the records say of --repeat and --allow-flaky: only what differs from a plain run. */
-function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'allowFlaky'> {
-  return { ...(s.repeat > 1 ? { repeat: s.repeat } : {}), ...(s.allowFlaky ? { allowFlaky: true } : {}) };
+/** What the records say of --repeat, --allow-flaky and --clients-gate: only what differs from a plain run. */
+function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'> {
+  return { ...(s.repeat > 1 ? { repeat: s.repeat } : {}), ...(s.allowFlaky ? { allowFlaky: true } : {}), ...(s.clientsGate ? { clientsGate: true } : {}) };
 }
 
 /** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts). */
@@ -173,6 +176,7 @@ function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSe
     strict: s.strict,
     ...(s.only.length > 0 ? { only: s.only } : {}),
     ...(s.skip.length > 0 ? { skip: s.skip } : {}),
+    clients: s.clients,
     ...(s.shard ? { shard: s.shard } : {}),
     runs: s.runs,
     seed: s.seed,

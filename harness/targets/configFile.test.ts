@@ -62,7 +62,7 @@ describe('run options in svc-conformance.yaml', () => {
     ['', /:1:1 \/: holds neither targets nor run options/],
     ['# only a comment\n', /holds neither targets nor run options/],
     ['[1, 2]\n', /:1:1 \/: holds neither targets nor run options/],
-    ['models: [svc-v4-flash]\ncolour: red\n', /:2:1 colour: unknown key `colour` \(known: targets, models, only, skip, strict, concurrency, timeout_ms, deadline_ms, without, known, strict_known\)/],
+    ['models: [svc-v4-flash]\ncolour: red\n', /:2:1 colour: unknown key `colour` \(known: targets, models, only, skip, strict, concurrency, timeout_ms, deadline_ms, without, known, strict_known, clients, clients_gate\)/],
     ['strict: yes please\n', /:1:9 strict: true or false/],
     ['concurrency: four\n', /:1:14 concurrency: an integer \(got "four"\)/],
     ['timeout_ms: 1.5\n', /:1:13 timeout_ms: an integer/],

@@ -34,10 +34,13 @@ export interface ConfigOptions {
   /** A known-failures file (--known). */
   known?: string;
   strict_known?: boolean;
+  /** The pinned clients each answer is handed to (--clients), and whether their failures gate (--clients-gate). */
+  clients?: string[];
+  clients_gate?: boolean;
 }
 
 type OptionKind = 'list' | 'boolean' | 'integer' | 'string';
-const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', deadline_ms: 'integer', without: 'list', known: 'string', strict_known: 'boolean' };
+const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', deadline_ms: 'integer', without: 'list', known: 'string', strict_known: 'boolean', clients: 'list', clients_gate: 'boolean' };
 const TOP_KEYS = ['targets', ...Object.keys(OPTIONS)];
 
 /** A config file read whole: its targets (none when it names none) and its run options. */
@@ -71,6 +74,8 @@ export interface ConfigFile {
  *   without: [fim]                          # --without, for every target
  *   known: svc-conformance.known.yaml       # --known (known failures)
  *   strict_known: true                      # --strict-known
+ *   clients: [openai, ai-sdk]               # --clients
+ *   clients_gate: true                      # --clients-gate
  *
  * Targets and options are each optional, not both. A problem names the file, the line and the
  * field, and exits 2.

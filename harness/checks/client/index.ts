@@ -1,4 +1,6 @@
+import { AI_SDK_CLIENT } from './aiSdk.ts';
 import { ANTHROPIC_CLIENT } from './anthropic.ts';
+import { LANGCHAIN_CLIENT } from './langchain.ts';
 import { OPENAI_CLIENT } from './openai.ts';
 
 /** A pinned client the client checks hand answers to: its name in check ids, its package, and how it is loaded. */
@@ -9,5 +11,11 @@ export interface PinnedClient {
   load(): Promise<{ version: string } | { missing: string }>;
 }
 
+/**
+ * The clients a run hands answers to when --clients does not say: the official two, whose makers
+ * publish the formats the service speaks. The others are chosen by name.
+ */
+export const DEFAULT_CLIENTS: readonly string[] = ['openai', 'anthropic'];
+
 /** Every client the checks know, in the order `list --clients` shows them. */
-export const CLIENTS: readonly PinnedClient[] = [OPENAI_CLIENT, ANTHROPIC_CLIENT];
+export const CLIENTS: readonly PinnedClient[] = [OPENAI_CLIENT, ANTHROPIC_CLIENT, AI_SDK_CLIENT, LANGCHAIN_CLIENT];

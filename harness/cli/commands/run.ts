@@ -17,7 +17,7 @@ import { runOutputs } from '../outputs.ts';
 import { progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
 import { clearReports } from '../reportFiles.ts';
-import { budgetOf, concurrencyOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf, selectionOf } from '../runFlags.ts';
+import { budgetOf, clientsOf, concurrencyOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf, selectionOf } from '../runFlags.ts';
 import { targetsOf } from '../targetsOf.ts';
 import { VERSION } from '../version.ts';
 import { runInfo } from './runHelp.ts';
@@ -48,7 +48,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     'deadline-ms': { type: 'string' },
     runs: { type: 'string' },
     repeat: { type: 'string' },
-    'allow-flaky': { type: 'boolean' },
+    'allow-flaky': { type: 'boolean' }, clients: { type: 'string' }, 'clients-gate': { type: 'boolean' },
     seed: { type: 'string' },
     shard: { type: 'string' },
     'report-dir': { type: 'string' },
@@ -76,7 +76,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const { baseline, known } = await gateInputsOf(name, values, spec, io);
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
-  const selection = selectionOf(name, spec, models, values.only, values.skip);
+  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients));
   const now = values.now === undefined ? undefined : instant(name, values.now);
   const faults = (values.fault ?? []).map((f): FaultId => {
     if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
@@ -101,7 +101,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     shard,
     strict: values.strict === true,
     repeat,
-    allowFlaky: values['allow-flaky'] === true,
+    allowFlaky: values['allow-flaky'] === true, clientsGate: values['clients-gate'] === true,
     concurrency: concurrency.initial, maxConcurrency: concurrency.max, timeoutMs, deadlineMs, runs, seed, now,
     recordDir: out === undefined ? undefined : resolve(out),
     quiet: values.quiet === true,

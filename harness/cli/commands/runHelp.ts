@@ -1,5 +1,6 @@
 import type { CommandInfo } from '../command.ts';
 import { ADAPTIVE } from '#harness/transport/adaptiveLimit.ts';
+import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
 
 /** The spec's feature names, for --help; a test keeps this list and the spec in step. */
 export const FEATURE_LIST = `chat, models, balance, fim, prefix_completion, messages,
@@ -10,7 +11,7 @@ export const RUN_HELP = `Usage: svc-conformance run [--base-url URL]... [--confi
                           [--empty-balance-key-env VAR] [--model ID]... [--model-map SPEC_ID=THEIR_ID,...] [--only PATTERN,...]... [--skip PATTERN,...]...
                           [--strict] [--now ISO] [--concurrency N] [--timeout-ms N] [--deadline-ms N] [--runs N] [--seed N]
                           [--repeat N] [--allow-flaky] [--shard I/N] [--report-dir DIR] [--json FILE] [--baseline FILE] [--fault NAME]...
-                          [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--without FEATURE,...]
+                          [--header 'NAME: VALUE']... [--header-env NAME=VAR]... [--without FEATURE,...] [--clients NAME,...] [--clients-gate]
                           [--spec DIR] [--quiet]
 
 Sends requests, judges every answer against spec/, and writes, for each base URL
@@ -28,7 +29,7 @@ Options:
                          api_key_env, messages_base_url, empty_balance_key_env,
                          model_map, headers, header_env, without per target;
                          models, only, skip, strict, concurrency, timeout_ms,
-                         without for the run. Default: ./svc-conformance.yaml
+                         without, clients, clients_gate for the run. Default: ./svc-conformance.yaml
                          (or .yml) when there is one, said on stderr. Flags
                          win over the file; --base-url, --fixtures or --fault
                          replace its targets (docs/config.md)
@@ -53,6 +54,12 @@ Options:
                          (a unique start is enough: prefix). Their checks are
                          skipped, out of scope; the exit code depends on the rest
   --strict               also fail on should-checks, and report unlisted fields
+  --clients NAME,...     the client libraries each answer is also handed to
+                         (client.* checks, no extra request): ${CLIENTS.map((c) => c.name).join(', ')},
+                         or none; default ${DEFAULT_CLIENTS.join(',')}. \`list --clients\` shows
+                         their pinned versions
+  --clients-gate         a client check that fails fails the run (they are
+                         advisory otherwise: the description names no client)
   --now ISO              reference time for lifecycle checks (and the embedded
                          emulator's clock); default: the server's Date header
   --concurrency N        requests in flight, fixed at N; default: adaptive, from
