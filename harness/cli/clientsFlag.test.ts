@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
+import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
 import type { RunRecord } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { configFlags } from './configFlags.ts';
 import { main } from './main.ts';
+import { clientsOf } from './runFlags.ts';
 
 const tmp = tempDirs('svc-clients-flag-');
 const NOW = '2026-06-01T00:00:00Z';
@@ -26,6 +27,12 @@ describe('--clients: which pinned clients each answer is handed to', () => {
     expect(new Set(run.ids.map((id) => id.split('.')[1]))).toEqual(new Set(DEFAULT_CLIENTS));
     expect(run.records[0]!.options.clients).toEqual(DEFAULT_CLIENTS);
     expect(readFileSync(join(run.dir, 'emulator', 'svc-v4-flash', 'report.md'), 'utf8')).toContain(`clients \`${DEFAULT_CLIENTS.join(',')}\``);
+  });
+
+  test('`record` hands answers to every pinned client unless told otherwise: its replay may choose any', () => {
+    expect(clientsOf('record', undefined)).toEqual(CLIENTS.map((c) => c.name));
+    expect(clientsOf('run', undefined)).toEqual(DEFAULT_CLIENTS);
+    expect(clientsOf('record', 'openai')).toEqual(['openai']);
   });
 
   test('--clients anthropic runs only that client\'s checks; --clients none runs none', async () => {
