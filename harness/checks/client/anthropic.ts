@@ -1,3 +1,4 @@
+import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Model } from '#harness/spec/model.ts';
 import { messagesModels, type Check } from '../define.ts';
@@ -6,7 +7,7 @@ import { UNKNOWN_MODEL } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
-import { messagesAnswer, sample } from '../support/samples.ts';
+import { messagesAnswer, messagesStreamed, sample } from '../support/samples.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
@@ -53,6 +54,25 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
     }),
     clientCheck({
       ...common,
+      capability: 'stream',
+      title: 'the official anthropic client\'s stream helper assembles a messages-format stream as the harness does: text, stop reason and usage',
+      reads: ['messages_format'],
+      appliesTo: messagesModels,
+      async judge(ctx, use) {
+        const seen = await messagesStreamed(ctx);
+        if (seen.res.status !== 200 || seen.events === undefined || seen.events.length === 0) return inconclusive(`the streamed messages-format request was answered HTTP ${seen.res.status}${seen.events?.length === 0 ? ' with no event' : ''}; messages.stream.events-in-format-order judges that answer`);
+        const got = await caught(() => use.clientFor(seen).messages.stream(paramsOf(seen) as never).finalMessage());
+        if ('threw' in got) return use.breaks(`its stream helper throws on a stream the harness read to its end: ${got.threw}`, seen);
+        const read = streamRead(seen.events);
+        return use.differences(seen, [
+          ['text', textOf(get(got.value, 'content')), read.text],
+          ['stop_reason', get(got.value, 'stop_reason'), read.stopReason],
+          ['usage.output_tokens', get(got.value, 'usage', 'output_tokens'), read.outputTokens],
+        ]);
+      },
+    }),
+    clientCheck({
+      ...common,
       capability: 'error',
       title: 'the official anthropic client raises its typed error for a refusal, carrying the status and the service\'s message',
       reads: ['messages_format'],
@@ -65,4 +85,31 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
       },
     }),
   ];
+}
+
+/** What a messages-format stream says, as the harness reads its events: the text deltas, and message_delta's stop reason and output tokens. */
+function streamRead(events: readonly SseEvent[]): { text: string; stopReason: unknown; outputTokens: unknown } {
+  let text = '';
+  let stopReason: unknown;
+  let outputTokens: unknown;
+  for (const e of events) {
+    const data = parsed(e.data);
+    if (get(data, 'type') === 'content_block_delta' && get(data, 'delta', 'type') === 'text_delta') text += String(get(data, 'delta', 'text') ?? '');
+    if (get(data, 'type') === 'message_delta') {
+      stopReason = get(data, 'delta', 'stop_reason') ?? stopReason;
+      outputTokens = get(data, 'usage', 'output_tokens') ?? outputTokens;
+    }
+  }
+  return { text, stopReason, outputTokens };
+}
+
+/** The text blocks of a message's content, joined: what the stream's text deltas add up to. */
+const textOf = (content: unknown): string => (Array.isArray(content) ? content.filter((b) => get(b, 'type') === 'text').map((b) => String(get(b, 'text') ?? '')).join('') : '');
+
+function parsed(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -39,6 +39,7 @@ describe('client.*: the official clients, handed the answers the run already has
     ['error-envelope-flat', 'client.openai.error', /^fail: breaks openai@6\.\d+\.\d+: the service's message "`messages` must be a non-empty array" is lost: the client says "400 status code \(no body\)"$/],
     ['completion-text-content-type', 'client.openai.chat', /^fail: breaks openai@6\.\d+\.\d+: it hands back the answer as a string, not a completion: the answer is served as "text\/plain; charset=utf-8"$/],
     ['messages-text-content-type', 'client.anthropic.messages', /^fail: breaks anthropic@1\.\d+\.\d+: it hands back the answer as a string, not a message: the answer is served as "text\/plain; charset=utf-8"$/],
+    ['messages-stream-out-of-order', 'client.anthropic.stream', /^fail: breaks anthropic@1\.\d+\.\d+: the client gives stop_reason null where the answer says "end_turn"$/],
     ['messages-error-no-body', 'client.anthropic.error', /^fail: breaks anthropic@1\.\d+\.\d+: the refusal carries no message for the client to pass on: the client says "400 status code \(no body\)"$/],
   ] as [FaultId, string, RegExp][])('%s breaks the client: %s fails with the client\'s own words', async (fault, id, message) => {
     const run = await runOn([fault]);
@@ -56,6 +57,12 @@ describe('client.*: the official clients, handed the answers the run already has
     const [withClients, without] = await Promise.all([runOn([], {}), runOn([], { skip: ['client.*'] })]);
     expect(withClients.results.length).toBeGreaterThan(without.results.length);
     expect(withClients.transport?.requests).toBe(without.transport?.requests);
+  });
+
+  test('a messages-format stream saying "stop" where the format says "end_turn" breaks no client: the anthropic client passes the word on as sent', async () => {
+    const run = await runOn(['messages-stop-reason-chat-style'], { only: ['client.anthropic.stream', 'messages.stream.events-in-format-order'] });
+    expect(said(run.results, 'messages.stream.events-in-format-order')).toEqual([expect.stringMatching(/^fail: /)]);
+    expect(said(run.results, 'client.anthropic.stream')).toEqual(['pass']);
   });
 
   test('the anthropic client keeps the service\'s message in the error body it exposes: a refusal in the format\'s envelope passes, and so does a flat one', async () => {

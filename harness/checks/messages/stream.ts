@@ -4,7 +4,7 @@ import { defineCheck, gradeOf, messagesModels, type Check } from '../define.ts';
 import { behaviourOf } from '../support/behaviour.ts';
 import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
-import { messagesRequest } from '../support/requests.ts';
+import { messagesStreamed } from '../support/samples.ts';
 import { eventStreamType, isEventStream } from '../support/stream.ts';
 import { STOP_REASONS } from './format.ts';
 
@@ -68,12 +68,11 @@ export function messagesStreamChecks(spec: Spec): Check[] {
       specRefs: ['messages_format.stream-event-order'],
       appliesTo: messagesModels,
       async run(ctx) {
-        const res = await ctx.send(messagesRequest(ctx, { stream: true }));
+        // The stream the anthropic client is handed too (client/anthropic.ts): one answer for both.
+        const { res, events = [] } = await messagesStreamed(ctx);
         if (res.status !== 200) return skip(`the streamed messages-format request was answered HTTP ${res.status}`, 'inconclusive');
         if (!isEventStream(ctx.spec, res)) return outcomeOf([failure(`a streamed messages-format request was answered as ${shown(res.headers['content-type'] ?? '')}, not an SSE stream (${eventStreamType(ctx.spec)})`, res)]);
-        const events: NamedEvent[] = [];
-        for await (const e of res.events()) if (e.kind === 'data') events.push(named(e));
-        return outcomeOf(orderDepartures(events).map((d) => failure(`the stream departs from the messages format's event order: ${d}`, res)));
+        return outcomeOf(orderDepartures(events.map(named)).map((d) => failure(`the stream departs from the messages format's event order: ${d}`, res)));
       },
     }),
   ];

@@ -1,10 +1,18 @@
+import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { readJson } from './body.ts';
 import { chat, messagesRequest } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
 /** One answer as every check asking its request reads it: the response, and its body or stream read once. */
-export type SharedAnswer = { res: CheckResponse; body?: unknown; stream?: ReadStream; unreadable?: string };
+export type SharedAnswer = { res: CheckResponse; body?: unknown; stream?: ReadStream; events?: SseEvent[]; unreadable?: string };
+
+/**
+ * How an answer is read, once, for every check sharing it: its JSON body; a chat stream's chunks,
+ * each judged as it arrives (`chunks`); or a stream's events as sent (`events`, a format whose
+ * events are not chat chunks).
+ */
+export type ReadAs = 'body' | 'chunks' | 'events';
 
 /**
  * The one answer to a request, shared by every check of the run that asks the same thing: the
@@ -15,14 +23,15 @@ export type SharedAnswer = { res: CheckResponse; body?: unknown; stream?: ReadSt
  * own store (`ctx.samples`): neither targets nor repetitions share answers. A check that needs a
  * fresh answer (a second turn, a balance read after a spend) sends with `ctx.send` instead.
  */
-export function sample(ctx: CheckContext, request: CheckRequest, streamed = false): Promise<SharedAnswer> {
-  const key = keyOf(request, streamed);
+export function sample(ctx: CheckContext, request: CheckRequest, readAs: ReadAs = 'body'): Promise<SharedAnswer> {
+  const key = keyOf(request, readAs);
   let hit = ctx.samples.get(key);
   if (!hit) {
     hit = (async () => {
       const res = await ctx.send(request);
       // Each chunk is judged as it arrives (the schema checks read the findings), not kept.
-      if (streamed) return { res, stream: await readStream(res, { judge: chunkJudge(ctx.spec, ctx.options.strict) }) };
+      if (readAs === 'chunks') return { res, stream: await readStream(res, { judge: chunkJudge(ctx.spec, ctx.options.strict) }) };
+      if (readAs === 'events') return { res, events: await eventsOf(res) };
       // Why there is no body (not JSON, not UTF-8, cut at the size cap) is kept for the message; a
       // harness error (reset, timeout) rejects the sample, and every check sharing it ends in error.
       const read = await readJson(res);
@@ -36,14 +45,23 @@ export function sample(ctx: CheckContext, request: CheckRequest, streamed = fals
   return hit;
 }
 
-function keyOf(r: CheckRequest, streamed: boolean): string {
-  return JSON.stringify([r.base, r.method, r.path, r.auth ?? 'key', r.retry ?? true, streamed, r.rawBody ?? null, r.body ?? null]);
+function keyOf(r: CheckRequest, readAs: ReadAs): string {
+  return JSON.stringify([r.base, r.method, r.path, r.auth ?? 'key', r.retry ?? true, readAs, r.rawBody ?? null, r.body ?? null]);
+}
+
+/** A stream's data events, in order, read to its end (comments and keep-alives left out). */
+async function eventsOf(res: CheckResponse): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  for await (const e of res.events()) if (e.kind === 'data') events.push(e);
+  return events;
 }
 
 /** The plain completion every shape check of chat_completion judges. */
 export const plainCompletion = (ctx: CheckContext) => sample(ctx, chat(ctx));
-export const streamedCompletion = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true }), true);
+export const streamedCompletion = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true }), 'chunks');
 /** A stream asked to carry usage (`stream_options.include_usage`, what clients send): the usage checks judge it. */
-export const streamedWithUsage = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true, stream_options: { include_usage: true } }), true);
+export const streamedWithUsage = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true, stream_options: { include_usage: true } }), 'chunks');
 /** The plain messages-format answer every check of that format's reply judges. */
 export const messagesAnswer = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx));
+/** The streamed messages-format answer: its event order is judged, and it is handed to the messages client. */
+export const messagesStreamed = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx, { stream: true }), 'events');
