@@ -1,0 +1,149 @@
+import { createRequire } from 'node:module';
+import type { Spec } from '#harness/spec/model.ts';
+import { currentModels, defaultModelOnly, type Check } from '../define.ts';
+import { get } from '../support/body.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { chatBody } from '../support/requests.ts';
+import { plainCompletion, sample, streamedCompletion, type SharedAnswer } from '../support/samples.ts';
+import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+
+/** The AI SDK as people point it at an OpenAI-compatible endpoint: `ai` and its openai-compatible provider. */
+type AiSdk = { ai: typeof import('ai'); compatible: typeof import('@ai-sdk/openai-compatible') };
+type Client = ReturnType<AiSdk['compatible']['createOpenAICompatible']>;
+
+// `ai` exports no VERSION: the version is its package.json's, which the package exports.
+const importAiSdk = async (): Promise<[AiSdk, { VERSION: string }]> => {
+  const [ai, compatible] = await Promise.all([import('ai'), import('@ai-sdk/openai-compatible')]);
+  return [{ ai, compatible }, { VERSION: (createRequire(import.meta.url)('ai/package.json') as { version: string }).version }];
+};
+
+/** Both packages: the install hint must name the provider too, which `ai` does not bring. */
+const PACKAGES = 'ai @ai-sdk/openai-compatible';
+
+/** The AI SDK, pinned in package.json's optionalDependencies. */
+export const AI_SDK_CLIENT = { name: 'ai-sdk', package: 'ai', load: loaderOf(PACKAGES, importAiSdk) } as const;
+
+/**
+ * What the AI SDK (`generateText`, `streamText` over `@ai-sdk/openai-compatible`) makes of the
+ * answers the run already has: the ones the `openai` checks hand their client (clientCheck.ts).
+ * Handed a model object, never a model id string: a string would go to the Vercel AI Gateway.
+ */
+export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = importAiSdk): Check[] {
+  const common = {
+    client: 'ai-sdk',
+    load: load === importAiSdk ? AI_SDK_CLIENT.load : loaderOf(PACKAGES, load),
+    make: (module: AiSdk, fetch: typeof globalThis.fetch): Client =>
+      module.compatible.createOpenAICompatible({ name: 'replayed', baseURL: REPLAYED_CLIENT.baseURL, apiKey: REPLAYED_CLIENT.apiKey, fetch }),
+  } satisfies Partial<ClientCheckDef<AiSdk, Client>>;
+  return [
+    clientCheck({
+      ...common,
+      capability: 'chat',
+      title: 'the AI SDK reads a completion as the harness does: text, finish reason, tool calls and usage',
+      reads: ['objects.chat_completion'],
+      appliesTo: currentModels,
+      async judge(ctx, use) {
+        const seen = await plainCompletion(ctx);
+        if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`);
+        const got = await caught(() => use.module.ai.generateText(callOf(use.clientFor(seen), seen)));
+        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200: ${got.threw}`, seen);
+        const message = get(seen.body, 'choices', 0, 'message');
+        // Its usage total is its own sum of the two counts, so the counts are what it reads.
+        return use.differences(seen, [
+          ['content', got.value.text, get(message, 'content') ?? ''],
+          ['finish_reason', wireFinish(got.value.finishReason), get(seen.body, 'choices', 0, 'finish_reason')],
+          ['tool_calls', got.value.toolCalls.map((c) => [c.toolCallId, c.toolName]), toolCallsOf(message)],
+          ['usage.prompt_tokens', got.value.usage.inputTokens, get(seen.body, 'usage', 'prompt_tokens')],
+          ['usage.completion_tokens', got.value.usage.outputTokens, get(seen.body, 'usage', 'completion_tokens')],
+        ]);
+      },
+    }),
+    clientCheck({
+      ...common,
+      capability: 'stream',
+      title: 'the AI SDK\'s streamText reads a streamed completion to its end as the harness does: text and finish reason',
+      reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
+      appliesTo: currentModels,
+      async judge(ctx, use) {
+        const seen = await streamedCompletion(ctx);
+        const stream = seen.stream;
+        if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the stream was answered HTTP ${seen.res.status}; stream.response.status-200 judges that answer`);
+        if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
+        // streamText never throws what goes wrong in a stream: it hands it on as an error part (and to
+        // onError, whose default writes it to stderr). The first such error is the client breaking.
+        const errors: unknown[] = [];
+        const got = await caught(async () => {
+          const result = use.module.ai.streamText({ ...callOf(use.clientFor(seen), seen), onError: ({ error }) => void errors.push(error) });
+          let text = '';
+          let finish: unknown;
+          for await (const part of result.fullStream) {
+            if (part.type === 'text-delta') text += part.text;
+            else if (part.type === 'finish') finish = part.finishReason;
+            else if (part.type === 'error') errors.push(part.error);
+          }
+          return { text, finish };
+        });
+        if ('threw' in got) return use.breaks(`streamText throws on a stream the harness read to its end: ${got.threw}`, seen);
+        if (errors.length > 0) return use.breaks(`streamText ends the stream the harness read to its end with an error: ${named(errors[0])}`, seen);
+        return use.differences(seen, [
+          ['content', got.value.text, stream.message.content.text],
+          ['finish_reason', wireFinish(got.value.finish), stream.message.finishReason],
+        ]);
+      },
+    }),
+    clientCheck({
+      ...common,
+      capability: 'error',
+      title: 'the AI SDK raises its APICallError for a refusal, carrying the status and the service\'s message',
+      reads: ['objects.error_envelope'],
+      appliesTo: defaultModelOnly,
+      async judge(ctx, use) {
+        // The refusal schema.error-envelope.matches-schema judges: one answer for every check.
+        const seen = await sample(ctx, { base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) });
+        if (seen.res.status < 400) return inconclusive(`an empty \`messages\` was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
+        const { APICallError } = use.module.ai;
+        // The AI SDK refuses an empty prompt itself, before any request: it is asked a one-message
+        // prompt instead, and the replay answers it with the endpoint's refusal all the same.
+        const call = () => use.module.ai.generateText({ ...callOf(use.clientFor(seen), seen), messages: [{ role: 'user', content: 'Say hello in five words.' }] })
+          .catch((error: unknown) => { throw APICallError.isInstance(error) ? new StatusError(error) : error; });
+        return use.refusal(seen, call, StatusError);
+      },
+    }),
+  ];
+}
+
+/** The harness's request as the AI SDK is asked it: the request's model, messages and output cap; no retries (an answer is judged as it came). */
+function callOf(client: Client, seen: SharedAnswer) {
+  const body = paramsOf(seen) as { model?: string; messages?: never[]; max_tokens?: number };
+  return { model: client.chatModel(body.model ?? ''), messages: body.messages ?? [], maxOutputTokens: body.max_tokens, maxRetries: REPLAYED_CLIENT.maxRetries };
+}
+
+/**
+ * The AI SDK's finish reasons as the wire says them: it renames them (`tool_calls` is its
+ * `tool-calls`), so the meaning is compared, not the spelling. A word of its own (`other`, for a
+ * reason it does not know; `error`) stays as it is: no wire word says it, so it differs.
+ */
+const WIRE_FINISH: Record<string, string> = { stop: 'stop', length: 'length', 'content-filter': 'content_filter', 'tool-calls': 'tool_calls' };
+const wireFinish = (reason: unknown): unknown => (typeof reason === 'string' ? (WIRE_FINISH[reason] ?? reason) : reason);
+
+/** The wire's tool calls as the AI SDK's are compared: id and function name. */
+const toolCallsOf = (message: unknown): unknown[] =>
+  ((get(message, 'tool_calls') as unknown[] | undefined) ?? []).map((call) => [get(call, 'id'), get(call, 'function', 'name')]);
+
+/** An error as a one-line message shows it: the AI SDK's own messages run over several lines. */
+const named = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s*\n\s*/g, ' ');
+
+/**
+ * The AI SDK's APICallError as ClientUse.refusal reads a client's typed error: its `statusCode`
+ * as `status`, and the error data it parsed from the body as `error` (its raw body is no reading).
+ */
+class StatusError extends Error {
+  readonly status: number | undefined;
+  readonly error: unknown;
+  constructor(cause: { name: string; message: string; statusCode?: number | undefined; data?: unknown }) {
+    super(cause.message, { cause });
+    this.name = cause.name;
+    this.status = cause.statusCode;
+    this.error = cause.data;
+  }
+}
