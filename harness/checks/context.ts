@@ -56,7 +56,8 @@ export interface CheckContext {
   referenceTime(): Promise<ReferenceTime>;
   /** Answers shared by the checks of one target run, keyed by request (support/samples.ts): the runner gives each run its own. */
   samples: Map<string, Promise<SharedAnswer>>;
-  options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean };
+  /** `keyVariable`: the environment variable the key came from, for reproducers that read it back (never the key). */
+  options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string };
 }
 
 /** Whether the target serves an endpoint on a base (runner/servedGate.ts), or the run left its feature out. */

@@ -34,6 +34,11 @@ export interface Reproducer {
   path?: string;
   /** Recorded fixture the exchange was replayed from. */
   fixture?: string;
+  /**
+   * A client check's failure: a TypeScript program sending the same request through the client that
+   * broke, its key read from the run's variable (checks/client/clientCheck.ts).
+   */
+  client?: string;
 }
 
 export interface Failure {

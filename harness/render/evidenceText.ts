@@ -31,6 +31,9 @@ export function failurePlace(failure: Failure): string | undefined {
 /** How every report introduces a failure's comparison exchange (Failure.comparison). */
 export const COMPARISON = 'for comparison, the same request to a path that does not exist';
 
+/** The heading of a client check's TypeScript reproducer. */
+export const CLIENT_REPRODUCER = 'Through the client (TypeScript)';
+
 /**
  * A failure as plain text: message, place, the exchange with the response body (cut at
  * `maxBody`) or its SSE events, and the reproducer. For formats without structure (JUnit).
@@ -65,6 +68,7 @@ export function failureText(failure: Failure, maxBody = 4000): string {
     lines.push('', 'Reproduce with:', failure.reproducer.curl);
     const replay = replayLine(failure.reproducer);
     if (replay) lines.push(replay);
+    if (failure.reproducer.client) lines.push('', `${CLIENT_REPRODUCER}:`, failure.reproducer.client);
   }
   return lines.join('\n');
 }

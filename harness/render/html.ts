@@ -3,7 +3,7 @@ import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
-import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
+import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { areasOf, attemptsLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const CSS = `
@@ -134,6 +134,7 @@ function failureHtml(f: Failure): string {
     const replay = replayLine(f.reproducer);
     out.push('<h4>Reproduce with</h4>', `<pre class="curl"><code>${h(f.reproducer.curl)}</code></pre>`);
     if (replay) out.push(`<p class="where">${h(replay)}</p>`);
+    if (f.reproducer.client) out.push(`<h4>${h(CLIENT_REPRODUCER)}</h4>`, `<pre class="curl"><code>${h(f.reproducer.client)}</code></pre>`);
   }
   out.push('</details>');
   return out.join('\n');

@@ -1,7 +1,7 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
-import { COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
+import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { attemptsLine, costNotes, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
@@ -41,6 +41,7 @@ function failureSection(r: CheckResult, options: RunRecord['options']): string[]
     if (f.reproducer) {
       const replay = replayLine(f.reproducer);
       out.push('', `  Reproduce with${replay ? ` (${mdText(replay)})` : ''}:`, '', ...mdFence(f.reproducer.curl, 'sh').split('\n').map((l) => `  ${l}`), '');
+      if (f.reproducer.client) out.push(`  ${CLIENT_REPRODUCER}:`, '', ...mdFence(f.reproducer.client, 'ts').split('\n').map((l) => `  ${l}`), '');
     }
   }
   return out;

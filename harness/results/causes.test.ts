@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { causeKey, causesOf, rootOfError } from './causes.ts';
+import { causeKey, causesOf, firstFailureOf, rootOfError } from './causes.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 
 const result = (checkId: string, model: string, messages: string[], severity: CheckResult['severity'] = 'must'): CheckResult => ({
@@ -19,6 +19,23 @@ describe('causes', () => {
     ]);
     expect(causes.map((c) => [c.severity, c.failures, c.affected.length])).toEqual([['must', 3, 3], ['must', 2, 2], ['should', 1, 1]]);
     expect(causes[0]!.affected).toEqual([{ checkId: 'rule.chat.messages.non-empty', model: 'm1' }, { checkId: 'rule.fim.thinking', model: 'm1' }, { checkId: 'schema.error-envelope.matches-schema', model: 'm2' }]);
+  });
+
+  test('clients broken the same way by one kind of answer are one cause naming every client; their own words stay with each check', () => {
+    const lost = (client: string, words: string) => `breaks ${client}: the service's message "\`messages\` must be a non-empty array" is lost — the client says "${words}"`;
+    const results = [
+      result('client.openai.error', 'm1', [lost('openai@6.49.0', '400 status code (no body)')], 'advisory'),
+      result('client.langchain.error', 'm1', [lost('langchain@1.5.8', '400 status code (no body)')], 'advisory'),
+      result('client.ai-sdk.error', 'm1', [lost('ai-sdk@6.0.325', 'Bad Request')], 'advisory'),
+      result('client.openai.stream', 'm1', ['breaks openai@6.49.0: it throws on a stream the harness read to its end — Error: missing role for choice 0'], 'advisory'),
+    ];
+    const causes = causesOf(results);
+    expect(causes.map((c) => [c.message, c.affected.length])).toEqual([
+      ['breaks openai@6.49.0, langchain@1.5.8 and ai-sdk@6.0.325: the service\'s message "`messages` must be a non-empty array" is lost', 3],
+      ['breaks openai@6.49.0: it throws on a stream the harness read to its end — Error: missing role for choice 0', 1],
+    ]);
+    expect(firstFailureOf(causes[0]!, results)?.message).toBe(lost('openai@6.49.0', '400 status code (no body)'));
+    expect(causeKey(lost('openai@6.49.0', 'x'))).not.toBe(causeKey('the service\'s message "`messages` must be a non-empty array" is lost'));
   });
 
   test("a flaky check's failures are causes too: what its failing runs saw", () => {

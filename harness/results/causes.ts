@@ -22,6 +22,9 @@ export const ARRAY_INDEX = /\/\d+(?=\/|:|\s|$)/g;
  * are not part of it; a status (a 3-digit number from 100 to 599) is.
  */
 export function causeKey(message: string): string {
+  // Clients broken the same way by the same kind of answer are one cause, whichever client said it.
+  const client = clientFailure(message);
+  if (client) return `breaks a client: ${causeKey(client.what)}`;
   return defectOf(message)
     .replace(ARRAY_INDEX, '/*')
     .replace(/\b(?!(?:[1-5]\d\d)\b)\d+(\.\d+)?\b/g, 'N')
@@ -42,6 +45,29 @@ export function defectOf(message: string): string {
   const mismatch = /: ((?:streamed: )?(?:expected HTTP|refused with \d{3}|a valid request to) .*)$/.exec(m);
   if (mismatch) m = mismatch[1]!;
   return m.replace(/^(the completion|the stream|streamed): /, '').replace(/^case \d+ of \d+: /, '');
+}
+
+/**
+ * A client check's failure, `breaks <client>@<version>: <what>` (checks/client/clientCheck.ts), or a
+ * cause of several, `breaks a@1, b@2 and c@3: <what>`: the clients, and what the answer did to them
+ * (the client's own words follow a dash, as context).
+ */
+const CLIENT_FAILURE = /^breaks ([\w-]+@[\w.-]+(?:(?:, | and )[\w-]+@[\w.-]+)*): ([\s\S]*)$/;
+
+export function clientFailure(message: string): { clients: string[]; what: string } | undefined {
+  const m = CLIENT_FAILURE.exec(message);
+  return m ? { clients: m[1]!.split(/, | and /), what: m[2]! } : undefined;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (items: readonly string[]): string => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The headline of a cause `message` joins: every client it breaks, and the defect they share (their own words differ). */
+function joinedHeadline(headline: string, message: string): string {
+  const [a, b] = [clientFailure(headline), clientFailure(message)];
+  if (!a || !b) return defectOf(headline);
+  const clients = [...new Set([...a.clients, ...b.clients])];
+  return `breaks ${listed(clients)}: ${a.what === b.what ? a.what : defectOf(a.what)}`;
 }
 
 /**
@@ -83,7 +109,7 @@ export function causesOf(results: readonly CheckResult[]): Cause[] {
       const key = causeKey(message);
       const cause = byKey.get(key) ?? { message, severity: r.severity, failures: 0, affected: [] };
       // Checks of different statements share the defect: the headline is the defect, not the first one's statement.
-      if (cause.failures > 0 && cause.message !== message && cause.message.split(' — ')[0] !== message.split(' — ')[0]) cause.message = defectOf(cause.message);
+      if (cause.failures > 0 && cause.message !== message && cause.message.split(' — ')[0] !== message.split(' — ')[0]) cause.message = joinedHeadline(cause.message, message);
       cause.failures += 1;
       if (RANK[r.severity] < RANK[cause.severity]) cause.severity = r.severity;
       if (!cause.affected.some((a) => a.checkId === r.checkId && a.model === r.model)) cause.affected.push({ checkId: r.checkId, model: r.model });

@@ -43,7 +43,7 @@ const CHECK_RESULT = object(
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(
       object(['message', 'key', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
-        reproducer: object(['curl', 'seed', 'path', 'fixture']),
+        reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,
         comparison: EXCHANGE,
       }),

@@ -31,11 +31,17 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
     client: 'anthropic',
     load: load === importAnthropic ? ANTHROPIC_CLIENT.load : loaderOf('@anthropic-ai/sdk', load),
     make: (module: AnthropicModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
+    script: {
+      package: '@anthropic-ai/sdk',
+      route: '/v1/messages',
+      setup: (baseURL: string, key: string) => `import Anthropic from '@anthropic-ai/sdk';\nconst client = new Anthropic({ baseURL: ${JSON.stringify(baseURL)}, apiKey: process.env.${key}, maxRetries: 0 });`,
+    },
   } satisfies Partial<ClientCheckDef<AnthropicModule, Client>>;
   return [
     clientCheck({
       ...common,
       capability: 'messages',
+      call: 'client.messages.create(params)',
       title: 'the official anthropic client reads a messages-format reply as the harness does: text, stop reason and usage',
       reads: ['messages_format'],
       appliesTo: messagesModels,
@@ -43,7 +49,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
         const seen = await messagesAnswer(ctx);
         if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the messages-format request was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.messages-response.matches-schema judges that answer`);
         const got = await caught(() => use.clientFor(seen).messages.create(paramsOf(seen) as never));
-        if ('threw' in got) return use.breaks(`it throws on a reply the endpoint answered 200: ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a reply the endpoint answered 200 — ${got.threw}`, seen);
         if (typeof got.value !== 'object' || got.value === null) return use.breaks(`it hands back the answer as ${typeof got.value === 'string' ? 'a string' : shown(got.value)}, not a message: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
         return use.differences(seen, [
           ['content', get(got.value, 'content'), get(seen.body, 'content')],
@@ -55,6 +61,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
     clientCheck({
       ...common,
       capability: 'stream',
+      call: 'client.messages.stream(params).finalMessage()',
       title: 'the official anthropic client\'s stream helper assembles a messages-format stream as the harness does: text, stop reason and usage',
       reads: ['messages_format'],
       appliesTo: messagesModels,
@@ -62,7 +69,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
         const seen = await messagesStreamed(ctx);
         if (seen.res.status !== 200 || seen.events === undefined || seen.events.length === 0) return inconclusive(`the streamed messages-format request was answered HTTP ${seen.res.status}${seen.events?.length === 0 ? ' with no event' : ''}; messages.stream.events-in-format-order judges that answer`);
         const got = await caught(() => use.clientFor(seen).messages.stream(paramsOf(seen) as never).finalMessage());
-        if ('threw' in got) return use.breaks(`its stream helper throws on a stream the harness read to its end: ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         const read = streamRead(seen.events);
         return use.differences(seen, [
           ['text', textOf(get(got.value, 'content')), read.text],
@@ -74,6 +81,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
     clientCheck({
       ...common,
       capability: 'error',
+      call: 'client.messages.create(params)',
       title: 'the official anthropic client raises its typed error for a refusal, carrying the status and the service\'s message',
       reads: ['messages_format'],
       appliesTo: messagesDefaultModel,

@@ -2,6 +2,7 @@ import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { replayFetch } from '../support/clientReplay.ts';
+import type { Failure } from '#harness/core/outcome.ts';
 import { failure, shown, skip } from '../support/outcome.ts';
 import type { SharedAnswer } from '../support/samples.ts';
 
@@ -52,6 +53,16 @@ interface ClientError {
   error?: unknown;
 }
 
+/** How a user of the client makes one and calls the endpoint with it: what a failure's TypeScript reproducer is written from. */
+export interface ClientScript {
+  /** The package to install. */
+  package: string;
+  /** What the client appends to the base URL it is given (the rest of the request's URL is that base). */
+  route: string;
+  /** The import and the client, made with `baseURL` and the key read from `process.env[keyVariable]`. */
+  setup(baseURL: string, keyVariable: string): string;
+}
+
 export interface ClientCheckDef<M, C> {
   /** The client's name in check ids and messages (`openai`, `anthropic`). */
   client: string;
@@ -61,6 +72,9 @@ export interface ClientCheckDef<M, C> {
   reads: string[];
   appliesTo: Check['appliesTo'];
   load: () => Promise<Loaded<M>>;
+  /** How the client is made in a reproducer, and the call (an expression of `client` and `params`) this check hands the answer to. */
+  script?: ClientScript;
+  call?: string;
   /** A client of `module` whose requests all go to `fetch`. */
   make(module: M, fetch: typeof globalThis.fetch): C;
   judge(ctx: CheckContext, use: ClientUse<M, C>): Promise<CheckOutcome>;
@@ -84,7 +98,8 @@ export function clientCheck<M, C>(def: ClientCheckDef<M, C>): Check {
       const found = await def.load();
       if ('missing' in found) return skip(found.missing, 'out-of-scope');
       const label = `${def.client}@${found.version}`;
-      const breaks = (what: string, seen: SharedAnswer): CheckOutcome => ({ verdict: 'fail', failures: [failure(`breaks ${label}: ${what}`, seen.res)] });
+      const broken = (what: string, seen: SharedAnswer) => failure(`breaks ${label}: ${what}`, seen.res, reproducerOf(def, found.version, seen, ctx.options.keyVariable));
+      const breaks = (what: string, seen: SharedAnswer): CheckOutcome => ({ verdict: 'fail', failures: [broken(what, seen)] });
       return def.judge(ctx, {
         module: found.module,
         version: found.version,
@@ -95,15 +110,15 @@ export function clientCheck<M, C>(def: ClientCheckDef<M, C>): Check {
           const got = await caught(call);
           if (!('threw' in got)) return breaks(`the endpoint refused with HTTP ${seen.res.status}, but the client returned as if it had answered`, seen);
           const error = got.error;
-          if (!(error instanceof apiError)) return breaks(`it raised ${got.threw}, not its APIError`, seen);
+          if (!(error instanceof apiError)) return breaks(`it raises no APIError for the refusal — it raised ${got.threw}`, seen);
           if (error.status !== seen.res.status) return breaks(`its APIError says status ${shown(error.status)}, the endpoint answered ${seen.res.status}`, seen);
-          if (typeof said !== 'string') return breaks(`the refusal carries no message for the client to pass on: the client says ${shown(error.message)}`, seen);
-          if (!carriesMessage(error, said)) return breaks(`the service's message ${shown(said)} is lost: the client says ${shown(error.message)}`, seen);
+          if (typeof said !== 'string') return breaks(`the refusal carries no message for the client to pass on — the client says ${shown(error.message)}`, seen);
+          if (!carriesMessage(error, said)) return breaks(`the service's message ${shown(said)} is lost — the client says ${shown(error.message)}`, seen);
           return { verdict: 'pass' };
         },
         differences: (seen, fields) => {
           const differ = fields.filter(([, client, harness]) => JSON.stringify(client ?? null) !== JSON.stringify(harness ?? null));
-          return differ.length === 0 ? { verdict: 'pass' } : { verdict: 'fail', failures: differ.map(([name, client, harness]) => failure(`breaks ${label}: the client gives ${name} ${shown(client)} where the answer says ${shown(harness)}`, seen.res)) };
+          return differ.length === 0 ? { verdict: 'pass' } : { verdict: 'fail', failures: differ.map(([name, client, harness]) => broken(`the client gives ${name} ${shown(client)} where the answer says ${shown(harness)}`, seen)) };
         },
       });
     },
@@ -132,4 +147,26 @@ export const paramsOf = (seen: SharedAnswer): unknown => seen.res.exchange.reque
  */
 function carriesMessage(error: ClientError, said: string): boolean {
   return error.message.includes(said) || (JSON.stringify(error.error ?? null) ?? '').includes(JSON.stringify(said));
+}
+
+/**
+ * The TypeScript a user of the client would run to see the failure for themselves: the request the
+ * harness sent, through the client, against the endpoint that answered it (its base: the request's
+ * URL less what the client appends), the key read from the run's variable, never written.
+ */
+function reproducerOf<M, C>(def: ClientCheckDef<M, C>, version: string, seen: SharedAnswer, keyVariable: string): Partial<Failure> {
+  const { script, call } = def;
+  const url = seen.res.exchange.request.url;
+  if (script === undefined || call === undefined || !url.endsWith(script.route)) return {};
+  const code = [
+    `// ${def.client}@${version}: npm install ${script.package}@${version}, then ${keyVariable}=... npx tsx this-file.mts`,
+    script.setup(url.slice(0, -script.route.length), keyVariable),
+    `const params = ${JSON.stringify(paramsOf(seen), null, 2)};`,
+    'try {',
+    `  console.log(await ${call});`,
+    '} catch (error) {',
+    '  console.error(error);',
+    '}',
+  ].join('\n');
+  return { reproducer: { curl: '', client: code } };
 }

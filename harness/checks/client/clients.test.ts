@@ -34,16 +34,27 @@ describe('client.*: the official clients, handed the answers the run already has
   });
 
   test.each([
-    ['stream-no-role', 'client.openai.stream', /^fail: breaks openai@6\.\d+\.\d+: its stream helper throws .*: Error: missing role for choice 0$/],
+    ['stream-no-role', 'client.openai.stream', /^fail: breaks openai@6\.\d+\.\d+: it throws on a stream the harness read to its end — Error: missing role for choice 0$/],
     ['stream-no-choice-index', 'client.openai.stream', /^fail: breaks openai@6\.\d+\.\d+: the client gives content "" where the answer says ".+"/],
-    ['error-envelope-flat', 'client.openai.error', /^fail: breaks openai@6\.\d+\.\d+: the service's message "`messages` must be a non-empty array" is lost: the client says "400 status code \(no body\)"$/],
+    ['error-envelope-flat', 'client.openai.error', /^fail: breaks openai@6\.\d+\.\d+: the service's message "`messages` must be a non-empty array" is lost — the client says "400 status code \(no body\)"$/],
     ['completion-text-content-type', 'client.openai.chat', /^fail: breaks openai@6\.\d+\.\d+: it hands back the answer as a string, not a completion: the answer is served as "text\/plain; charset=utf-8"$/],
     ['messages-text-content-type', 'client.anthropic.messages', /^fail: breaks anthropic@1\.\d+\.\d+: it hands back the answer as a string, not a message: the answer is served as "text\/plain; charset=utf-8"$/],
     ['messages-stream-out-of-order', 'client.anthropic.stream', /^fail: breaks anthropic@1\.\d+\.\d+: the client gives stop_reason null where the answer says "end_turn"$/],
-    ['messages-error-no-body', 'client.anthropic.error', /^fail: breaks anthropic@1\.\d+\.\d+: the refusal carries no message for the client to pass on: the client says "400 status code \(no body\)"$/],
+    ['messages-error-no-body', 'client.anthropic.error', /^fail: breaks anthropic@1\.\d+\.\d+: the refusal carries no message for the client to pass on — the client says "400 status code \(no body\)"$/],
   ] as [FaultId, string, RegExp][])('%s breaks the client: %s fails with the client\'s own words', async (fault, id, message) => {
     const run = await runOn([fault]);
     expect(said(run.results, id)).toEqual([expect.stringMatching(message)]);
+  });
+
+  test('a client failure carries a TypeScript reproducer: the same request through that client, the key read from the run\'s variable', async () => {
+    const run = await runOn(['error-envelope-flat'], { only: ['client.openai.error'] });
+    const failure = run.results.find((r) => r.model === 'svc-v4-flash')!.failures![0]!;
+    const code = failure.reproducer?.client ?? '';
+    expect(code).toMatch(/^\/\/ openai@6\.\d+\.\d+: npm install openai@6\.\d+\.\d+/);
+    expect(code).toContain(`new OpenAI({ baseURL: ${JSON.stringify(failure.evidence!.request.url.replace(/\/chat\/completions$/, ''))}, apiKey: process.env.SVC_API_KEY, maxRetries: 0 })`);
+    expect(code).toContain('"messages": []');
+    expect(code).toContain('await client.chat.completions.create(params)');
+    expect(failure.reproducer?.curl).toMatch(/^curl /);
   });
 
   test('a stream without `data: [DONE]` breaks no client check: the client copes, so the check passes', async () => {

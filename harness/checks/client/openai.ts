@@ -25,11 +25,17 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
     client: 'openai',
     load: load === importOpenai ? OPENAI_CLIENT.load : loaderOf('openai', load),
     make: (module: OpenAIModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
+    script: {
+      package: 'openai',
+      route: '/chat/completions',
+      setup: (baseURL: string, key: string) => `import OpenAI from 'openai';\nconst client = new OpenAI({ baseURL: ${JSON.stringify(baseURL)}, apiKey: process.env.${key}, maxRetries: 0 });`,
+    },
   } satisfies Partial<ClientCheckDef<OpenAIModule, Client>>;
   return [
     clientCheck({
       ...common,
       capability: 'chat',
+      call: 'client.chat.completions.create(params)',
       title: 'the official openai client reads a completion as the harness does: text, finish reason, tool calls and usage',
       reads: ['objects.chat_completion'],
       appliesTo: currentModels,
@@ -37,7 +43,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
         const seen = await plainCompletion(ctx);
         if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`);
         const got = await caught(() => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200: ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
         if (typeof got.value === 'string') return use.breaks(`it hands back the answer as a string, not a completion: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
         const message = get(seen.body, 'choices', 0, 'message');
         return use.differences(seen, [
@@ -51,6 +57,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
     clientCheck({
       ...common,
       capability: 'stream',
+      call: 'client.chat.completions.stream(params).finalChatCompletion()',
       title: 'the official openai client\'s stream helper assembles a streamed completion as the harness does',
       reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
       appliesTo: currentModels,
@@ -60,7 +67,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
         if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the stream was answered HTTP ${seen.res.status}; stream.response.status-200 judges that answer`);
         if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
         const got = await caught(async () => contained(use.clientFor(seen).chat.completions.stream(paramsOf(seen) as never)).finalChatCompletion());
-        if ('threw' in got) return use.breaks(`its stream helper throws on a stream the harness read to its end: ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         return use.differences(seen, [
           ['content', get(got.value, 'choices', 0, 'message', 'content') ?? '', stream.message.content.text],
           ['finish_reason', get(got.value, 'choices', 0, 'finish_reason'), stream.message.finishReason],
@@ -70,6 +77,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
     clientCheck({
       ...common,
       capability: 'error',
+      call: 'client.chat.completions.create(params)',
       title: 'the official openai client raises its typed error for a refusal, carrying the status and the service\'s message',
       reads: ['objects.error_envelope'],
       appliesTo: defaultModelOnly,

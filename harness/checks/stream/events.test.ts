@@ -43,7 +43,7 @@ function brokenTarget(targetModel: string, events: string[]): CheckContext {
     judge: (name, body, profile = 'default') => validatorFor(spec, name, { profile })(body),
     referenceTime: () => Promise.resolve({ value: new Date(0), source: 'fixture' }),
     samples: new Map(),
-    options: { strict: false, runs: 1, seed: 1, lifecycleToleranceSeconds: 0, hasEmptyBalanceKey: false },
+    options: { strict: false, runs: 1, seed: 1, lifecycleToleranceSeconds: 0, hasEmptyBalanceKey: false, keyVariable: 'SVC_API_KEY' },
   };
 }
 
