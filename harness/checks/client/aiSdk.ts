@@ -17,7 +17,7 @@ const importAiSdk = async (): Promise<[AiSdk, { VERSION: string }]> => {
   return [{ ai, compatible }, { VERSION: (createRequire(import.meta.url)('ai/package.json') as { version: string }).version }];
 };
 
-/** Both packages: the install hint must name the provider too, which `ai` does not bring. */
+/** Both packages: the install hint names the provider too, which `ai` does not bring. */
 const PACKAGES = 'ai @ai-sdk/openai-compatible';
 
 /** The AI SDK, pinned in package.json's optionalDependencies. */
@@ -34,11 +34,18 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
     load: load === importAiSdk ? AI_SDK_CLIENT.load : loaderOf(PACKAGES, load),
     make: (module: AiSdk, fetch: typeof globalThis.fetch): Client =>
       module.compatible.createOpenAICompatible({ name: 'replayed', baseURL: REPLAYED_CLIENT.baseURL, apiKey: REPLAYED_CLIENT.apiKey, fetch }),
+    script: {
+      // One package names the version installed (ai's); the provider is the major that goes with it.
+      package: '@ai-sdk/openai-compatible@2 ai',
+      route: '/chat/completions',
+      setup: (baseURL: string, key: string) => `import { generateText, streamText } from 'ai';\nimport { createOpenAICompatible } from '@ai-sdk/openai-compatible';\nconst client = createOpenAICompatible({ name: 'svc', baseURL: ${JSON.stringify(baseURL)}, apiKey: process.env.${key} });`,
+    },
   } satisfies Partial<ClientCheckDef<AiSdk, Client>>;
   return [
     clientCheck({
       ...common,
       capability: 'chat',
+      call: `generateText(${CALL})`,
       title: 'the AI SDK reads a completion as the harness does: text, finish reason, tool calls and usage',
       reads: ['objects.chat_completion'],
       appliesTo: currentModels,
@@ -46,7 +53,7 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
         const seen = await plainCompletion(ctx);
         if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`);
         const got = await caught(() => use.module.ai.generateText(callOf(use.clientFor(seen), seen)));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200: ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
         const message = get(seen.body, 'choices', 0, 'message');
         // Its usage total is its own sum of the two counts, so the counts are what it reads.
         return use.differences(seen, [
@@ -61,6 +68,7 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
     clientCheck({
       ...common,
       capability: 'stream',
+      call: `streamText(${CALL}).text`,
       title: 'the AI SDK\'s streamText reads a streamed completion to its end as the harness does: text and finish reason',
       reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
       appliesTo: currentModels,
@@ -83,8 +91,8 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
           }
           return { text, finish };
         });
-        if ('threw' in got) return use.breaks(`streamText throws on a stream the harness read to its end: ${got.threw}`, seen);
-        if (errors.length > 0) return use.breaks(`streamText ends the stream the harness read to its end with an error: ${named(errors[0])}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
+        if (errors.length > 0) return use.breaks(`it ends a stream the harness read to its end with an error — ${named(errors[0])}`, seen);
         return use.differences(seen, [
           ['content', got.value.text, stream.message.content.text],
           ['finish_reason', wireFinish(got.value.finish), stream.message.finishReason],
@@ -94,6 +102,7 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
     clientCheck({
       ...common,
       capability: 'error',
+      // No `call`: the AI SDK sends no empty prompt, so no request of its own meets this refusal.
       title: 'the AI SDK raises its APICallError for a refusal, carrying the status and the service\'s message',
       reads: ['objects.error_envelope'],
       appliesTo: defaultModelOnly,
@@ -112,6 +121,9 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
   ];
 }
 
+/** The call a reproducer makes, as callOf makes it (its errors reach stderr through the SDK's default onError). */
+const CALL = '{ model: client.chatModel(params.model), messages: params.messages, maxOutputTokens: params.max_tokens, maxRetries: 0 }';
+
 /** The harness's request as the AI SDK is asked it: the request's model, messages and output cap; no retries (an answer is judged as it came). */
 function callOf(client: Client, seen: SharedAnswer) {
   const body = paramsOf(seen) as { model?: string; messages?: never[]; max_tokens?: number };
@@ -127,8 +139,7 @@ const WIRE_FINISH: Record<string, string> = { stop: 'stop', length: 'length', 'c
 const wireFinish = (reason: unknown): unknown => (typeof reason === 'string' ? (WIRE_FINISH[reason] ?? reason) : reason);
 
 /** The wire's tool calls as the AI SDK's are compared: id and function name. */
-const toolCallsOf = (message: unknown): unknown[] =>
-  ((get(message, 'tool_calls') as unknown[] | undefined) ?? []).map((call) => [get(call, 'id'), get(call, 'function', 'name')]);
+const toolCallsOf = (message: unknown): unknown[] => ((get(message, 'tool_calls') as unknown[] | undefined) ?? []).map((call) => [get(call, 'id'), get(call, 'function', 'name')]);
 
 /** An error as a one-line message shows it: the AI SDK's own messages run over several lines. */
 const named = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s*\n\s*/g, ' ');
@@ -138,12 +149,8 @@ const named = (error: unknown): string => (error instanceof Error ? `${error.nam
  * as `status`, and the error data it parsed from the body as `error` (its raw body is no reading).
  */
 class StatusError extends Error {
-  readonly status: number | undefined;
-  readonly error: unknown;
-  constructor(cause: { name: string; message: string; statusCode?: number | undefined; data?: unknown }) {
+  constructor(cause: { name: string; message: string; statusCode?: number; data?: unknown }, readonly status = cause.statusCode, readonly error = cause.data) {
     super(cause.message, { cause });
     this.name = cause.name;
-    this.status = cause.statusCode;
-    this.error = cause.data;
   }
 }

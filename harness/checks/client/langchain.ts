@@ -53,11 +53,17 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
         }),
       };
     },
+    script: {
+      package: '@langchain/openai',
+      route: '/chat/completions',
+      setup: (baseURL: string, key: string) => `import { ChatOpenAI } from '@langchain/openai';\nconst client = (params) => new ChatOpenAI({ model: params.model, maxTokens: params.max_tokens, apiKey: process.env.${key}, maxRetries: 0, configuration: { baseURL: ${JSON.stringify(baseURL)} } });`,
+    },
   } satisfies Partial<ClientCheckDef<LangChain, Client>>;
   return [
     clientCheck({
       ...common,
       capability: 'chat',
+      call: 'client(params).invoke(params.messages)',
       title: 'LangChain\'s ChatOpenAI reads a completion as the harness does: text, finish reason, tool calls and usage',
       reads: ['objects.chat_completion'],
       appliesTo: currentModels,
@@ -65,7 +71,7 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
         const seen = await plainCompletion(ctx);
         if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`);
         const got = await caught(() => use.clientFor(seen).invoke(seen));
-        if ('threw' in got) return use.breaks(`invoke throws on a completion the endpoint answered 200: ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
         const message = get(seen.body, 'choices', 0, 'message');
         // Its content is always a string: an answer with no text (null content) is its "".
         return use.differences(seen, [
@@ -79,6 +85,7 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
     clientCheck({
       ...common,
       capability: 'stream',
+      call: 'client(params).stream(params.messages).then(async (chunks) => { let whole; for await (const chunk of chunks) whole = whole ? whole.concat(chunk) : chunk; return whole; })',
       title: 'LangChain\'s ChatOpenAI.stream, its chunks concatenated, adds up to what the harness read from the stream',
       reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
       appliesTo: currentModels,
@@ -88,7 +95,7 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
         if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the stream was answered HTTP ${seen.res.status}; stream.response.status-200 judges that answer`);
         if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
         const got = await caught(() => use.clientFor(seen).stream(seen));
-        if ('threw' in got) return use.breaks(`its stream throws on a stream the harness read to its end: ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         return use.differences(seen, [
           ['content', got.value?.text ?? '', stream.message.content.text],
           ['finish_reason', got.value?.response_metadata['finish_reason'], stream.message.finishReason],
@@ -98,6 +105,7 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
     clientCheck({
       ...common,
       capability: 'error',
+      call: 'client(params).invoke(params.messages)',
       title: 'LangChain\'s ChatOpenAI raises the openai client\'s typed error for a refusal, carrying the status and the service\'s message',
       reads: ['objects.error_envelope'],
       appliesTo: defaultModelOnly,
