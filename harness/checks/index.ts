@@ -6,7 +6,9 @@ import { balanceChecks } from './balance/spending.ts';
 import { balanceTotalChecks } from './balance/total.ts';
 import { baseChecks } from './bases/v1.ts';
 import { cachingChecks } from './caching/prefix.ts';
+import { aiSdkClientChecks } from './client/aiSdk.ts';
 import { anthropicClientChecks } from './client/anthropic.ts';
+import { langchainClientChecks } from './client/langchain.ts';
 import { openaiClientChecks } from './client/openai.ts';
 import { reasoningTurnChecks } from './conversation/reasoning.ts';
 import { conversationChecks } from './conversation/turns.ts';
@@ -72,6 +74,8 @@ function registryOf(spec: Spec): CheckRegistry {
     ...propertyChecks(spec),
     ...openaiClientChecks(spec),
     ...anthropicClientChecks(spec),
+    ...aiSdkClientChecks(spec),
+    ...langchainClientChecks(spec),
   );
 }
 
