@@ -32,6 +32,10 @@ MASTER_KEY=${LITELLM_MASTER_KEY:-sk-litellm-master}    # the proxy's master key,
 usage() { echo "usage: $0 deepseek|openai | stop [deepseek|openai]" >&2; exit 2; }
 ports() { case $1 in deepseek) EMU_PORT=18710; PROXY_PORT=18711 ;; openai) EMU_PORT=18720; PROXY_PORT=18721 ;; *) usage ;; esac; }
 answers() { curl -s -o /dev/null -m 2 "$1"; }
+# detached PIDFILE COMMAND...: COMMAND in a session of its own, left running; PIDFILE gets its pid,
+# which is its process group's too (stop_pid ends the group). The pid is written by the process
+# itself before it execs COMMAND: `$!` would name setsid, which may fork and exit at once.
+detached() { local pidfile=$1; shift; setsid sh -c 'echo $$ >"$0"; exec nohup "$@"' "$pidfile" "$@" </dev/null & }
 stop_pid() { local f=$1; if [ -f "$f" ]; then local pid; pid=$(cat "$f"); if kill -0 "$pid" 2>/dev/null; then kill -- "-$pid" 2>/dev/null || kill "$pid"; fi; rm -f "$f"; fi; }
 
 [ $# -ge 1 ] || usage
@@ -50,8 +54,8 @@ have=$("$LITELLM_VENV/bin/python" -c 'from importlib.metadata import version; pr
 # 2. The emulator (this checkout's), on loopback, accepting one key.
 EMU=http://127.0.0.1:$EMU_PORT
 if ! answers "$EMU/models"; then
-  ( cd "$REPO" && setsid nohup node bin/svc-conformance.js emulate --host 127.0.0.1 --port "$EMU_PORT" --api-key "$UPSTREAM_KEY" \
-      >"$LITELLM_RUN/emu-$PROVIDER.log" 2>&1 & echo $! >"$LITELLM_RUN/emu-$PROVIDER.pid" )
+  ( cd "$REPO" && detached "$LITELLM_RUN/emu-$PROVIDER.pid" node bin/svc-conformance.js emulate --host 127.0.0.1 --port "$EMU_PORT" --api-key "$UPSTREAM_KEY" \
+      >"$LITELLM_RUN/emu-$PROVIDER.log" 2>&1 )
   for _ in $(seq 50); do answers "$EMU/models" && break; sleep 0.2; done
   answers "$EMU/models" || { echo "$0: the emulator did not start: $LITELLM_RUN/emu-$PROVIDER.log" >&2; exit 1; }
 fi
@@ -64,8 +68,8 @@ if ! cmp -s "$CONFIG.new" "$CONFIG"; then mv "$CONFIG.new" "$CONFIG"; stop_pid "
 if ! answers "$PROXY/health/liveliness"; then
   # LITELLM_LOCAL_MODEL_COST_MAP: the cost map shipped in the package, not one fetched at start.
   ( cd "$LITELLM_RUN" && SVC_UPSTREAM_KEY=$UPSTREAM_KEY LITELLM_MASTER_KEY=$MASTER_KEY LITELLM_LOCAL_MODEL_COST_MAP=True \
-      setsid nohup "$LITELLM_VENV/bin/litellm" --config "$CONFIG" --host 127.0.0.1 --port "$PROXY_PORT" \
-      >"$LITELLM_RUN/proxy-$PROVIDER.log" 2>&1 & echo $! >"$LITELLM_RUN/proxy-$PROVIDER.pid" )
+      detached "$LITELLM_RUN/proxy-$PROVIDER.pid" "$LITELLM_VENV/bin/litellm" --config "$CONFIG" --host 127.0.0.1 --port "$PROXY_PORT" \
+      >"$LITELLM_RUN/proxy-$PROVIDER.log" 2>&1 )
   for _ in $(seq 120); do answers "$PROXY/health/liveliness" && break; sleep 0.5; done
   answers "$PROXY/health/liveliness" || { echo "$0: the proxy did not start: $LITELLM_RUN/proxy-$PROVIDER.log" >&2; exit 1; }
 fi
