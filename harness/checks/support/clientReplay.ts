@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Exchange } from '#harness/core/exchange.ts';
 
 /** Headers that describe the bytes on the wire, not the body handed over: the replayed body is already decoded and whole. */
@@ -16,7 +17,10 @@ export function replayFetch(exchange: Exchange): typeof fetch | undefined {
   if (!response || response.truncated) return undefined;
   const body = response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   const headers = Object.entries(response.headers).filter(([name]) => !WIRE_HEADERS.has(name.toLowerCase()));
-  return async () => new Response(nullBodyStatus(response.status) ? null : body, { status: response.status, headers });
+  // The reason phrase is not recorded; a client that words an error by it (the AI SDK, for a body it
+  // cannot read) gets the standard one, as from most servers over HTTP/1.1.
+  const statusText = STATUS_CODES[response.status] ?? '';
+  return async () => new Response(nullBodyStatus(response.status) ? null : body, { status: response.status, statusText, headers });
 }
 
 /** Statuses whose Response may carry no body (fetch refuses one). */

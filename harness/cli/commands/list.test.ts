@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { globMatcher } from '#harness/checks/selection.ts';
@@ -106,9 +107,13 @@ describe('svc-conformance list --clients', () => {
     const rows = JSON.parse(out.join('\n')) as ListedClient[];
     const { VERSION: openaiVersion } = await import('openai/version');
     const { VERSION: anthropicVersion } = await import('@anthropic-ai/sdk/version');
-    expect(rows.map((r) => [r.name, r.package, r.version])).toEqual([
-      ['openai', 'openai', openaiVersion],
-      ['anthropic', '@anthropic-ai/sdk', anthropicVersion],
+    const { version: aiVersion } = createRequire(import.meta.url)('ai/package.json') as { version: string };
+    const { version: langchainVersion } = createRequire(import.meta.url)('@langchain/openai/package.json') as { version: string };
+    expect(rows.map((r) => [r.name, r.package, r.version, r.default])).toEqual([
+      ['openai', 'openai', openaiVersion, true],
+      ['anthropic', '@anthropic-ai/sdk', anthropicVersion, true],
+      ['ai-sdk', 'ai', aiVersion, false],
+      ['langchain', '@langchain/openai', langchainVersion, false],
     ]);
     for (const r of rows) {
       expect(r.checks.length).toBeGreaterThan(0);
@@ -121,8 +126,9 @@ describe('svc-conformance list --clients', () => {
   test('as a table: one aligned line per client, then where to read on', async () => {
     const { code, out } = await list('--clients');
     expect(code).toBe(0);
-    expect(out[0]).toMatch(/^CLIENT +PACKAGE +VERSION +CHECKS$/);
-    expect(out[1]).toMatch(/^openai +openai +6\.\d+\.\d+ +client\.openai\.chat, /);
+    expect(out[0]).toMatch(/^CLIENT +PACKAGE +VERSION +DEFAULT +CHECKS$/);
+    expect(out[1]).toMatch(/^openai +openai +6\.\d+\.\d+ +yes +client\.openai\.chat, /);
+    expect(out[3]).toMatch(/^ai-sdk +ai +6\.\d+\.\d+ +no +client\.ai-sdk\.chat, /);
     expect(out.at(-1)).toMatch(/no request of its own/);
   });
 });

@@ -6,7 +6,7 @@ import { basisText } from '#harness/spec/basis.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { featuresNeeded, modelsOf, NEEDS_NOTE, patternProblems } from '../checkFacts.ts';
-import { CLIENTS } from '#harness/checks/client/index.ts';
+import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
 import { EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
 import { listInfo } from './listHelp.ts';
 
@@ -80,6 +80,8 @@ export interface ListedClient {
   /** The installed version; absent when it is not installed (`missing` says how to add it). */
   version?: string;
   missing?: string;
+  /** Whether `run` hands it answers without --clients naming it (DEFAULT_CLIENTS). */
+  default: boolean;
   /** Its checks, `client.<name>.*`. */
   checks: string[];
 }
@@ -89,17 +91,17 @@ async function listClients(all: readonly Check[], json: boolean, io: CommandIO):
   const rows: ListedClient[] = await Promise.all(
     CLIENTS.map(async (c) => {
       const found = await c.load();
-      return { name: c.name, package: c.package, ...('missing' in found ? { missing: found.missing } : { version: found.version }), checks: all.filter((k) => k.id.startsWith(`client.${c.name}.`)).map((k) => k.id) };
+      return { name: c.name, package: c.package, default: DEFAULT_CLIENTS.includes(c.name), ...('missing' in found ? { missing: found.missing } : { version: found.version }), checks: all.filter((k) => k.id.startsWith(`client.${c.name}.`)).map((k) => k.id) };
     }),
   );
   if (json) {
     io.stdout(JSON.stringify(rows, null, 2));
     return EXIT.ok;
   }
-  const table = [['CLIENT', 'PACKAGE', 'VERSION', 'CHECKS'], ...rows.map((r) => [r.name, r.package, r.version ?? 'not installed', r.checks.join(', ')])];
+  const table = [['CLIENT', 'PACKAGE', 'VERSION', 'DEFAULT', 'CHECKS'], ...rows.map((r) => [r.name, r.package, r.version ?? 'not installed', r.default ? 'yes' : 'no', r.checks.join(', ')])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   for (const row of table) io.stdout(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
   for (const r of rows) if (r.missing !== undefined) io.stdout(`${r.name}: ${r.missing}`);
-  io.stdout('Each client is handed the answers the run already has (no request of its own); its checks are advisory. docs/checks.md, "Client verdicts".');
+  io.stdout('Each client is handed the answers the run already has (no request of its own); its checks are advisory (--clients-gate makes them gate). `run --clients a,b` chooses them (default: those marked yes; `record` hands answers to all). docs/checks.md, "Client verdicts".');
   return EXIT.ok;
 }

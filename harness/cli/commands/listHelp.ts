@@ -28,7 +28,8 @@ Options:
                features
   --spec DIR   spec directory (default: the spec/ shipped with the harness)
   --clients    list the client libraries the client checks use instead: name,
-               package, the version installed (or how to add it), its checks
+               package, the version installed (or how to add it), whether
+               run uses it by default, its checks
   -h, --help   show this help
 
 Exit codes: 0 the checks were listed; 2 a pattern that matches no check, a bad
