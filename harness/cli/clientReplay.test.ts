@@ -21,8 +21,9 @@ describe('client verdicts on a replay', () => {
       };
       const faults = ['--fault', 'stream-no-role', '--fault', 'error-envelope-flat', '--fault', 'messages-text-content-type'];
       const live = await verdicts(['record', '--out', join(dir, 'rec'), ...faults], 'live');
-      // `record` hands answers to every pinned client; the replay is asked for all of them too.
-      const replayed = await verdicts(['run', '--fixtures', join(dir, 'rec'), '--clients', CLIENTS.map((c) => c.name).join(',')], 'replayed');
+      // `record` hands answers to every pinned client, and its replay judges by default what it holds.
+      const replayed = await verdicts(['run', '--fixtures', join(dir, 'rec')], 'replayed');
+      expect(new Set(Object.keys(replayed.byCheck).map((k) => k.split('.')[1]))).toEqual(new Set(CLIENTS.map((c) => c.name)));
       const failed = Object.entries(live.byCheck).filter(([, v]) => v.startsWith('fail')).map(([k]) => k.split(' ')[0]);
       expect(new Set(failed)).toEqual(new Set(['client.openai.stream', 'client.openai.error', 'client.anthropic.messages', 'client.ai-sdk.error', 'client.langchain.error']));
       expect(replayed.byCheck).toEqual(live.byCheck);

@@ -33,6 +33,9 @@ describe('--clients: which pinned clients each answer is handed to', () => {
     expect(clientsOf('record', undefined)).toEqual(CLIENTS.map((c) => c.name));
     expect(clientsOf('run', undefined)).toEqual(DEFAULT_CLIENTS);
     expect(clientsOf('record', 'openai')).toEqual(['openai']);
+    // A replay judges the clients its recording holds, unless told otherwise.
+    expect(clientsOf('run', undefined, ['openai', 'langchain'])).toEqual(['openai', 'langchain']);
+    expect(clientsOf('run', 'anthropic', ['openai'])).toEqual(['anthropic']);
   });
 
   test('--clients anthropic runs only that client\'s checks; --clients none runs none', async () => {

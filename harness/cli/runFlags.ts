@@ -101,13 +101,13 @@ export function concurrencyOf(command: string, value: string | undefined): Concu
 
 /**
  * --clients a,b: the pinned clients whose checks run (checks/client/index.ts), each named as
- * `list --clients` names it; without the flag, DEFAULT_CLIENTS, and for `record` every client: a
- * client check sends nothing of its own, so a recording holding every client's verdicts costs no
- * request, and its replay can choose any of them (a replay skips a check it does not hold).
- * `--clients none` runs no client check.
+ * `list --clients` names it. Without the flag: for `record` every client (a client check sends
+ * nothing of its own, so a recording holding every client's verdicts costs no request, and its
+ * replay can choose any of them); for a replay, the clients its recording holds (`recorded`), so
+ * it judges what the recording judged; else DEFAULT_CLIENTS. `--clients none` runs no client check.
  */
-export function clientsOf(command: string, value: string | undefined): string[] {
-  if (value === undefined) return command === 'record' ? CLIENTS.map((c) => c.name) : [...DEFAULT_CLIENTS];
+export function clientsOf(command: string, value: string | undefined, recorded?: readonly string[]): string[] {
+  if (value === undefined) return command === 'record' ? CLIENTS.map((c) => c.name) : [...(recorded ?? DEFAULT_CLIENTS)];
   const names = patternsOf([value]);
   if (names.length === 1 && names[0] === 'none') return [];
   const known = CLIENTS.map((c) => c.name);

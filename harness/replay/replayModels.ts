@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
+import { clientOfCheck } from '#harness/checks/selection.ts';
 import { modelOf, readFixture, readManifest } from './fixtureFormat.ts';
 
 /**
@@ -33,6 +34,17 @@ export function replayModels(dir: string, asked: readonly string[] | undefined, 
   const models = asked ?? spec.defaults.filter((m) => named.includes(m));
   if (models.length === 0) throw new UsageError(`${older}, and no request in it names a default model of the spec (${spec.defaults.join(', ')}). ${named.length > 0 ? `Replay with ${asModelFlags(named)}, or record it again.` : 'Record it again.'}`);
   return [...models];
+}
+
+/**
+ * The clients whose checks a recording holds (the clients `record` handed its answers to), so that
+ * `run --fixtures DIR` judges by default what the recording judged; undefined when its manifest
+ * lists no client check (an older recording, or not a recording): the run's default then applies.
+ */
+export function replayClients(dir: string): string[] | undefined {
+  const checks = readable(() => readManifest(resolve(dir)))?.checks;
+  const clients = [...new Set(Object.values(checks ?? {}).flat().map(clientOfCheck).filter((c) => c !== undefined))];
+  return clients.length > 0 ? clients : undefined;
 }
 
 function replayWith(recorded: readonly string[], missing: readonly string[]): string {
