@@ -52,6 +52,8 @@ const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*){2,}$/;
 
 export const currentModels = (m: Model) => m.kind === 'current';
 export const legacyAliases = (m: Model) => m.kind === 'legacy_alias';
+/** Current models that support tool calls (models.yaml `tools`). */
+export const supportsTools = (m: Model) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported;
 /** Current models offering fill-in-the-middle (models.yaml `features`). */
 export const fimModels = (m: Model) => m.kind === 'current' && Array.isArray(m.features) && m.features.includes('fim');
 /** Current models served in the messages format (models.yaml `formats`). */

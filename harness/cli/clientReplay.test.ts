@@ -25,7 +25,7 @@ describe('client verdicts on a replay', () => {
       const replayed = await verdicts(['run', '--fixtures', join(dir, 'rec')], 'replayed');
       expect(new Set(Object.keys(replayed.byCheck).map((k) => k.split('.')[1]))).toEqual(new Set(CLIENTS.map((c) => c.name)));
       const failed = Object.entries(live.byCheck).filter(([, v]) => v.startsWith('fail')).map(([k]) => k.split(' ')[0]);
-      expect(new Set(failed)).toEqual(new Set(['client.openai.stream', 'client.openai.error', 'client.anthropic.messages', 'client.ai-sdk.error', 'client.langchain.error']));
+      expect(new Set(failed)).toEqual(new Set(['client.openai.stream', 'client.openai.stream-tool-calls', 'client.openai.error', 'client.anthropic.messages', 'client.ai-sdk.error', 'client.langchain.error']));
       expect(replayed.byCheck).toEqual(live.byCheck);
       expect(replayed.code).toBe(live.code);
     } finally {

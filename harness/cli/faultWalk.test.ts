@@ -200,7 +200,8 @@ const CANNOT_FAIL_AGAINST_FAULTS: string[] = [];
  * code's type is only shown in a sample (advisory); the messages format beyond its content array
  * (stream order, tool use, `stop_reason`, `type: "error"`), a FIM stream and V4 production's demand
  * for `reasoning_content` in thinking tool-call turns are not described (advisory), nor is a
- * reply's media type (only a client breaks on it: client.openai.chat, client.anthropic.messages). Usage sums,
+ * reply's media type, nor a tool call's `index` in a stream (only a client breaks on them: client.openai.chat,
+ * client.anthropic.messages, client.openai.stream-tool-calls). Usage sums,
  * the stream's content type, `created` in seconds and the rest of meanings.yaml are entailed: must.
  */
 const BELOW_MUST: string[] = [
@@ -215,6 +216,7 @@ const BELOW_MUST: string[] = [
   'messages-text-content-type',
   'messages-tool-result-refused',
   'messages-tools-ignored',
+  'stream-tool-call-no-index',
   'thinking-tool-turn-needs-reasoning',
   'tool-arguments-off-schema',
 ];

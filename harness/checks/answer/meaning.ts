@@ -1,14 +1,14 @@
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Meaning, Model, Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
-import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
+import { currentModels, defineCheck, gradeOf, supportsTools, type Check } from '../define.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
-import { chat } from '../support/requests.ts';
-import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
-import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
+import { toolCallRequest } from '../support/requests.ts';
+import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '../support/samples.ts';
+import { brokeOff, type ReadStream } from '../support/stream.ts';
 
 /** What one answer shows, from a body or from a stream (its first and last chunk, its assembled calls). */
 interface Seen {
@@ -35,13 +35,6 @@ function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | 
   return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text) };
 }
 
-/**
- * A request that makes a tool call: the sample tools, one call required. Its own prompt, so that an
- * answer recorded for another request (a capture whose request offered other tools) never stands in.
- */
-const toolRequest = (ctx: CheckContext, stream: boolean) =>
-  chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris? Call one of the functions.' }], tools: SAMPLE_TOOLS, tool_choice: 'required', ...(stream ? { stream: true } : {}) });
-
 const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> = {
   body: async (ctx) => {
     const { res, body, unreadable } = await plainCompletion(ctx);
@@ -52,12 +45,13 @@ const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> =
     return fromStream(res, stream);
   },
   'tool-body': async (ctx) => {
-    const { res, body, unreadable } = await sample(ctx, toolRequest(ctx, false));
+    const { res, body, unreadable } = await sample(ctx, toolCallRequest(ctx, false));
     return fromBody(res, body, unreadable);
   },
   'tool-stream': async (ctx) => {
-    const res = await ctx.send(toolRequest(ctx, true));
-    return fromStream(res, res.status === 200 ? await readStream(res) : undefined);
+    // The tool-call stream the clients are handed too (client/openai.ts): one answer for both.
+    const { res, stream } = await streamedToolCall(ctx);
+    return fromStream(res, stream);
   },
 };
 
@@ -107,7 +101,6 @@ const toolJudge: Judge = async (seen) => {
   return outcomeOf(seen.toolNames.filter((n) => !offered.has(n)).map((n) => failure(`${seen.where} calls ${shown(n)}, which the request did not offer (${[...offered].join(', ')})`, seen.res)));
 };
 
-const supportsTools = (m: Model) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported;
 
 /** Checks of what the description's words mean for an answer (meanings.yaml), on a body and on a stream. */
 export function answerChecks(spec: Spec): Check[] {

@@ -1,10 +1,10 @@
 import type { Spec } from '#harness/spec/model.ts';
-import { currentModels, defaultModelOnly, type Check } from '../define.ts';
+import { currentModels, defaultModelOnly, supportsTools, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
 import { chatBody } from '../support/requests.ts';
-import { plainCompletion, sample, streamedCompletion } from '../support/samples.ts';
+import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '../support/samples.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type OpenAIModule = typeof import('openai');
@@ -71,6 +71,28 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
         return use.differences(seen, [
           ['content', get(got.value, 'choices', 0, 'message', 'content') ?? '', stream.message.content.text],
           ['finish_reason', get(got.value, 'choices', 0, 'finish_reason'), stream.message.finishReason],
+        ]);
+      },
+    }),
+    clientCheck({
+      ...common,
+      capability: 'stream-tool-calls',
+      call: 'client.chat.completions.stream(params).finalChatCompletion()',
+      title: 'the official openai client\'s stream helper assembles a streamed tool call as the harness does: id, function name and arguments',
+      reads: ['objects.chat_completion_chunk', 'objects.tool_call'],
+      appliesTo: supportsTools,
+      async judge(ctx, use) {
+        // The stream answer.stream-tool-call.names-an-offered-function judges: one answer for both.
+        const seen = await streamedToolCall(ctx);
+        const stream = seen.stream;
+        if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the tool-call stream was answered HTTP ${seen.res.status}; answer.stream-tool-call.names-an-offered-function judges that answer`);
+        if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
+        if (stream.message.toolCalls.length === 0) return inconclusive('the stream makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so there is no call to compare');
+        const got = await caught(async () => contained(use.clientFor(seen).chat.completions.stream(paramsOf(seen) as never)).finalChatCompletion());
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
+        const calls = (get(got.value, 'choices', 0, 'message', 'tool_calls') as unknown[] | undefined) ?? [];
+        return use.differences(seen, [
+          ['tool calls', calls.map((c) => [get(c, 'id'), get(c, 'function', 'name'), get(c, 'function', 'arguments')]), stream.message.toolCalls.map((c) => [c.id, c.name.text, c.arguments.text])],
         ]);
       },
     }),

@@ -1,5 +1,6 @@
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import type { CheckContext, CheckRequest } from '../context.ts';
+import { SAMPLE_TOOLS } from './build.ts';
 
 /**
  * The smallest valid chat request for the model under test, capped in output so a live run stays
@@ -11,6 +12,14 @@ export function chatBody(ctx: CheckContext, extra: Record<string, unknown> = {})
 
 export function chat(ctx: CheckContext, extra: Record<string, unknown> = {}, base = 'base_url'): CheckRequest {
   return { base, method: 'POST', path: '/chat/completions', body: chatBody(ctx, extra) };
+}
+
+/**
+ * A request that makes a tool call: the sample tools, one call required. Its own prompt, so that an
+ * answer recorded for another request (a capture whose request offered other tools) never stands in.
+ */
+export function toolCallRequest(ctx: CheckContext, stream: boolean): CheckRequest {
+  return chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris? Call one of the functions.' }], tools: SAMPLE_TOOLS, tool_choice: 'required', ...(stream ? { stream: true } : {}) });
 }
 
 /** A prompt of about `words` words, for caching (static content first, as the description advises). */

@@ -1,7 +1,7 @@
 import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { readJson } from './body.ts';
-import { chat, messagesRequest } from './requests.ts';
+import { chat, messagesRequest, toolCallRequest } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
 /** One answer as every check asking its request reads it: the response, and its body or stream read once. */
@@ -61,6 +61,8 @@ export const plainCompletion = (ctx: CheckContext) => sample(ctx, chat(ctx));
 export const streamedCompletion = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true }), 'chunks');
 /** A stream asked to carry usage (`stream_options.include_usage`, what clients send): the usage checks judge it. */
 export const streamedWithUsage = (ctx: CheckContext) => sample(ctx, chat(ctx, { stream: true, stream_options: { include_usage: true } }), 'chunks');
+/** A stream making a tool call: the meaning check of its function's name judges it, and it is handed to the clients. */
+export const streamedToolCall = (ctx: CheckContext) => sample(ctx, toolCallRequest(ctx, true), 'chunks');
 /** The plain messages-format answer every check of that format's reply judges. */
 export const messagesAnswer = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx));
 /** The streamed messages-format answer: its event order is judged, and it is handed to the messages client. */

@@ -59,6 +59,24 @@ describe('readStream', () => {
     });
   });
 
+  test('tool-call deltas without `index` (the description shows none): each goes on with the call before it, a new `id` starts the next', async () => {
+    const s = await readStream(
+      streamed([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ tool_calls: [{ id: 'call_1', function: { name: 'get_weather', arguments: '' } }] }),
+        chunk({ tool_calls: [{ function: { arguments: '{"city":' } }] }),
+        chunk({ tool_calls: [{ function: { arguments: '"Paris"}' } }] }),
+        chunk({ tool_calls: [{ id: 'call_2', function: { name: 'get_time', arguments: '{}' } }] }),
+        chunk({}, 'tool_calls'),
+        { data: '[DONE]' },
+      ]),
+    );
+    expect(s.message.toolCalls.map((c) => [c.id, c.name.text, c.arguments.text])).toEqual([
+      ['call_1', 'get_weather', '{"city":"Paris"}'],
+      ['call_2', 'get_time', '{}'],
+    ]);
+  });
+
   test('keeps samples and counts, never every event: odd events, ids, finish reasons, text', async () => {
     const n = 3 * MAX_SAMPLES;
     const s = await readStream(

@@ -290,7 +290,11 @@ class Assembler {
 
   #addToolCall(tc: unknown): void {
     if (!isObject(tc)) return;
-    const index = typeof tc.index === 'number' ? tc.index : this.#nextIndex;
+    // The description shows no field of a tool call but `function`: a delta without `index` goes on
+    // with the call before it, unless it starts one (a new `id`, or no call yet).
+    const last = this.#nextIndex - 1;
+    const continues = last >= 0 && (typeof tc.id !== 'string' || tc.id.slice(0, SAMPLE_CHARS) === this.#calls.get(last)?.id);
+    const index = typeof tc.index === 'number' ? tc.index : continues ? last : this.#nextIndex;
     this.#nextIndex = Math.max(this.#nextIndex, index + 1);
     let call = this.#calls.get(index);
     if (!call) {

@@ -89,6 +89,7 @@ export const FAULTS = [
   { id: 'tool-choice-none-ignored', area: 'tools', summary: '`tool_choice` "none" still calls a tool', breaks: 'rules.chat.tool-choice.none-forbids-tools' },
   { id: 'tool-choice-required-ignored', area: 'tools', summary: '`tool_choice` "required" answers with text', breaks: 'rules.chat.tool-choice.required-forces-call' },
   { id: 'tool-choice-named-ignored', area: 'tools', summary: 'the object form of `tool_choice` calls another function', breaks: 'rules.chat.tool-choice.named-forces-function' },
+  { id: 'stream-tool-call-no-index', area: 'tools', summary: 'streamed tool-call deltas carry no `index` (the description shows no field of a tool call beyond `function`; the official openai client then assembles no call)', breaks: 'objects.tool_call' },
   { id: 'tool-call-unoffered-function', area: 'tools', summary: 'tool calls (bodies and streams) name a function the request did not offer', breaks: 'meanings.tool-call-names-offered-function' },
   { id: 'tool-choice-auto-refused', area: 'tools', summary: '`tool_choice` "auto" is refused', breaks: 'rules.chat.tool-choice.auto-model-decides' },
   { id: 'tool-call-cut-off', area: 'tools', summary: 'tool calls carry arguments thousands of tokens long (a string property padded), so `max_tokens` cuts them off: `finish_reason` "length", the arguments a prefix that is not JSON (bodies and streams); breaks no rule, a verdict on the call needs an answer not cut off', breaks: 'rules.chat.tools.finish-reason-tool-calls', premise: true },

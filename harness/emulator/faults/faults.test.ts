@@ -699,6 +699,16 @@ const PROBES = {
     clean: { calls: 1, finishReason: 'tool_calls' },
     faulty: { calls: 0, finishReason: 'stop' },
   }),
+  'stream-tool-call-no-index': p({
+    rule: 'every streamed tool-call delta carries the `index` of its call',
+    probe: async (send) => [await postChat(send, chat({ tools: [WEATHER], tool_choice: 'required', stream: true }, 'What is the weather in Paris?'))],
+    observe: ([r]) => {
+      const deltas = chunks(r).flatMap((c) => arr(rec(chunkChoice(c).delta).tool_calls));
+      return deltas.length > 0 && deltas.every((t) => 'index' in rec(t));
+    },
+    clean: true,
+    faulty: false,
+  }),
   'tool-call-unoffered-function': p({
     rule: 'a tool call names a function the request offered, in bodies and streams',
     probe: async (send) => [

@@ -125,8 +125,9 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   else if (ctx.fault('stream-reasoning-when-disabled')) for (const t of tokenize('Thinking about it anyway.')) pieces.push({ reasoning_content: t });
   for (const t of tokenize(g.content)) pieces.push({ content: ctx.fault('content-null') ? null : t });
   g.toolCalls.forEach((c, index) => {
-    pieces.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
-    for (const part of tokenize(c.arguments)) pieces.push({ tool_calls: [{ index, function: { arguments: part } }] });
+    const at = ctx.fault('stream-tool-call-no-index') ? {} : { index };
+    pieces.push({ tool_calls: [{ ...at, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
+    for (const part of tokenize(c.arguments)) pieces.push({ tool_calls: [{ ...at, function: { arguments: part } }] });
   });
   const middle = Math.floor(pieces.length / 2);
   for (const [i, delta] of pieces.entries()) {
