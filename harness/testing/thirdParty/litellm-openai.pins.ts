@@ -5,7 +5,7 @@ import type { RecordedThirdParty } from './recorded.ts';
  * emulator, recorded by scripts/third-party/litellm.sh openai; replayed for svc-v4-flash. Each verdict
  * is the one established by hand (fixtures/litellm-FINDINGS.md), not the one the harness gave;
  * where they differ the why says HARNESS BUG and names its class (and `harnessSays` holds the replay
- * to the harness's verdict until it is fixed). Re-recorded for issue 23 with harness 4ee5168 (streams
+ * to the harness's verdict until it is fixed). Re-recorded for issue 23 with harness bcff6c1 (streams
  * keep their own bytes): every client verdict (client.*) is pinned too, each reproduced by feeding
  * the recorded bytes to the client library and by the client against the running proxy.
  */
@@ -41,6 +41,7 @@ const pins: RecordedThirdParty = {
     "client.openai.chat": { verdict: 'pass', why: "openai 6.49.0 handed the recorded completion (its fetch answering with the recorded status, headers and body: LiteLLM's rebuilt ModelResponse, null reasoning_content and logprobs left out) gives content \"Most most works reply then well clear. Results your here depends cases in.\", finish_reason \"stop\", usage.total_tokens 25, tool_calls none, as the body says; against the running proxy (new OpenAI({ baseURL: 'http://127.0.0.1:18721', apiKey: the master key })) likewise" },
     "client.openai.error": { verdict: 'pass', why: "`messages: []` is refused 400 by the emulator and passed on with the upstream type: fed those bytes, and live, openai 6.49.0 raises BadRequestError (its APIError), status 400, its message \"400 litellm.BadRequestError: OpenAIException - `messages` must be a non-empty array. Received Model Group=svc-v4-flash\\nAvailable Model Group Fallbacks=None\", error.type \"invalid_request_error\", error.param \"messages\" (error.code the string \"400\")" },
     "client.openai.stream": { verdict: 'pass', why: "the recorded stream's own bytes (response.text: LiteLLM's CustomStreamWrapper drops the emulator's empty first chunk and puts role on the first text chunk; 17 text chunks, a finish_reason chunk, [DONE]) handed to chat.completions.stream().finalChatCompletion() add up to \"Most most works reply then well clear. Results your here depends cases in.\", finish_reason \"stop\", as the harness read; live, with stream_options.include_usage, the usage chunk after the finish chunk comes through as chunk.usage" },
+    "client.openai.stream-tool-calls": { verdict: 'pass', why: "the recorded stream of the required tool call (\"What is the weather in Paris? Call one of the functions.\"; LiteLLM re-chunks the emulator's call: the first delta carries id call_712da415 and name get_weather, every delta type function and index 0, the arguments in pieces) handed to chat.completions.stream().finalChatCompletion() assembles one call: id call_712da415, get_weather, arguments {\"city\":\"alpha\",\"unit\":\"f\"}, finish_reason \"tool_calls\", as the harness assembled it; live through the proxy (port 18721) the same shape, one whole call" },
     "conversation.assistant-turns.answered": { verdict: 'pass', why: "" },
     "conversation.history.answer-uses-history-sent": { verdict: 'pass', why: "" },
     "conversation.tool-round-trip.answers-tool-result": { verdict: 'pass', why: "" },
