@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
+import { CLIENT_NAMES, CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
 import type { RunRecord } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
@@ -29,13 +29,18 @@ describe('--clients: which pinned clients each answer is handed to', () => {
     expect(readFileSync(join(run.dir, 'emulator', 'svc-v4-flash', 'report.md'), 'utf8')).toContain(`clients \`${DEFAULT_CLIENTS.join(',')}\``);
   });
 
+  test('the client names `run --help` prints without loading a client are the pinned clients, in order', () => {
+    expect(CLIENTS.map((c) => c.name)).toEqual([...CLIENT_NAMES]);
+  });
+
   test('`record` hands answers to every pinned client unless told otherwise: its replay may choose any', () => {
     expect(clientsOf('record', undefined)).toEqual(CLIENTS.map((c) => c.name));
     expect(clientsOf('run', undefined)).toEqual(DEFAULT_CLIENTS);
     expect(clientsOf('record', 'openai')).toEqual(['openai']);
     // A replay judges the clients its recording holds, unless told otherwise.
-    expect(clientsOf('run', undefined, ['openai', 'langchain'])).toEqual(['openai', 'langchain']);
-    expect(clientsOf('run', 'anthropic', ['openai'])).toEqual(['anthropic']);
+    expect(clientsOf('run', undefined, ['client.openai.chat', 'stream.events.done-last', 'client.langchain.error'])).toEqual(['openai', 'langchain']);
+    expect(clientsOf('run', undefined, ['stream.events.done-last'])).toEqual(DEFAULT_CLIENTS);
+    expect(clientsOf('run', 'anthropic', ['client.openai.chat'])).toEqual(['anthropic']);
   });
 
   test('--clients anthropic runs only that client\'s checks; --clients none runs none', async () => {

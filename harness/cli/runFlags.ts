@@ -3,7 +3,7 @@ import { parseUsd } from '#harness/spec/money.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
-import { patternsOf, selectionProblems } from '#harness/checks/selection.ts';
+import { clientOfCheck, patternsOf, selectionProblems } from '#harness/checks/selection.ts';
 import type { Spec } from '#harness/spec/model.ts';
 
 /** The values `run` and `record` take, checked: each bad one is a UsageError naming the flag and an example. */
@@ -103,11 +103,13 @@ export function concurrencyOf(command: string, value: string | undefined): Concu
  * --clients a,b: the pinned clients whose checks run (checks/client/index.ts), each named as
  * `list --clients` names it. Without the flag: for `record` every client (a client check sends
  * nothing of its own, so a recording holding every client's verdicts costs no request, and its
- * replay can choose any of them); for a replay, the clients its recording holds (`recorded`), so
- * it judges what the recording judged; else DEFAULT_CLIENTS. `--clients none` runs no client check.
+ * replay can choose any of them); for a replay, the clients whose checks its recording holds
+ * (`recorded`: their ids), so it judges what the recording judged; else DEFAULT_CLIENTS.
+ * `--clients none` runs no client check.
  */
-export function clientsOf(command: string, value: string | undefined, recorded?: readonly string[]): string[] {
-  if (value === undefined) return command === 'record' ? CLIENTS.map((c) => c.name) : [...(recorded ?? DEFAULT_CLIENTS)];
+export function clientsOf(command: string, value: string | undefined, recorded: readonly string[] = []): string[] {
+  const held = [...new Set(recorded.map(clientOfCheck).filter((c) => c !== undefined))];
+  if (value === undefined) return command === 'record' ? CLIENTS.map((c) => c.name) : held.length > 0 ? held : [...DEFAULT_CLIENTS];
   const names = patternsOf([value]);
   if (names.length === 1 && names[0] === 'none') return [];
   const known = CLIENTS.map((c) => c.name);

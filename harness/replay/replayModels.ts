@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
-import { clientOfCheck } from '#harness/checks/selection.ts';
 import { modelOf, readFixture, readManifest } from './fixtureFormat.ts';
 
 /**
@@ -36,15 +35,9 @@ export function replayModels(dir: string, asked: readonly string[] | undefined, 
   return [...models];
 }
 
-/**
- * The clients whose checks a recording holds (the clients `record` handed its answers to), so that
- * `run --fixtures DIR` judges by default what the recording judged; undefined when its manifest
- * lists no client check (an older recording, or not a recording): the run's default then applies.
- */
-export function replayClients(dir: string): string[] | undefined {
-  const checks = readable(() => readManifest(resolve(dir)))?.checks;
-  const clients = [...new Set(Object.values(checks ?? {}).flat().map(clientOfCheck).filter((c) => c !== undefined))];
-  return clients.length > 0 ? clients : undefined;
+/** The ids of the checks a recording holds, on any model; empty for an older recording, or no recording. */
+export function recordedCheckIds(dir: string): string[] {
+  return [...new Set(Object.values(readable(() => readManifest(resolve(dir)))?.checks ?? {}).flat())];
 }
 
 function replayWith(recorded: readonly string[], missing: readonly string[]): string {

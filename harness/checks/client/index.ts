@@ -11,11 +11,7 @@ export interface PinnedClient {
   load(): Promise<{ version: string } | { missing: string }>;
 }
 
-/**
- * The clients a run hands answers to when --clients does not say: the official two, whose makers
- * publish the formats the service speaks. The others are chosen by name.
- */
-export const DEFAULT_CLIENTS: readonly string[] = ['openai', 'anthropic'];
+export { CLIENT_NAMES, DEFAULT_CLIENTS } from './names.ts';
 
-/** Every client the checks know, in the order `list --clients` shows them. */
+/** Every client the checks know, in the order of CLIENT_NAMES (a test holds them in step). */
 export const CLIENTS: readonly PinnedClient[] = [OPENAI_CLIENT, ANTHROPIC_CLIENT, AI_SDK_CLIENT, LANGCHAIN_CLIENT];

@@ -9,7 +9,7 @@ import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
 import { featuresOf } from '#harness/runner/features.ts';
 import { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { replayClients, replayModels } from '#harness/replay/replayModels.ts';
+import { recordedCheckIds, replayModels } from '#harness/replay/replayModels.ts';
 import { parseFlags, type Command, type CommandIO } from '../command.ts';
 import { configFlags } from '../configFlags.ts';
 import { interruptions } from '../interruptions.ts';
@@ -76,7 +76,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const { baseline, known } = await gateInputsOf(name, values, spec, io);
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
-  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients, values.fixtures === undefined ? undefined : replayClients(values.fixtures)));
+  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients, values.fixtures === undefined ? [] : recordedCheckIds(values.fixtures)));
   const now = values.now === undefined ? undefined : instant(name, values.now);
   const faults = (values.fault ?? []).map((f): FaultId => {
     if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);

@@ -1,6 +1,6 @@
 import type { CommandInfo } from '../command.ts';
 import { ADAPTIVE } from '#harness/transport/adaptiveLimit.ts';
-import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
+import { CLIENT_NAMES, DEFAULT_CLIENTS } from '#harness/checks/client/names.ts';
 
 /** The spec's feature names, for --help; a test keeps this list and the spec in step. */
 export const FEATURE_LIST = `chat, models, balance, fim, prefix_completion, messages,
@@ -55,7 +55,7 @@ Options:
                          skipped, out of scope; the exit code depends on the rest
   --strict               also fail on should-checks, and report unlisted fields
   --clients NAME,...     the client libraries each answer is also handed to
-                         (client.* checks, no extra request): ${CLIENTS.map((c) => c.name).join(', ')},
+                         (client.* checks, no extra request): ${CLIENT_NAMES.join(', ')},
                          or none; default ${DEFAULT_CLIENTS.join(',')}. \`list --clients\` shows
                          their pinned versions
   --clients-gate         a client check that fails fails the run (they are
