@@ -8,7 +8,8 @@
  * latency / cap), and whether every (check, model) got the verdict it got at 0 ms. Nothing is
  * asserted: a timed test would be flaky on a shared machine (latency.test.ts holds the verdicts).
  *
- * BENCH_LATENCIES (default "800,200"), BENCH_CONCURRENCY (default: none, the run's adaptive limit).
+ * BENCH_LATENCIES (default "800,200"), BENCH_CONCURRENCY (default: none, the run's adaptive limit),
+ * BENCH_CLIENTS (default: none given, the run's default clients; e.g. `none`, or every client).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { timeProcess } from './timeProcess.ts';
 const KEY_ENV = 'SVC_BENCH_KEY';
 const latencies = (process.env.BENCH_LATENCIES ?? '800,200').split(',').map(Number);
 const fixed = process.env.BENCH_CONCURRENCY;
+const clients = process.env.BENCH_CLIENTS;
 const { spec } = loadSpec();
 
 interface Measured {
@@ -43,7 +45,7 @@ async function measure(latencyMs: number): Promise<Measured> {
   }, { port: 0, host: '127.0.0.1', failure: () => new Response('internal error', { status: 500 }) });
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-latency-'));
   try {
-    const args = ['bin/svc-conformance.js', 'run', '--base-url', server.url, '--api-key-env', KEY_ENV, ...(fixed ? ['--concurrency', fixed] : []), '--report-dir', dir, '--quiet'];
+    const args = ['bin/svc-conformance.js', 'run', '--base-url', server.url, '--api-key-env', KEY_ENV, ...(fixed ? ['--concurrency', fixed] : []), ...(clients ? ['--clients', clients] : []), '--report-dir', dir, '--quiet'];
     const { ms, code } = await timeProcess(args, { ...process.env, [KEY_ENV]: key });
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { cells: { report: string; traffic?: { concurrency: { reached: number } } }[] };
     const verdicts = new Map<string, string>();
