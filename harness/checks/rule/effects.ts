@@ -33,6 +33,11 @@ export interface Effect {
   cannotJudge?: string;
   /** The effect is the cut itself (max_tokens): an answer cut off is what it judges, not a premise that failed. */
   judgesCut?: true;
+  /**
+   * A cut answer shows the effect all the same: that it did not reason (reasoning comes before the
+   * text, so an answer cut anywhere has already reasoned or not).
+   */
+  shownWhenCut?: true;
 }
 
 /** The same request with changes to its body, for a control exchange. */
@@ -142,6 +147,7 @@ export const EFFECTS: Record<string, Effect> = {
     },
   },
   reasoning_content_null: {
+    shownWhenCut: true,
     judge: (b, res) => {
       const r = get(message(b), 'reasoning_content');
       return r === null || r === undefined ? [] : [failure(`thinking off: reasoning_content is ${JSON.stringify(r).slice(0, 80)}`, res)];
@@ -194,6 +200,7 @@ export const EFFECTS: Record<string, Effect> = {
   max_tokens_default_applied: { cannotJudge: 'the default applies inside the service; checked: accepted without max_tokens' },
   sampling_has_no_effect: { cannotJudge: 'a sampling field having no effect cannot be told from one answer; checked: accepted' },
   processed_as_svc_chat: {
+    shownWhenCut: true,
     judge: (b, res) => {
       const r = get(message(b), 'reasoning_content');
       return r === null || r === undefined ? [] : [failure('tools sent to the legacy reasoner: the reply reasons, as svc-chat (non-thinking) would not', res)];

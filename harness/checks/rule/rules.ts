@@ -141,7 +141,7 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   const missing = effect.needs?.(body);
   if (missing) return inconclusive(missing);
   // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself judges the cut).
-  const cut = effect.judgesCut ? undefined : cutOff(body);
+  const cut = effect.judgesCut || effect.shownWhenCut ? undefined : cutOff(body);
   if (cut) return inconclusive(cut);
   return outcomeOf(effect.judge?.(body, res, request, ctx, control) ?? []);
 }
