@@ -2,9 +2,8 @@ import { createRequire } from 'node:module';
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defaultModelOnly, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
-import { inconclusive } from '../support/cooperation.ts';
-import { chatBody } from '../support/requests.ts';
-import { plainCompletion, sample, streamedCompletion, type SharedAnswer } from '../support/samples.ts';
+import type { SharedAnswer } from '../support/samples.ts';
+import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 /** The AI SDK as people point it at an OpenAI-compatible endpoint: `ai` and its openai-compatible provider. */
@@ -49,9 +48,8 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
       title: 'the AI SDK reads a completion as the harness does: text, finish reason, tool calls and usage',
       reads: ['objects.chat_completion'],
       appliesTo: currentModels,
-      async judge(ctx, use) {
-        const seen = await plainCompletion(ctx);
-        if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`);
+      hands: (ctx) => completionToHand(ctx),
+      async judge(seen, use) {
         const got = await caught(() => use.module.ai.generateText(callOf(use.clientFor(seen), seen)));
         if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
         const message = get(seen.body, 'choices', 0, 'message');
@@ -72,11 +70,9 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
       title: 'the AI SDK\'s streamText reads a streamed completion to its end as the harness does: text and finish reason',
       reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
       appliesTo: currentModels,
-      async judge(ctx, use) {
-        const seen = await streamedCompletion(ctx);
-        const stream = seen.stream;
-        if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the stream was answered HTTP ${seen.res.status}; stream.response.status-200 judges that answer`);
-        if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
+      hands: (ctx) => streamToHand(ctx),
+      async judge(seen, use) {
+        const { stream } = seen;
         // streamText never throws what goes wrong in a stream: it hands it on as an error part (and to
         // onError, whose default writes it to stderr). The first such error is the client breaking.
         const errors: unknown[] = [];
@@ -106,10 +102,8 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
       title: 'the AI SDK raises its APICallError for a refusal, carrying the status and the service\'s message',
       reads: ['objects.error_envelope'],
       appliesTo: defaultModelOnly,
-      async judge(ctx, use) {
-        // The refusal schema.error-envelope.matches-schema judges: one answer for every check.
-        const seen = await sample(ctx, { base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) });
-        if (seen.res.status < 400) return inconclusive(`an empty \`messages\` was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
+      hands: (ctx) => refusalToHand(ctx),
+      async judge(seen, use) {
         const { APICallError } = use.module.ai;
         // The AI SDK refuses an empty prompt itself, before any request: it is asked a one-message
         // prompt instead, and the replay answers it with the endpoint's refusal all the same.

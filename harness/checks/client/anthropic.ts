@@ -1,13 +1,9 @@
 import type { SseEvent } from '#harness/core/sseFold.ts';
-import type { Spec } from '#harness/spec/model.ts';
-import type { Model } from '#harness/spec/model.ts';
+import type { Model, Spec } from '#harness/spec/model.ts';
 import { messagesModels, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
-import { UNKNOWN_MODEL } from '../support/build.ts';
-import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
-import { messagesRequest } from '../support/requests.ts';
-import { messagesAnswer, messagesStreamed, sample } from '../support/samples.ts';
+import { messagesRefusalToHand, messagesReplyToHand, messagesStreamToHand } from './handed.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
@@ -45,9 +41,8 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
       title: 'the official anthropic client reads a messages-format reply as the harness does: text, stop reason and usage',
       reads: ['messages_format'],
       appliesTo: messagesModels,
-      async judge(ctx, use) {
-        const seen = await messagesAnswer(ctx);
-        if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the messages-format request was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.messages-response.matches-schema judges that answer`);
+      hands: messagesReplyToHand,
+      async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).messages.create(paramsOf(seen) as never));
         if ('threw' in got) return use.breaks(`it throws on a reply the endpoint answered 200 — ${got.threw}`, seen);
         if (typeof got.value !== 'object' || got.value === null) return use.breaks(`it hands back the answer as ${typeof got.value === 'string' ? 'a string' : shown(got.value)}, not a message: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
@@ -65,9 +60,8 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
       title: 'the official anthropic client\'s stream helper assembles a messages-format stream as the harness does: text, stop reason and usage',
       reads: ['messages_format'],
       appliesTo: messagesModels,
-      async judge(ctx, use) {
-        const seen = await messagesStreamed(ctx);
-        if (seen.res.status !== 200 || seen.events === undefined || seen.events.length === 0) return inconclusive(`the streamed messages-format request was answered HTTP ${seen.res.status}${seen.events?.length === 0 ? ' with no event' : ''}; messages.stream.events-in-format-order judges that answer`);
+      hands: messagesStreamToHand,
+      async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).messages.stream(paramsOf(seen) as never).finalMessage());
         if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         const read = streamRead(seen.events);
@@ -85,10 +79,9 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
       title: 'the official anthropic client raises its typed error for a refusal, carrying the status and the service\'s message',
       reads: ['messages_format'],
       appliesTo: messagesDefaultModel,
-      async judge(ctx, use) {
-        // The refusal the messages error checks judge: one answer for all.
-        const seen = await sample(ctx, messagesRequest(ctx, { model: UNKNOWN_MODEL }));
-        if (seen.res.status < 400) return inconclusive(`an unknown model was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
+      // The refusal the messages error checks judge: one answer for all.
+      hands: messagesRefusalToHand,
+      async judge(seen, use) {
         return use.refusal(seen, () => use.clientFor(seen).messages.create(paramsOf(seen) as never), use.module.default.APIError);
       },
     }),

@@ -5,6 +5,7 @@ import { replayFetch } from '../support/clientReplay.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import { failure, shown, skip } from '../support/outcome.ts';
 import type { SharedAnswer } from '../support/samples.ts';
+import type { Handed } from './handed.ts';
 
 /** A pinned client library as the checks use it: its module and version, or why it is not there. */
 export type Loaded<M> = { module: M; version: string } | { missing: string };
@@ -63,7 +64,7 @@ export interface ClientScript {
   setup(baseURL: string, keyVariable: string): string;
 }
 
-export interface ClientCheckDef<M, C> {
+export interface ClientCheckDef<M, C, S extends SharedAnswer = SharedAnswer> {
   /** The client's name in check ids and messages (`openai`, `anthropic`). */
   client: string;
   capability: string;
@@ -77,7 +78,10 @@ export interface ClientCheckDef<M, C> {
   call?: string;
   /** A client of `module` whose requests all go to `fetch`. */
   make(module: M, fetch: typeof globalThis.fetch): C;
-  judge(ctx: CheckContext, use: ClientUse<M, C>): Promise<CheckOutcome>;
+  /** The answer the client is handed, or why there is none to hand (handed.ts). */
+  hands(ctx: CheckContext): Promise<Handed<S>>;
+  /** What the client makes of `seen`, compared with what the harness read from it. */
+  judge(seen: S, use: ClientUse<M, C>): Promise<CheckOutcome>;
 }
 
 /**
@@ -85,7 +89,7 @@ export interface ClientCheckDef<M, C> {
  * description names no client, so a client that breaks is a compatibility finding, never a failure
  * of the contract by itself.
  */
-export function clientCheck<M, C>(def: ClientCheckDef<M, C>): Check {
+export function clientCheck<M, C, S extends SharedAnswer>(def: ClientCheckDef<M, C, S>): Check {
   return defineCheck({
     id: `client.${def.client}.${def.capability}`,
     title: def.title,
@@ -100,7 +104,9 @@ export function clientCheck<M, C>(def: ClientCheckDef<M, C>): Check {
       const label = `${def.client}@${found.version}`;
       const broken = (what: string, seen: SharedAnswer) => failure(`breaks ${label}: ${what}`, seen.res, reproducerOf(def, found.version, seen, ctx.options.keyVariable));
       const breaks = (what: string, seen: SharedAnswer): CheckOutcome => ({ verdict: 'fail', failures: [broken(what, seen)] });
-      return def.judge(ctx, {
+      const handed = await def.hands(ctx);
+      if ('outcome' in handed) return handed.outcome;
+      return def.judge(handed.seen, {
         module: found.module,
         version: found.version,
         clientFor: (seen) => def.make(found.module, replayOf(seen)),
@@ -154,7 +160,7 @@ function carriesMessage(error: ClientError, said: string): boolean {
  * harness sent, through the client, against the endpoint that answered it (its base: the request's
  * URL less what the client appends), the key read from the run's variable, never written.
  */
-function reproducerOf<M, C>(def: ClientCheckDef<M, C>, version: string, seen: SharedAnswer, keyVariable: string): Partial<Failure> {
+function reproducerOf<M, C, S extends SharedAnswer>(def: ClientCheckDef<M, C, S>, version: string, seen: SharedAnswer, keyVariable: string): Partial<Failure> {
   const { script, call } = def;
   const url = seen.res.exchange.request.url;
   if (script === undefined || call === undefined || !url.endsWith(script.route)) return {};

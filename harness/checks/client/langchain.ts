@@ -3,9 +3,8 @@ import { createRequire } from 'node:module';
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defaultModelOnly, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
-import { inconclusive } from '../support/cooperation.ts';
-import { chatBody } from '../support/requests.ts';
-import { plainCompletion, sample, streamedCompletion, type SharedAnswer } from '../support/samples.ts';
+import type { SharedAnswer } from '../support/samples.ts';
+import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 /** LangChain's ChatOpenAI, the openai client it wraps (whose APIError it lets through), and LangChain's run context. */
@@ -67,9 +66,8 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
       title: 'LangChain\'s ChatOpenAI reads a completion as the harness does: text, finish reason, tool calls and usage',
       reads: ['objects.chat_completion'],
       appliesTo: currentModels,
-      async judge(ctx, use) {
-        const seen = await plainCompletion(ctx);
-        if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`);
+      hands: (ctx) => completionToHand(ctx),
+      async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).invoke(seen));
         if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
         const message = get(seen.body, 'choices', 0, 'message');
@@ -89,11 +87,9 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
       title: 'LangChain\'s ChatOpenAI.stream, its chunks concatenated, adds up to what the harness read from the stream',
       reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
       appliesTo: currentModels,
-      async judge(ctx, use) {
-        const seen = await streamedCompletion(ctx);
-        const stream = seen.stream;
-        if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the stream was answered HTTP ${seen.res.status}; stream.response.status-200 judges that answer`);
-        if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
+      hands: (ctx) => streamToHand(ctx),
+      async judge(seen, use) {
+        const { stream } = seen;
         const got = await caught(() => use.clientFor(seen).stream(seen));
         if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         return use.differences(seen, [
@@ -109,10 +105,8 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
       title: 'LangChain\'s ChatOpenAI raises the openai client\'s typed error for a refusal, carrying the status and the service\'s message',
       reads: ['objects.error_envelope'],
       appliesTo: defaultModelOnly,
-      async judge(ctx, use) {
-        // The refusal schema.error-envelope.matches-schema judges: one answer for every check.
-        const seen = await sample(ctx, { base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) });
-        if (seen.res.status < 400) return inconclusive(`an empty \`messages\` was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
+      hands: (ctx) => refusalToHand(ctx),
+      async judge(seen, use) {
         return use.refusal(seen, () => use.clientFor(seen).invoke(seen), use.module.openai.default.APIError);
       },
     }),

@@ -1,10 +1,8 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defaultModelOnly, supportsTools, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
-import { inconclusive } from '../support/cooperation.ts';
 import { shown } from '../support/outcome.ts';
-import { chatBody } from '../support/requests.ts';
-import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '../support/samples.ts';
+import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type OpenAIModule = typeof import('openai');
@@ -39,9 +37,8 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       title: 'the official openai client reads a completion as the harness does: text, finish reason, tool calls and usage',
       reads: ['objects.chat_completion'],
       appliesTo: currentModels,
-      async judge(ctx, use) {
-        const seen = await plainCompletion(ctx);
-        if (seen.res.status !== 200 || seen.body === undefined) return inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`);
+      hands: (ctx) => completionToHand(ctx),
+      async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never));
         if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
         if (typeof got.value === 'string') return use.breaks(`it hands back the answer as a string, not a completion: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
@@ -61,11 +58,9 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       title: 'the official openai client\'s stream helper assembles a streamed completion as the harness does',
       reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
       appliesTo: currentModels,
-      async judge(ctx, use) {
-        const seen = await streamedCompletion(ctx);
-        const stream = seen.stream;
-        if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the stream was answered HTTP ${seen.res.status}; stream.response.status-200 judges that answer`);
-        if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
+      hands: (ctx) => streamToHand(ctx),
+      async judge(seen, use) {
+        const { stream } = seen;
         const got = await caught(async () => contained(use.clientFor(seen).chat.completions.stream(paramsOf(seen) as never)).finalChatCompletion());
         if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         return use.differences(seen, [
@@ -81,13 +76,10 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       title: 'the official openai client\'s stream helper assembles a streamed tool call as the harness does: id, function name and arguments',
       reads: ['objects.chat_completion_chunk', 'objects.tool_call'],
       appliesTo: supportsTools,
-      async judge(ctx, use) {
-        // The stream answer.stream-tool-call.names-an-offered-function judges: one answer for both.
-        const seen = await streamedToolCall(ctx);
-        const stream = seen.stream;
-        if (seen.res.status !== 200 || stream === undefined) return inconclusive(`the tool-call stream was answered HTTP ${seen.res.status}; answer.stream-tool-call.names-an-offered-function judges that answer`);
-        if (stream.error !== undefined) return inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`);
-        if (stream.message.toolCalls.length === 0) return inconclusive('the stream makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so there is no call to compare');
+      // The stream answer.stream-tool-call.names-an-offered-function judges: one answer for both.
+      hands: (ctx) => streamToHand(ctx, 'tool-call'),
+      async judge(seen, use) {
+        const { stream } = seen;
         const got = await caught(async () => contained(use.clientFor(seen).chat.completions.stream(paramsOf(seen) as never)).finalChatCompletion());
         if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         const calls = (get(got.value, 'choices', 0, 'message', 'tool_calls') as unknown[] | undefined) ?? [];
@@ -103,10 +95,8 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       title: 'the official openai client raises its typed error for a refusal, carrying the status and the service\'s message',
       reads: ['objects.error_envelope'],
       appliesTo: defaultModelOnly,
-      async judge(ctx, use) {
-        // The refusal schema.error-envelope.matches-schema judges: one answer for both.
-        const seen = await sample(ctx, { base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) });
-        if (seen.res.status < 400) return inconclusive(`an empty \`messages\` was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`);
+      hands: (ctx) => refusalToHand(ctx),
+      async judge(seen, use) {
         return use.refusal(seen, () => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never), use.module.default.APIError);
       },
     }),

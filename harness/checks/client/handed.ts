@@ -1,0 +1,61 @@
+import type { CheckContext, CheckOutcome } from '../context.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { UNKNOWN_MODEL } from '../support/build.ts';
+import { chatBody, messagesRequest } from '../support/requests.ts';
+import type { ReadStream } from '../support/stream.ts';
+import { messagesAnswer, messagesStreamed, plainCompletion, sample, streamedCompletion, streamedToolCall, type SharedAnswer } from '../support/samples.ts';
+import type { SseEvent } from '#harness/core/sseFold.ts';
+
+/**
+ * The answers the client checks hand over (every chat client the same ones), each with the premise a
+ * client verdict on it rests on: an answer to hand at all. Where the premise fails the verdict is
+ * inconclusive, and names the check that judges that answer itself.
+ */
+export type Handed<T extends SharedAnswer = SharedAnswer> = { seen: T } | { outcome: CheckOutcome };
+
+/** The plain completion, answered 200 with a JSON body. */
+export async function completionToHand(ctx: CheckContext): Promise<Handed> {
+  const seen = await plainCompletion(ctx);
+  if (seen.res.status !== 200 || seen.body === undefined) return { outcome: inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`) };
+  return { seen };
+}
+
+/** A stream read to its end: the plain one, or (`tool-call`) the one asked for a required tool call, which must make one. */
+export async function streamToHand(ctx: CheckContext, which: 'plain' | 'tool-call' = 'plain'): Promise<Handed<SharedAnswer & { stream: ReadStream }>> {
+  const seen = await (which === 'plain' ? streamedCompletion(ctx) : streamedToolCall(ctx));
+  const stream = seen.stream;
+  const judgedBy = which === 'plain' ? 'stream.response.status-200' : 'answer.stream-tool-call.names-an-offered-function';
+  if (seen.res.status !== 200 || stream === undefined) return { outcome: inconclusive(`the ${which === 'plain' ? '' : 'tool-call '}stream was answered HTTP ${seen.res.status}; ${judgedBy} judges that answer`) };
+  if (stream.error !== undefined) return { outcome: inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`) };
+  if (which === 'tool-call' && stream.message.toolCalls.length === 0) return { outcome: inconclusive('the stream makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so there is no call to compare') };
+  return { seen: { ...seen, stream } };
+}
+
+/** The refusal of an empty `messages`, the one schema.error-envelope.matches-schema judges: one answer for every check. */
+export async function refusalToHand(ctx: CheckContext): Promise<Handed> {
+  const seen = await sample(ctx, { base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) });
+  if (seen.res.status < 400) return { outcome: inconclusive(`an empty \`messages\` was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`) };
+  return { seen };
+}
+
+/** The messages-format reply, answered 200 with a JSON body. */
+export async function messagesReplyToHand(ctx: CheckContext): Promise<Handed> {
+  const seen = await messagesAnswer(ctx);
+  if (seen.res.status !== 200 || seen.body === undefined) return { outcome: inconclusive(`the messages-format request was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.messages-response.matches-schema judges that answer`) };
+  return { seen };
+}
+
+/** The messages-format stream, answered 200 with events. */
+export async function messagesStreamToHand(ctx: CheckContext): Promise<Handed<SharedAnswer & { events: SseEvent[] }>> {
+  const seen = await messagesStreamed(ctx);
+  const events = seen.events ?? [];
+  if (seen.res.status !== 200 || events.length === 0) return { outcome: inconclusive(`the streamed messages-format request was answered HTTP ${seen.res.status}${seen.res.status === 200 ? ' with no event' : ''}; messages.stream.events-in-format-order judges that answer`) };
+  return { seen: { ...seen, events } };
+}
+
+/** The refusal of an unknown model in the messages format, the one the messages error checks judge. */
+export async function messagesRefusalToHand(ctx: CheckContext): Promise<Handed> {
+  const seen = await sample(ctx, messagesRequest(ctx, { model: UNKNOWN_MODEL }));
+  if (seen.res.status < 400) return { outcome: inconclusive(`an unknown model was accepted (HTTP ${seen.res.status}): there is no refusal to hand the client`) };
+  return { seen };
+}
