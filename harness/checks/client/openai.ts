@@ -2,6 +2,7 @@ import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defaultModelOnly, supportsTools, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { shown } from '../support/outcome.ts';
+import type { SharedAnswer } from '../support/samples.ts';
 import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
@@ -54,25 +55,25 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
     clientCheck({
       ...common,
       capability: 'stream',
-      call: 'client.chat.completions.stream(params).finalChatCompletion()',
+      call: 'client.chat.completions.stream(params).finalMessage()',
       title: 'the official openai client\'s stream helper assembles a streamed completion as the harness does',
       reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
       appliesTo: currentModels,
       hands: (ctx) => streamToHand(ctx),
       async judge(seen, use) {
         const { stream } = seen;
-        const got = await caught(async () => contained(use.clientFor(seen).chat.completions.stream(paramsOf(seen) as never)).finalChatCompletion());
+        const got = await caught(() => assembled(use.clientFor(seen), seen));
         if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
         return use.differences(seen, [
-          ['content', get(got.value, 'choices', 0, 'message', 'content') ?? '', stream.message.content.text],
-          ['finish_reason', get(got.value, 'choices', 0, 'finish_reason'), stream.message.finishReason],
+          ['content', get(got.value.message, 'content') ?? '', stream.message.content.text],
+          ['finish_reason', get(got.value.completion, 'choices', 0, 'finish_reason'), stream.message.finishReason],
         ]);
       },
     }),
     clientCheck({
       ...common,
       capability: 'stream-tool-calls',
-      call: 'client.chat.completions.stream(params).finalChatCompletion()',
+      call: 'client.chat.completions.stream(params).finalMessage()',
       title: 'the official openai client\'s stream helper assembles a streamed tool call as the harness does: id, function name and arguments',
       reads: ['objects.chat_completion_chunk', 'objects.tool_call'],
       appliesTo: supportsTools,
@@ -80,9 +81,9 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       hands: (ctx) => streamToHand(ctx, 'tool-call'),
       async judge(seen, use) {
         const { stream } = seen;
-        const got = await caught(async () => contained(use.clientFor(seen).chat.completions.stream(paramsOf(seen) as never)).finalChatCompletion());
+        const got = await caught(() => assembled(use.clientFor(seen), seen));
         if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
-        const calls = (get(got.value, 'choices', 0, 'message', 'tool_calls') as unknown[] | undefined) ?? [];
+        const calls = (get(got.value.message, 'tool_calls') as unknown[] | undefined) ?? [];
         return use.differences(seen, [
           ['tool calls', calls.map((c) => [get(c, 'id'), get(c, 'function', 'name'), get(c, 'function', 'arguments')]), stream.message.toolCalls.map((c) => [c.id, c.name.text, c.arguments.text])],
         ]);
@@ -101,6 +102,17 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       },
     }),
   ];
+}
+
+/**
+ * What the stream helper assembles, as its users read it: the assistant message (`finalMessage()`,
+ * which throws where the stream adds up to none: "stream ended without producing a
+ * ChatCompletionMessage with role=assistant"), and the completion it came in, for its finish reason.
+ */
+async function assembled(client: Client, seen: SharedAnswer): Promise<{ message: unknown; completion: unknown }> {
+  const stream = contained(client.chat.completions.stream(paramsOf(seen) as never));
+  const message = await stream.finalMessage();
+  return { message, completion: await stream.finalChatCompletion() };
 }
 
 /**
