@@ -174,5 +174,6 @@ function reproducerOf<M, C, S extends SharedAnswer>(def: ClientCheckDef<M, C, S>
     '  console.error(error);',
     '}',
   ].join('\n');
+  // The curl beside it is written from the evidence when the result is made (runner/execute.ts).
   return { reproducer: { curl: '', client: code } };
 }
