@@ -4,7 +4,7 @@ import { currentModels, defaultModelOnly, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import type { SharedAnswer } from '../support/samples.ts';
 import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
-import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
 
 /** The AI SDK as people point it at an OpenAI-compatible endpoint: `ai` and its openai-compatible provider. */
 type AiSdk = { ai: typeof import('ai'); compatible: typeof import('@ai-sdk/openai-compatible') };
@@ -132,8 +132,6 @@ function callOf(client: Client, seen: SharedAnswer) {
 const WIRE_FINISH: Record<string, string> = { stop: 'stop', length: 'length', 'content-filter': 'content_filter', 'tool-calls': 'tool_calls' };
 const wireFinish = (reason: unknown): unknown => (typeof reason === 'string' ? (WIRE_FINISH[reason] ?? reason) : reason);
 
-/** The wire's tool calls as the AI SDK's are compared: id and function name. */
-const toolCallsOf = (message: unknown): unknown[] => ((get(message, 'tool_calls') as unknown[] | undefined) ?? []).map((call) => [get(call, 'id'), get(call, 'function', 'name')]);
 
 /** An error as a one-line message shows it: the AI SDK's own messages run over several lines. */
 const named = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s*\n\s*/g, ' ');

@@ -2,6 +2,7 @@ import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { Model, Spec } from '#harness/spec/model.ts';
 import { messagesModels, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
+import { named } from '../messages/stream.ts';
 import { shown } from '../support/outcome.ts';
 import { messagesRefusalToHand, messagesReplyToHand, messagesStreamToHand } from './handed.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
@@ -94,7 +95,7 @@ function streamRead(events: readonly SseEvent[]): { text: string; stopReason: un
   let stopReason: unknown;
   let outputTokens: unknown;
   for (const e of events) {
-    const data = parsed(e.data);
+    const { data } = named(e);
     if (get(data, 'type') === 'content_block_delta' && get(data, 'delta', 'type') === 'text_delta') text += String(get(data, 'delta', 'text') ?? '');
     if (get(data, 'type') === 'message_delta') {
       stopReason = get(data, 'delta', 'stop_reason') ?? stopReason;
@@ -106,11 +107,3 @@ function streamRead(events: readonly SseEvent[]): { text: string; stopReason: un
 
 /** The text blocks of a message's content, joined: what the stream's text deltas add up to. */
 const textOf = (content: unknown): string => (Array.isArray(content) ? content.filter((b) => get(b, 'type') === 'text').map((b) => String(get(b, 'text') ?? '')).join('') : '');
-
-function parsed(data: string): unknown {
-  try {
-    return JSON.parse(data) as unknown;
-  } catch {
-    return undefined;
-  }
-}

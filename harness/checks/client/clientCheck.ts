@@ -143,6 +143,9 @@ export async function caught<T>(run: () => Promise<T>): Promise<{ value: T } | {
   }
 }
 
+/** A message's tool calls as a client that renames their fields is compared on them: id and function name. */
+export const toolCallsOf = (message: unknown): unknown[] => ((get(message, 'tool_calls') as unknown[] | undefined) ?? []).map((call) => [get(call, 'id'), get(call, 'function', 'name')]);
+
 /** The request the harness sent, as the client's parameters (what a user of the client would have passed). */
 export const paramsOf = (seen: SharedAnswer): unknown => seen.res.exchange.request.body ?? {};
 

@@ -49,7 +49,7 @@ describe('client.ai-sdk.* and client.langchain.*: the AI SDK and LangChain, hand
     ['stream-no-final-chunk', 'client.ai-sdk.stream', `it ends a stream the harness read to its end with an error — AI_InvalidResponseDataError: Response stream ended without a finish reason\\.$`],
     ['stream-malformed-event', 'client.ai-sdk.stream', `it ends a stream the harness read to its end with an error — AI_JSONParseError: JSON parsing failed: Text: .* Error message: Unterminated string in JSON`],
     ['stream-data-after-done', 'client.ai-sdk.stream', `the client gives content ".+late" where the answer says ".+\\."$`],
-    // The replay carries no status text, which is what the AI SDK says when it cannot read the body.
+    // What the AI SDK says when it cannot read the body: the status text (the replay's is the standard one).
     ['error-envelope-flat', 'client.ai-sdk.error', `the service's message "\`messages\` must be a non-empty array" is lost — the client says "Bad Request"$`],
     ['completion-text-content-type', 'client.langchain.chat', `it throws on a completion the endpoint answered 200 — TypeError: Cannot read properties of undefined \\(reading 'message'\\)$`],
     ['message-wrong-role', 'client.langchain.chat', `the client gives usage.total_tokens absent where the answer says \\d+$`],

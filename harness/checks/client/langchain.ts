@@ -5,7 +5,7 @@ import { currentModels, defaultModelOnly, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import type { SharedAnswer } from '../support/samples.ts';
 import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
-import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
 
 /** LangChain's ChatOpenAI, the openai client it wraps (whose APIError it lets through), and LangChain's run context. */
 type LangChain = { chat: typeof import('@langchain/openai'); openai: typeof import('openai'); context: typeof import('@langchain/core/singletons') };
@@ -116,9 +116,6 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
 /** The request's messages, as a LangChain user passes them (`{ role, content }` objects). */
 const messagesOf = (seen: SharedAnswer): never => ((paramsOf(seen) as { messages?: unknown[] }).messages ?? []) as never;
 
-/** The wire's tool calls as LangChain's are compared: id and function name. */
-const toolCallsOf = (message: unknown): unknown[] =>
-  ((get(message, 'tool_calls') as unknown[] | undefined) ?? []).map((call) => [get(call, 'id'), get(call, 'function', 'name')]);
 
 /**
  * A call with LangSmith tracing off. LangChain posts every run to LangSmith when LANGSMITH_TRACING

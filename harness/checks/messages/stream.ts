@@ -47,7 +47,8 @@ export function orderDepartures(events: readonly NamedEvent[]): string[] {
   return out;
 }
 
-function named(e: SseEvent): NamedEvent {
+/** An event of a messages-format stream as read: its name, and its data when that is a JSON object. */
+export function named(e: SseEvent): NamedEvent {
   try {
     const data: unknown = JSON.parse(e.data);
     return { name: e.event, data: isObject(data) ? data : undefined };
