@@ -55,8 +55,7 @@ describe.each(recorded.map((r) => [r.name, r] as const))('%s (replayed)', (_name
         .filter((x) => x.severity === 'must' || isClientCheck(x.checkId) || x.verdict === 'fail' || x.verdict === 'error' || r.verdicts[x.checkId] !== undefined)
         .map((x) => [x.checkId, x.verdict]),
     );
-    // A known harness bug (harnessSays) holds the replay to the harness's wrong verdict until it is fixed.
-    const pinned = Object.fromEntries(Object.entries(r.verdicts).map(([id, p]) => [id, p.harnessSays ?? p.verdict]));
+    const pinned = Object.fromEntries(Object.entries(r.verdicts).map(([id, p]) => [id, p.verdict]));
     expect(sorted(seen)).toEqual(sorted(pinned));
   });
 
@@ -70,18 +69,10 @@ describe.each(recorded.map((r) => [r.name, r] as const))('%s (replayed)', (_name
     expect(bare).toEqual([]);
   });
 
-  test('a pin where the harness is known to be wrong says so, and differs from what the harness says', () => {
-    for (const [id, p] of Object.entries(r.verdicts)) {
-      if (p.harnessSays === undefined) continue;
-      expect(p.why, id).toMatch(/HARNESS BUG/);
-      expect(p.harnessSays, id).not.toBe(p.verdict);
-    }
-  });
-
   test('a pin that says inconclusive is an inconclusive skip', () => {
     const results = runs.get(r.name)!.results;
     for (const [id, p] of Object.entries(r.verdicts)) {
-      if (!p.why.startsWith('inconclusive') || p.harnessSays !== undefined) continue;
+      if (!p.why.startsWith('inconclusive')) continue;
       expect(results.find((x) => x.checkId === id)?.reason ?? '', id).toMatch(/^inconclusive: /);
     }
   });

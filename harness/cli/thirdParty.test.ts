@@ -71,8 +71,7 @@ describe.each(TARGETS.map((t) => t.name))('%s', (name: ServerName) => {
 
   test('every must-level verdict is the pinned one', () => {
     const pinned: Record<string, Pinned> = THIRD_PARTY_VERDICTS[name];
-    // A known harness bug (harnessSays) holds the run to the harness's wrong verdict until it is fixed.
-    const expected = Object.fromEntries(Object.entries(pinned).map(([id, p]) => [id, p.harnessSays ?? p.verdict]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+    const expected = Object.fromEntries(Object.entries(pinned).map(([id, p]) => [id, p.verdict]).sort(([a], [b]) => String(a).localeCompare(String(b))));
     expect(mustVerdicts(runs.get(name)!.results)).toEqual(expected);
   });
 
@@ -80,7 +79,7 @@ describe.each(TARGETS.map((t) => t.name))('%s', (name: ServerName) => {
     const results = runs.get(name)!.results;
     const pinned: Record<string, Pinned> = THIRD_PARTY_VERDICTS[name];
     for (const [id, p] of Object.entries(pinned)) {
-      if (!p.why.startsWith('inconclusive') || p.harnessSays !== undefined) continue;
+      if (!p.why.startsWith('inconclusive')) continue;
       const r = results.find((x) => x.checkId === id);
       expect(r?.reason ?? '', id).toMatch(/^inconclusive: /);
     }

@@ -4,8 +4,7 @@ import type { RecordedThirdParty } from './recorded.ts';
  * The LiteLLM proxy 1.81.0 (Python) with its `openai` provider (`openai/<id>` with api_base) in front of the harness's
  * emulator, recorded by scripts/third-party/litellm.sh openai; replayed for svc-v4-flash. Each verdict
  * is the one established by hand (fixtures/litellm-FINDINGS.md), not the one the harness gave;
- * where they differ the why says HARNESS BUG and names its class (and `harnessSays` holds the replay
- * to the harness's verdict until it is fixed). Re-recorded for issue 23 with harness bcff6c1 (streams
+ * where they differ the why says HARNESS BUG and names its class. Re-recorded for issue 23 with harness bcff6c1 (streams
  * keep their own bytes): every client verdict (client.*) is pinned too, each reproduced by feeding
  * the recorded bytes to the client library and by the client against the running proxy.
  */

@@ -8,13 +8,6 @@ export interface Pinned {
   /** The right verdict, as established by hand. */
   verdict: Verdict;
   why: string;
-  /**
-   * Where the harness is known to be wrong: the verdict it gives instead, reported with evidence
-   * (the why says HARNESS BUG and how). The replay is held to this one while the bug stands, so a
-   * run that changes it (the fix, or another change) fails until the pin is looked at again; with
-   * the bug fixed, this goes and `verdict` is what the replay must give.
-   */
-  harnessSays?: Verdict;
 }
 
 type Verdict = 'pass' | 'fail' | 'skip' | 'unsupported' | 'error';
