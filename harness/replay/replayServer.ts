@@ -35,6 +35,9 @@ export async function startReplayServer(dir: string, options: { fast?: boolean }
     return (await getResponse(byKey.get(keyIndex(key)) ?? [], request)) ?? (await getResponse(byRoute.get(routeIndex(key)) ?? [], request)) ?? notRecorded(key, miss);
   };
   const server = await serveFetch(answer, {
+    // The endpoint's clock is the recording's: an answer recorded without a Date header is replayed
+    // without one (the run then judges by the recording's clock), never with today's.
+    sendDate: false,
     failure: (err) => new Response(`replay server error: ${err instanceof Error ? err.message : String(err)}`, { status: 500, headers: { 'content-type': 'text/plain' } }),
   });
   return { url: server.url, manifest: recording.manifest, close: () => server.close() };

@@ -15,6 +15,11 @@ export interface ServeFetchOptions {
   host?: string;
   /** The answer when `handle` throws before anything was sent; once headers are out the connection is dropped. */
   failure: (error: unknown) => Response;
+  /**
+   * Whether node:http adds a Date header (of the machine's clock) to an answer that has none:
+   * true by default; a replay passes false, since its answers carry their recorded Date, or none.
+   */
+  sendDate?: boolean;
 }
 
 /**
@@ -24,6 +29,7 @@ export interface ServeFetchOptions {
  */
 export async function serveFetch(handle: (request: Request) => Promise<Response>, options: ServeFetchOptions): Promise<FetchServer> {
   const server = createServer((req, res) => {
+    res.sendDate = options.sendDate ?? true;
     answer(req, res).catch((error: unknown) => abandon(res, () => options.failure(error)));
   });
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
