@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Clock } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 
 /** Exit codes of every command: CI reads them. */
@@ -22,9 +23,12 @@ export interface CommandEntry extends CommandInfo {
   load(): Promise<Command>;
 }
 
+/** What a command reads from and writes to its surroundings. */
 export interface CommandIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The calendar: the day the run happens (core/clock.ts). The machine's clock unless a test hands one. */
+  calendar?: Clock;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -1,3 +1,4 @@
+import { systemClock } from '#harness/core/clock.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { FaultId } from './faults/catalogue.ts';
 import { faultedSpec } from './faults/faultedSpec.ts';
@@ -40,7 +41,7 @@ export function defaultBalance(spec: Spec): KeyBalance {
 
 export function createContext(options: EmulatorOptions): EmulatorContext {
   const faults = new Set<string>(options.faults ?? []);
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? systemClock;
   const spec = options.spec;
   // The fault reverses the spending order the spec gives; the balance code itself stays honest.
   const billingSpec: Spec = faults.has('balance-topped-up-first')

@@ -1,3 +1,4 @@
+import type { Clock } from '#harness/core/clock.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { FaultId } from './faults/catalogue.ts';
 
@@ -14,7 +15,7 @@ export interface EmulatorOptions {
   /** Keys that were valid once and are revoked: 401, like any other bad key. */
   revokedKeys?: readonly string[];
   /** The emulator's clock. Lifecycle, `created`, pricing windows and the cache all read it. */
-  now?: () => Date;
+  now?: Clock;
   faults?: readonly FaultId[];
   /** Seed of the deterministic text generator. */
   seed?: number;

@@ -8,7 +8,7 @@ import { targetModelOf, type RunConfig } from './runConfig.ts';
 import type { SuitesRun } from './suitesRun.ts';
 import { tokensOf } from '#harness/core/tokens.ts';
 
-/** Tokens a model's checks reported, and their cost at the spec's prices on the day of the run. */
+/** Tokens a model's checks reported, and their cost at the spec's prices when they were spent. */
 function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at: Date): UsageTotals {
   const t = tokensOf(results);
   return { ...t, costUsd: formatUsd(costOfUse(spec, model, t, at), 6) };
@@ -26,7 +26,7 @@ export function buildRecords(
   spec: Spec,
   config: RunConfig,
   results: readonly CheckResult[],
-  timing: { startedAt: Date; finishedAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic },
+  timing: { startedAt: Date; finishedAt: Date; spentAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic },
 ): RunRecord[] {
   const catalogue = buildRegistry(spec).all();
   return config.models
@@ -46,7 +46,7 @@ export function buildRecords(
         results: mine,
         summary: summarize(mine),
         causes: causesOf(mine),
-        usage: usageOf(spec, model, mine, timing.startedAt),
+        usage: usageOf(spec, model, mine, timing.spentAt),
         interrupted: timing.interrupted,
         ...(timing.endedEarly ? { endedEarly: timing.endedEarly } : {}),
         // The target's, so every model's record of it carries the same figures.

@@ -1,3 +1,4 @@
+import type { Clock } from '#harness/core/clock.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { headersOf, secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 import { timingOf } from '#harness/transport/timing.ts';
@@ -60,6 +61,8 @@ export interface RunSettings {
 export interface RunHooks {
   /** Aborted on SIGINT or SIGTERM: no new check starts, the reports are written partial. */
   stop: { signal: AbortSignal; signalName: string };
+  /** The day the run happens (core/clock.ts): the records' startedAt and finishedAt, which known failures' `until` is judged against. */
+  calendar: Clock;
   budget?: BudgetLedger;
   /** A line for the operator (stderr). */
   log(line: string): void;
@@ -80,24 +83,26 @@ export interface TargetsRun {
  * interruption kept from running is reported as skipped, saying why.
  */
 export async function runTargets(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks): Promise<TargetsRun> {
-  const { stop, budget, log } = hooks;
+  const { stop, budget, log, calendar } = hooks;
   const run: TargetsRun = { records: [], clock: new RunClock() };
   for (const entry of targets) {
     const { target } = entry;
     try {
-      const startedAt = new Date();
-      const referenceTime = await referenceTimeOf(spec, entry, settings);
+      const startedAt = calendar();
+      // Tokens are priced as of when they were spent: a recording's, when it was made.
+      const spentAt = target.recordedAt !== undefined ? new Date(target.recordedAt) : startedAt;
+      const referenceTime = await referenceTimeOf(spec, entry, settings, calendar);
       const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
       if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models });
       // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
-      const configOf = () => runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(startedAt) } : {}) });
+      const configOf = () => runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(spentAt) } : {}) });
       const config = configOf();
       const plan = planRun(spec, config);
       const { repeat } = settings;
       // A live target costs money: say what, before the first one (or before any run with a budget).
-      if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, startedAt, settings, hooks);
+      if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, spentAt, settings, hooks);
       if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs${repeat > 1 ? `, ${repeat} times over` : ''} on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
-      const watch = budget?.watch(spec, startedAt);
+      const watch = budget?.watch(spec, spentAt);
       // A silent endpoint shows as waiting, with what bounds the wait, not as a hang.
       const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings));
       const onResult = (r: CheckResult, n: number, i: number) => {
@@ -105,7 +110,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
         hooks.progress?.(r, i * plan.length + n, plan.length * repeat, repeat > 1 ? { index: i + 1, of: repeat } : undefined);
         watch?.seen(r);
       };
-      const timing = () => ({ startedAt, finishedAt: new Date(), interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
+      const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
       // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
       const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
       const suites = await runRepeated({ repeat, configOf, progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) }).finally(() => pulse?.stop());
@@ -136,19 +141,19 @@ function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'a
 }
 
 /** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts). */
-function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings): Promise<RunConfig['referenceTime']> {
+function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings, calendar: Clock): Promise<RunConfig['referenceTime']> {
   if (target.clock !== undefined && s.now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
   const ask = { modelsUrl: `${target.baseUrl}/models`, apiKey: target.apiKey, headers: headersOf(headers), secrets: [target.apiKey, ...secretValues(headers)], retry: spec.errors.retry, timing: timingOf(s) };
-  return resolveReferenceTime(s.now?.toISOString(), ask);
+  return resolveReferenceTime(s.now?.toISOString(), ask, calendar);
 }
 
 /** The run's cost, from the cost profile or a free dry run of the plan (spend/estimate.ts); a budget it is above stops the run before anything is spent. */
-async function estimate(spec: Spec, config: RunConfig, planned: number, startedAt: Date, settings: RunSettings, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
+async function estimate(spec: Spec, config: RunConfig, planned: number, pricedAt: Date, settings: RunSettings, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
   if (!settings.quiet) log(`svc-conformance: estimating the cost of ${planned * settings.repeat} check runs...`);
   // Loaded when needed: a run without an estimate does not load what the dry run uses.
   const { estimateCost } = await import('./spend/estimate.ts');
   // Each repetition sends the whole plan afresh: N runs cost N times one.
-  const e = repeatedEstimate(await estimateCost(spec, config, startedAt, stop.signal), settings.repeat);
+  const e = repeatedEstimate(await estimateCost(spec, config, pricedAt, stop.signal), settings.repeat);
   if (stop.signal.aborted) return e;
   const how = e.method === 'plan-profile' ? 'as each check cost on the embedded emulator' : 'measured on the embedded emulator';
   log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices, ${how}); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);

@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
+import { clockFrom } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 import { generateKey, startEmulator, type FaultId, type StartOptions } from '#harness/emulator/index.ts';
@@ -17,6 +18,8 @@ export interface Target {
   emptyBalanceKey?: string;
   /** fixtures: the recording's reference time (ISO), which lifecycle checks judge against. */
   clock?: string;
+  /** fixtures: when the recording was made (ISO): its tokens are priced as of then. */
+  recordedAt?: string;
   /** fixtures: the checks the recording holds, per model, when its manifest lists them. */
   recording?: RecordedChecks;
   close(): Promise<void>;
@@ -29,8 +32,6 @@ export function defaultMessagesBase(baseUrl: string): string {
 
 /** The embedded emulator, in this process on an ephemeral loopback port. */
 export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[] } & Pick<StartOptions, 'latencyMs' | 'streamIntervalMs' | 'concurrencyPerKey'> = {}): Promise<Target> {
-  const start = options.now;
-  const offset = start ? start.getTime() - Date.now() : 0;
   const apiKey = generateKey();
   // A second account with nothing left to spend, so the 402 rule can be checked.
   const emptyBalanceKey = generateKey();
@@ -38,7 +39,7 @@ export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?:
     spec,
     apiKeys: [apiKey, emptyBalanceKey],
     balances: { [emptyBalanceKey]: { currency: spec.pricing.currency, granted: '0', toppedUp: '0' } },
-    ...(start ? { now: () => new Date(Date.now() + offset) } : {}),
+    ...(options.now ? { now: clockFrom(options.now) } : {}),
     faults: options.faults ?? [],
     ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
     ...(options.streamIntervalMs !== undefined ? { streamIntervalMs: options.streamIntervalMs } : {}),
@@ -87,6 +88,7 @@ export async function fixturesTarget(dir: string, options: { fast?: boolean } = 
     ...(manifest.emptyBalanceKey ? { emptyBalanceKey: REPLAY_KEYS[1] } : {}),
     apiKeyEnv: 'SVC_API_KEY',
     clock: manifest.clock,
+    recordedAt: manifest.recordedAt,
     ...(manifest.checks ? { recording: { dir: shownPath(dir), checks: manifest.checks } } : {}),
     close: () => server.close(),
   };

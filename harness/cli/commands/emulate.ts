@@ -1,7 +1,9 @@
+import { clockFrom } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { FAULTS, isFaultId, startEmulator, type FaultId } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { EXIT, parseFlags, type Command } from '../command.ts';
+import { onStopSignal } from '../interruptions.ts';
 import { emulateInfo } from './emulateHelp.ts';
 
 export const emulate: Command = {
@@ -65,9 +67,10 @@ export const emulate: Command = {
     io.stdout(emulator.url);
     if (!values['api-key']) io.stdout(emulator.apiKey);
     await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const done = onStopSignal(() => {
+        done();
+        resolve();
+      });
     });
     await emulator.close();
     return EXIT.ok;
@@ -92,10 +95,4 @@ function integerFlag(name: string, value: string | undefined, min: number, max: 
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`emulate: --${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)}).`);
   return n;
-}
-
-/** A clock that reads `start` now and advances with real time. */
-export function clockFrom(start: Date): () => Date {
-  const offset = start.getTime() - Date.now();
-  return () => new Date(Date.now() + offset);
 }

@@ -50,8 +50,9 @@ export class Meter {
     return Math.round(this.#busyMs + (this.#inFlight > 0 ? performance.now() - this.#busySince : 0));
   }
 
+  /** Only a budget needs the spend counted, at the prices it was given (RunConfig.budget.pricedAt). */
   spend(model: string, tokens: TokenUse): void {
-    if (tokens.promptTokens + tokens.completionTokens === 0) return;
-    this.#spentPico += costOfUse(this.spec, model, tokens, new Date(this.budget?.pricedAt ?? Date.now()));
+    if (this.budget === undefined || tokens.promptTokens + tokens.completionTokens === 0) return;
+    this.#spentPico += costOfUse(this.spec, model, tokens, new Date(this.budget.pricedAt));
   }
 }
