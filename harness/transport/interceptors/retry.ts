@@ -18,6 +18,17 @@ export interface RetryOptions {
   onRetry?: (info: { url: string; status: number; attempt: number; waitMs: number }) => void;
 }
 
+const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The instant an HTTP-date `Retry-After` is measured from: the answer's own Date (the server's
+ * clock, whatever this machine's says, and a replayed answer's as recorded), else this machine's.
+ */
+function serverClockMs(date: string | undefined): number {
+  const at = date === undefined ? Number.NaN : Date.parse(date);
+  return Number.isNaN(at) ? Date.now() : at;
+}
+
 /** Server errors asked again once before they are taken as an answer (501 says what it is at once; 503 is the policy's). */
 const CONFIRMED_5XX = new Set([500, 502, 504]);
 
@@ -101,8 +112,7 @@ class RetryHandler extends ForwardingHandler {
   }
 
   override onResponseStart(...[, statusCode, headers, statusMessage]: Parameters<ForwardingHandler['onResponseStart']>): void {
-    const retryAfter = headers['retry-after'];
-    let waitMs = this.#waitFor(statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    let waitMs = this.#waitFor(statusCode, first(headers['retry-after']), serverClockMs(first(headers.date)));
     if (waitMs !== undefined && this.#options.budget && !this.#options.budget.take(statusCode)) waitMs = undefined;
     this.#previous = statusCode;
     if (waitMs === undefined) {
@@ -113,14 +123,14 @@ class RetryHandler extends ForwardingHandler {
   }
 
   /** How long to wait before asking again after `status`, or undefined when it is final. */
-  #waitFor(status: number, retryAfter: string | undefined): number | undefined {
+  #waitFor(status: number, retryAfter: string | undefined, now: number): number | undefined {
     const { policy, random } = this.#options;
     const attempt = this.#context.attempts;
     // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
-    if (policy.statuses.includes(status)) return retryDelayMs(policy, attempt, status, retryAfter, random);
+    if (policy.statuses.includes(status)) return retryDelayMs(policy, attempt, status, retryAfter, random, now);
     if (!CONFIRMED_5XX.has(status) || this.#previous === status || attempt >= policy.max_attempts) return undefined;
     // The confirmation is asked for every request; more attempts only where the policy retries.
-    return attempt === 1 || this.#context.retry ? backoffMs(policy, attempt, status, retryAfter, random) : undefined;
+    return attempt === 1 || this.#context.retry ? backoffMs(policy, attempt, status, retryAfter, random, now) : undefined;
   }
 
   override onResponseData(controller: Controller, chunk: Buffer): void {
