@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { HarnessError } from '#harness/core/errors/index.ts';
@@ -49,6 +50,8 @@ export function createTransport(options: TransportOptions): Transport {
   const { secrets } = options;
 
   const closing = new AbortController();
+  // Every request waiting out a Retry-After listens for the close, as many at once as the limit allows.
+  setMaxListeners(0, closing.signal);
   const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: closing.signal }));
   const semaphore = new Semaphore(options.concurrency);
   const limiter = new AdaptiveLimit({ initial: options.concurrency, max: options.maxConcurrency ?? options.concurrency }, (n) => semaphore.resize(n));
