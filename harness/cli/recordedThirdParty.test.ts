@@ -1,12 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { CLIENTS } from '#harness/checks/client/index.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import type { RecordedThirdParty } from '#harness/testing/thirdParty/recorded.ts';
+import { ALL_CLIENTS_FLAGS, pinnedVerdicts, recordedThirdParties, verdictsPinnable } from '#harness/testing/thirdParty/recorded.ts';
 import { main } from './main.ts';
 
 /**
@@ -16,23 +15,18 @@ import { main } from './main.ts';
  * The replay hands the recorded answers to every pinned client (--clients, all of CLIENTS), and every
  * client verdict is pinned, pass or not: what a real client makes of a real server's bytes is the
  * finding, so a client check that appears, goes or changes fails here until it is pinned by hand.
+ * (clockShift.test.ts replays them again with the machine's clock moved ahead.)
  */
 const isClientCheck = (id: string): boolean => id.startsWith('client.');
-/** Every pinned client, whatever a run chooses by default: the replay judges them all. */
-const ALL_CLIENTS = ['--clients', CLIENTS.map((c) => c.name).join(',')];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PINS_DIR = join(ROOT, 'harness/testing/thirdParty');
-const pinFiles = readdirSync(PINS_DIR).filter((f) => f.endsWith('.pins.ts')).sort();
-const recorded: RecordedThirdParty[] = await Promise.all(
-  pinFiles.map(async (f) => ((await import(join(PINS_DIR, f))) as { default: RecordedThirdParty }).default),
-);
+const recorded = await recordedThirdParties();
 const dir = tempDirs('svc-recorded-third-party-')();
 const runs = new Map<string, { code: number; results: CheckResult[] }>();
 
 beforeAll(async () => {
   for (const r of recorded) {
     const json = join(dir, `${r.name}.json`);
-    const args = ['run', '--fixtures', join(ROOT, r.fixtures), '--fast', '--report-dir', join(dir, r.name), '--json', json, '--quiet', ...ALL_CLIENTS, ...r.args];
+    const args = ['run', '--fixtures', join(ROOT, r.fixtures), '--fast', '--report-dir', join(dir, r.name), '--json', json, '--quiet', ...ALL_CLIENTS_FLAGS, ...r.args];
     const code = await main(args, captureIO());
     const all = JSON.parse(readFileSync(json, 'utf8')) as { records: { results: CheckResult[] }[] };
     runs.set(r.name, { code, results: all.records.flatMap((x) => x.results) });
@@ -49,14 +43,7 @@ describe.each(recorded.map((r) => [r.name, r] as const))('%s (replayed)', (_name
   });
 
   test('every must verdict, every client verdict, and every failing one, is the pinned one', () => {
-    const results = runs.get(r.name)!.results;
-    const seen = Object.fromEntries(
-      results
-        .filter((x) => x.severity === 'must' || isClientCheck(x.checkId) || x.verdict === 'fail' || x.verdict === 'error' || r.verdicts[x.checkId] !== undefined)
-        .map((x) => [x.checkId, x.verdict]),
-    );
-    const pinned = Object.fromEntries(Object.entries(r.verdicts).map(([id, p]) => [id, p.verdict]));
-    expect(sorted(seen)).toEqual(sorted(pinned));
+    expect(verdictsPinnable(r, runs.get(r.name)!.results)).toEqual(pinnedVerdicts(r));
   });
 
   test('every client check the replay ran is pinned, pass or not', () => {
@@ -77,7 +64,3 @@ describe.each(recorded.map((r) => [r.name, r] as const))('%s (replayed)', (_name
     }
   });
 });
-
-function sorted(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
-}

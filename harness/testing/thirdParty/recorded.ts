@@ -1,3 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLIENTS } from '#harness/checks/client/index.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
 import type { Pinned } from './verdicts.ts';
 
 /**
@@ -24,4 +29,37 @@ export interface RecordedThirdParty {
    * reproduced by hand (the client fed those bytes, or the client against the running server).
    */
   verdicts: Readonly<Record<string, Pinned>>;
+}
+
+const PINS_DIR = fileURLToPath(new URL('./', import.meta.url));
+
+/** Every recorded server with its pins (`<name>.pins.ts` beside this module), by name. */
+export async function recordedThirdParties(): Promise<RecordedThirdParty[]> {
+  const files = readdirSync(PINS_DIR).filter((f) => f.endsWith('.pins.ts')).sort();
+  return Promise.all(files.map(async (f) => ((await import(join(PINS_DIR, f))) as { default: RecordedThirdParty }).default));
+}
+
+/** Every pinned client, whatever a run chooses by default: a replay of a recorded server judges them all. */
+export const ALL_CLIENTS_FLAGS: readonly string[] = ['--clients', CLIENTS.map((c) => c.name).join(',')];
+
+const isClientCheck = (id: string): boolean => id.startsWith('client.');
+
+/**
+ * What a replay's results say of what the pins hold, by check id: every must verdict, every client
+ * verdict, every failing one, and every pinned one; compared with `pinnedVerdicts(r)`.
+ */
+export function verdictsPinnable(r: RecordedThirdParty, results: readonly CheckResult[]): Record<string, string> {
+  const seen = results
+    .filter((x) => x.severity === 'must' || isClientCheck(x.checkId) || x.verdict === 'fail' || x.verdict === 'error' || r.verdicts[x.checkId] !== undefined)
+    .map((x) => [x.checkId, x.verdict] as const);
+  return sortedRecord(seen);
+}
+
+/** The pinned verdicts, by check id. */
+export function pinnedVerdicts(r: RecordedThirdParty): Record<string, string> {
+  return sortedRecord(Object.entries(r.verdicts).map(([id, p]) => [id, p.verdict] as const));
+}
+
+function sortedRecord(entries: readonly (readonly [string, string])[]): Record<string, string> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => a.localeCompare(b)));
 }
