@@ -62,6 +62,15 @@ describe('retry: Retry-After first', () => {
     expect(transport.stats()).toMatchObject({ requests: 2, retries: 1 });
   });
 
+  test('a Retry-After date is measured from the answer\'s own Date, not this machine\'s clock (skewed, or a replay years later)', async () => {
+    // The server's clock is in 2001: by this machine's, its Retry-After date is long past (no wait).
+    const date = 'Mon, 01 Jan 2001 00:00:00 GMT';
+    await scriptedServer([{ status: 429, headers: { date, 'retry-after': 'Mon, 01 Jan 2001 00:00:04 GMT' } }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    expect((await transport.send({ method: 'GET', url: `${server!.url}/models` })).status).toBe(200);
+    expect(waits).toEqual([4000]);
+  });
+
   test('without an injected sleep the wait is the real clock\'s: the retry is not sent while Retry-After runs', async () => {
     const { seen } = await scriptedServer([{ status: 429, headers: { 'retry-after': '30' } }, { status: 200 }]);
     transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
