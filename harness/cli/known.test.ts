@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { RunRecord } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
@@ -15,12 +16,13 @@ const NOW = '2026-06-01T00:00:00Z';
 const CHECK = 'usage.total.equals-prompt-plus-completion';
 const base = ['--model', 'svc-v4-flash', '--now', NOW, '--quiet'];
 
-async function run(args: string[]): Promise<{ code: number; err: string; record: RunRecord; summary: { outcome: string; reason: string }; md: string }> {
+/** A run (the embedded emulator at NOW, unless `head` says otherwise) on the calendar's `today` (the machine's unless given). */
+async function run(args: string[], { today, head = base }: { today?: string; head?: readonly string[] } = {}): Promise<{ code: number; err: string; record: RunRecord; summary: { outcome: string; reason: string }; md: string }> {
   const dir = tmp();
-  const io = captureIO();
-  const code = await main(['run', ...base, '--report-dir', dir, '--json', join(dir, 'all.json'), ...args], io);
+  const io = { ...captureIO(), ...(today !== undefined ? { calendar: () => new Date(today) } : {}) };
+  const code = await main(['run', ...head, '--report-dir', dir, '--json', join(dir, 'all.json'), ...args], io);
   const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { summary: { outcome: string; reason: string }; records: RunRecord[] };
-  return { code, err: io.err.join('\n'), record: all.records[0]!, summary: all.summary, md: readFileSync(join(dir, 'emulator', 'svc-v4-flash', 'report.md'), 'utf8') };
+  return { code, err: io.err.join('\n'), record: all.records[0]!, summary: all.summary, md: readFileSync(join(dir, readdirSync(dir, { recursive: true }).map(String).find((f) => f.endsWith('report.md'))!), 'utf8') };
 }
 
 function knownFile(body: string): string {
@@ -58,11 +60,33 @@ describe('known failures', () => {
     expect(strict.summary.reason).toMatch(/1 known-failure entry is stale .* --strict-known fails the run on them/);
   }, 60_000);
 
-  test('an entry past its until date fails the run, saying so', async () => {
-    const { code, record, summary } = await run(['--fault', 'usage-total-wrong', '--only', 'usage.total.*', '--known', knownFile(entry('    until: 2026-01-31\n'))]);
-    expect(code).toBe(1);
-    expect(record.results.find((r) => r.checkId === CHECK)?.verdict).toBe('fail');
-    expect(summary.reason).toMatch(/1 check fails the run/);
+  test('an entry is good through its until date (UTC), judged on the day the run happens, not on the endpoint\'s clock (--now)', async () => {
+    const known = knownFile(entry('    until: 2026-12-31\n'));
+    const args = ['--fault', 'usage-total-wrong', '--only', 'usage.total.*', '--known', known];
+    const lastDay = await run(args, { today: '2026-12-31T23:59:59Z' });
+    expect(lastDay.code).toBe(0);
+    expect(lastDay.record.startedAt).toBe('2026-12-31T23:59:59.000Z');
+    const dayAfter = await run(args, { today: '2027-01-01T00:00:01Z' });
+    expect(dayAfter.code).toBe(1);
+    expect(dayAfter.record.results.find((r) => r.checkId === CHECK)?.verdict).toBe('fail');
+    expect(dayAfter.summary.reason).toMatch(/1 check fails the run/);
+    expect(dayAfter.md).toMatch(/known until 2026-12-31, which has passed/);
+  }, 60_000);
+
+  test('in replay-based CI too: a recording made before an entry\'s until is judged at its own clock, and the entry expires on the calendar', async () => {
+    // llama-server has no beta base (fixtures/llama-server/FINDINGS.md): a must failure, recorded on 2026-11-26.
+    const check = 'endpoint.chat-completions-on-beta.served';
+    const known = knownFile(`known:\n  - check: ${check}\n    reason: no beta base yet\n    until: 2026-11-30\n`);
+    const replay = ['--fixtures', fileURLToPath(new URL('../../fixtures/llama-server', import.meta.url)), '--fast', '--model-map', 'svc-v4-flash=tiny-chatml', '--only', check, '--known', known];
+    // Without --now: the endpoint's clock is the recording's.
+    const replayed = (today: string) => run(replay, { today, head: ['--quiet'] });
+    const before = await replayed('2026-11-30T12:00:00Z');
+    expect(before.code).toBe(0);
+    expect(before.record.referenceTime.source).toBe('fixture');
+    const after = await replayed('2026-12-01T00:00:00Z');
+    expect(after.code).toBe(1);
+    expect(after.record.referenceTime).toEqual(before.record.referenceTime);
+    expect(after.record.results.find((r) => r.checkId === check)?.verdict).toBe('fail');
   }, 60_000);
 
   test('an entry naming no check is an input error naming the file and line, exit 2', async () => {
