@@ -5,10 +5,12 @@ import { runChecks } from '#harness/runner/runChecks.ts';
 import { runSuites } from '#harness/runner/runVitest.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
+import { emulatorRunConfig } from '#harness/testing/emulatorRunConfig.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { main } from './main.ts';
 
 const { spec } = loadSpec();
+const NOW = new Date('2026-06-01T00:00:00Z');
 const tmp = tempDirs('svc-budget-');
 
 describe('--budget-usd', () => {
@@ -36,24 +38,10 @@ describe('--budget-usd', () => {
   }, 120_000);
 
   test.each([['runChecks (in-process)', runChecks], ['the suites (vitest)', runSuites]] as const)('%s: once the spend reaches the budget, nothing more is sent: the checks not run are skipped for budget', async (_name, execute) => {
-    const target = await emulatorTarget(spec);
+    const target = await emulatorTarget(spec, { now: NOW });
     try {
-      const run = await execute({
-        target: { kind: 'emulator', baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
-        apiKey: target.apiKey,
-        apiKeyEnv: 'SVC_API_KEY',
-        models: ['svc-v4-flash'],
-        modelMap: {},
-        concurrency: 1,
-        strict: false,
-        only: ['request.'],
-        runs: 2,
-        seed: 1,
-        referenceTime: { value: new Date().toISOString(), source: 'local-clock' },
-        lifecycleToleranceSeconds: 120,
-        // One answer's tokens exceed a millionth of a cent: the first paid answer reaches it.
-        budget: { limitUsd: '0.00000001', pricedAt: new Date().toISOString() },
-      });
+      // One answer's tokens exceed a millionth of a cent: the first paid answer reaches it.
+      const run = await execute(emulatorRunConfig(target, ['svc-v4-flash'], NOW, { concurrency: 1, only: ['request.'], runs: 2, budget: { limitUsd: '0.00000001', pricedAt: NOW.toISOString() } }));
       const budget = run.results.filter((r) => r.verdict === 'skip' && r.reason?.startsWith('budget:'));
       const ran = run.results.filter((r) => !r.reason?.startsWith('budget:'));
       expect(ran.length).toBeGreaterThan(0);

@@ -20,7 +20,7 @@ async function runOn(emulator: Parameters<typeof emulatorTarget>[1], maxInFlight
   const proxy = maxInFlight === undefined ? undefined : await startProxy(target.baseUrl, { maxInFlight });
   try {
     const at = proxy ? { ...target, baseUrl: proxy.url, messagesBaseUrl: target.messagesBaseUrl.replace(target.baseUrl, proxy.url) } : target;
-    const config = emulatorRunConfig(at, defaultModels(spec), { concurrency: ADAPTIVE.initial, maxConcurrency: ADAPTIVE.max, referenceTime: { value: NOW.toISOString(), source: 'flag' } });
+    const config = emulatorRunConfig(at, defaultModels(spec), NOW, { concurrency: ADAPTIVE.initial, maxConcurrency: ADAPTIVE.max });
     return await runChecks(config);
   } finally {
     await proxy?.close();

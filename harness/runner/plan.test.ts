@@ -4,12 +4,13 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
+import { emulatorRunConfig } from '#harness/testing/emulatorRunConfig.ts';
 import { planRun, type Planned } from './plan.ts';
-import type { RunConfig } from './runConfig.ts';
 import { runChecks } from './runChecks.ts';
 import { runSuites } from './runVitest.ts';
 
 const { spec } = loadSpec();
+const NOW = new Date('2026-06-01T00:00:00Z');
 const SUITES = new URL('../../suites/', import.meta.url);
 const idsOf = (plan: readonly Planned[]) => plan.map((p) => `${p.check.id} ${p.model}`).sort();
 const resultIds = (results: readonly CheckResult[]) => results.map((r) => `${r.checkId} ${r.model}`).sort();
@@ -31,23 +32,9 @@ describe('planRun', () => {
   });
 
   test.each([['the suites (vitest)', runSuites], ['runChecks (in-process)', runChecks]] as const)('what %s run is planRun: a shard of a run over several areas', async (_name, execute) => {
-    const target = await emulatorTarget(spec);
+    const target = await emulatorTarget(spec, { now: NOW });
     try {
-      const config: RunConfig = {
-        target: { kind: 'emulator', baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
-        apiKey: target.apiKey,
-        apiKeyEnv: 'SVC_API_KEY',
-        models: ['svc-v4-flash', 'svc-v4-pro'],
-        modelMap: {},
-        concurrency: 2,
-        strict: false,
-        only: ['*list*'],
-        shard: { index: 2, count: 3 },
-        runs: 1,
-        seed: 1,
-        referenceTime: { value: new Date().toISOString(), source: 'local-clock' },
-        lifecycleToleranceSeconds: 120,
-      };
+      const config = emulatorRunConfig(target, ['svc-v4-flash', 'svc-v4-pro'], NOW, { concurrency: 2, only: ['*list*'], shard: { index: 2, count: 3 }, runs: 1 });
       const run = await execute(config);
       expect(run.results.length).toBeGreaterThan(0);
       expect(resultIds(run.results)).toEqual(idsOf(planRun(spec, config)));

@@ -23,7 +23,7 @@ const key = (r: { checkId: string; model: string }) => `${r.checkId}|${r.model}`
 async function onEmulator(executor: (config: RunConfig, options?: SuitesOptions) => Promise<SuitesRun>, faults: FaultId[], overrides: Partial<RunConfig> = {}, options?: SuitesOptions) {
   const target = await emulatorTarget(spec, { now: NOW, faults });
   try {
-    const config = emulatorRunConfig(target, defaultModels(spec), { referenceTime: { value: NOW.toISOString(), source: 'flag' }, ...overrides });
+    const config = emulatorRunConfig(target, defaultModels(spec), NOW, overrides);
     return { config, run: await executor(config, options) };
   } finally {
     await target.close();
@@ -70,7 +70,7 @@ describe('runSuites: the suites are an adapter over runChecks', () => {
   test('a stop reaches the one runner: the checks not started are not run, and the run says it was cancelled', async () => {
     const target = await emulatorTarget(spec, { now: NOW, latencyMs: 200 });
     try {
-      const config = emulatorRunConfig(target, defaultModels(spec), { referenceTime: { value: NOW.toISOString(), source: 'flag' } });
+      const config = emulatorRunConfig(target, defaultModels(spec), NOW);
       const started = performance.now();
       const run = await runSuites(config, { stop: AbortSignal.timeout(3_000) });
       expect(run.cancelled).toBe(true);

@@ -12,7 +12,7 @@ const NOW = new Date('2026-06-01T00:00:00Z');
 async function onEmulator<T>(run: (config: ReturnType<typeof emulatorRunConfig>) => Promise<T>): Promise<T> {
   const target = await emulatorTarget(spec, { now: NOW });
   try {
-    return await run(emulatorRunConfig(target, ['svc-v4-flash'], { referenceTime: { value: NOW.toISOString(), source: 'flag' }, only: ['schema.'], concurrency: 2 }));
+    return await run(emulatorRunConfig(target, ['svc-v4-flash'], NOW, { only: ['schema.'], concurrency: 2 }));
   } finally {
     await target.close();
   }

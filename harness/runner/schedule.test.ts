@@ -8,6 +8,7 @@ import { runChecks } from './runChecks.ts';
 import { chainOf, longestChainFirst } from './schedule.ts';
 
 const { spec } = loadSpec();
+const NOW = new Date('2026-06-01T00:00:00Z');
 const planned = (id: string, chain?: Check['chain']): Planned => ({ model: 'm', check: { id, ...(chain !== undefined ? { chain } : {}) } as Check });
 
 describe('longestChainFirst', () => {
@@ -22,9 +23,9 @@ describe('longestChainFirst', () => {
 describe('declared chains', () => {
   test('no check waits on more round trips one after another than it declares (every check, every model, on the emulator)', async () => {
     // Before the legacy aliases retire, so their checks send too.
-    const target = await emulatorTarget(spec, { now: new Date('2026-06-01T00:00:00Z') });
+    const target = await emulatorTarget(spec, { now: NOW });
     try {
-      const config = emulatorRunConfig(target, Object.keys(spec.models), { referenceTime: { value: '2026-06-01T00:00:00Z', source: 'flag' } });
+      const config = emulatorRunConfig(target, Object.keys(spec.models), NOW);
       const run = await runChecks(config);
       const checks = new Map(buildRegistry(spec).all().map((c) => [c.id, c]));
       const undeclared = run.sent.filter((s) => (s.rounds ?? 0) > chainOf(checks.get(s.checkId)!, config.runs)).map((s) => `${s.checkId} [${s.model}]: ${s.rounds} round trips, declares ${chainOf(checks.get(s.checkId)!, config.runs)}`);

@@ -13,11 +13,12 @@ import { anthropicClientChecks } from './anthropic.ts';
 import { openaiClientChecks } from './openai.ts';
 
 const { spec } = loadSpec();
+const NOW = new Date('2026-06-01T00:00:00Z');
 
 async function runOn(faults: FaultId[], selection: { only?: string[]; skip?: string[] } = { only: ['client.*'] }) {
-  const target = await emulatorTarget(spec, { faults });
+  const target = await emulatorTarget(spec, { now: NOW, faults });
   try {
-    return await runChecks(emulatorRunConfig(target, defaultModels(spec), selection));
+    return await runChecks(emulatorRunConfig(target, defaultModels(spec), NOW, selection));
   } finally {
     await target.close();
   }

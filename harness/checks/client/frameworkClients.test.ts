@@ -13,12 +13,13 @@ import { aiSdkClientChecks } from './aiSdk.ts';
 import { langchainClientChecks } from './langchain.ts';
 
 const { spec } = loadSpec();
+const NOW = new Date('2026-06-01T00:00:00Z');
 const FRAMEWORKS = ['client.ai-sdk.*', 'client.langchain.*'];
 
 async function runOn(faults: FaultId[], only: string[] = FRAMEWORKS) {
-  const target = await emulatorTarget(spec, { faults });
+  const target = await emulatorTarget(spec, { now: NOW, faults });
   try {
-    return await runChecks(emulatorRunConfig(target, defaultModels(spec), { only }));
+    return await runChecks(emulatorRunConfig(target, defaultModels(spec), NOW, { only }));
   } finally {
     await target.close();
   }
