@@ -18,7 +18,7 @@ const pins: RecordedThirdParty = {
   args: ['--model', 'svc-v4-flash', '--model-map', 'svc-v4-flash=tiny-chatml'],
   exitCode: 1,
   verdicts: {
-    "answer.created.unix-seconds-near-clock": { verdict: 'pass', why: "`created` is std::time(0), Unix seconds (server-task.cpp to_json_oaicompat); llama-server sends no Date header, so the run's clock is the local one" },
+    "answer.created.unix-seconds-near-clock": { verdict: 'pass', why: "`created` is std::time(0), Unix seconds (server-task.cpp to_json_oaicompat); llama-server sends no Date header, so `created` is judged against the run's reference time: live, the local clock; replayed, the recording's clock (harness fixed: the replay server added the replay day's Date)" },
     "answer.model.names-a-model-of-the-service": { verdict: 'pass', why: "`model` is always the loaded model's alias, tiny-chatml, which --model-map maps to svc-v4-flash (server-context.cpp: oaicompat_model = meta->model_name)" },
     "answer.stream-created.unix-seconds-near-clock": { verdict: 'pass', why: "" },
     "answer.stream-model.names-a-model-of-the-service": { verdict: 'pass', why: "" },
