@@ -24,7 +24,7 @@ export function retryDelayMs(
   status: number,
   retryAfter: string | undefined,
   random: () => number,
-  now: number = Date.now(),
+  now: number,
 ): number | undefined {
   const retryable = policy.statuses.includes(status) || (policy.advised_statuses ?? []).includes(status);
   if (!retryable || attempt >= policy.max_attempts) return undefined;
@@ -32,7 +32,7 @@ export function retryDelayMs(
 }
 
 /** The policy's wait after `attempt` was answered with `status`, whether or not the policy retries that status: Retry-After first, else backoff with jitter. */
-export function backoffMs(policy: RetryPolicy, attempt: number, status: number, retryAfter: string | undefined, random: () => number, now: number = Date.now()): number {
+export function backoffMs(policy: RetryPolicy, attempt: number, status: number, retryAfter: string | undefined, random: () => number, now: number): number {
   let ms = policy.read_retry_after_first ? retryAfterMs(retryAfter, now) : undefined;
   if (ms === undefined) {
     const backoff = Math.min(policy.initial_delay_seconds * policy.multiplier ** (attempt - 1), policy.max_delay_seconds);
