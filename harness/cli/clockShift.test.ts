@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -79,3 +79,20 @@ describe.each(recordings)('fixtures/%s', (dir) => {
     }
   }, 120_000);
 });
+
+test("a replay's tokens are priced as of when the recording was made, not the replay day", async () => {
+  // The same recording, made (as its manifest says) during svc-v4-pro's promotion and after it.
+  const costWhenRecordedAt = async (recordedAt: string): Promise<string> => {
+    const copy = join(tmp(), 'recording');
+    cpSync(join(FIXTURES, 'emulator-after-retirement'), copy, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...manifest, recordedAt }));
+    const out = tmp();
+    expect(await main(['run', '--fixtures', copy, '--fast', '--quiet', '--model', 'svc-v4-pro', '--only', 'usage.*', '--report-dir', out, '--json', join(out, 'all.json')], captureIO())).toBe(0);
+    return (JSON.parse(readFileSync(join(out, 'all.json'), 'utf8')) as { records: RunRecord[] }).records[0]!.usage.costUsd;
+  };
+  const promo = await costWhenRecordedAt('2026-05-15T00:00:00.000Z');
+  const regular = await costWhenRecordedAt('2026-06-15T00:00:00.000Z');
+  expect(Number(promo)).toBeGreaterThan(0);
+  expect(Number(promo)).toBeLessThan(Number(regular) / 3);
+}, 60_000);

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '#harness/core/clock.ts';
+import type { Clock } from '#harness/core/clock.ts';
 import { createTransport } from '#harness/transport/index.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import type { Timing } from '#harness/transport/timing.ts';
@@ -16,11 +16,11 @@ export interface ReferenceTimeAsk {
 
 /**
  * The instant lifecycle checks judge against: --now; else the Date header of the target's answer
- * to GET /models; else the local clock (`local`, the machine's unless a test hands another). Resolved once per run so every check agrees. Asked through
+ * to GET /models; else the `local` clock. Resolved once per run so every check agrees. Asked through
  * the transport, with the run's timing (only as long as a connection may take: a Date header is no
  * reason to wait for a slow answer) and its redaction.
  */
-export async function resolveReferenceTime(now: string | undefined, ask: ReferenceTimeAsk, local: Clock = systemClock): Promise<RunConfig['referenceTime']> {
+export async function resolveReferenceTime(now: string | undefined, ask: ReferenceTimeAsk, local: Clock): Promise<RunConfig['referenceTime']> {
   if (now !== undefined) return { value: new Date(now).toISOString(), source: 'flag' };
   const quick = Math.min(ask.timing.connectMs, ask.timing.headersMs);
   const transport = createTransport({ secrets: ask.secrets, concurrency: 1, retry: { ...ask.retry, max_attempts: 1 }, timing: { ...ask.timing, headersMs: quick, idleMs: quick, totalMs: quick } });

@@ -140,7 +140,7 @@ function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'a
   return { ...(s.repeat > 1 ? { repeat: s.repeat } : {}), ...(s.allowFlaky ? { allowFlaky: true } : {}), ...(s.clientsGate ? { clientsGate: true } : {}) };
 }
 
-/** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts). */
+/** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts); a live target that gives none, this machine's, which the calendar reads. */
 function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings, calendar: Clock): Promise<RunConfig['referenceTime']> {
   if (target.clock !== undefined && s.now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
   const ask = { modelsUrl: `${target.baseUrl}/models`, apiKey: target.apiKey, headers: headersOf(headers), secrets: [target.apiKey, ...secretValues(headers)], retry: spec.errors.retry, timing: timingOf(s) };
