@@ -27,8 +27,8 @@ export interface CommandEntry extends CommandInfo {
 export interface CommandIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** The calendar: the day the run happens (core/clock.ts). The machine's clock unless a test hands one. */
-  calendar?: Clock;
+  /** The calendar: the day the run happens (core/clock.ts). The machine's clock, or one a test hands. */
+  calendar: Clock;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -19,7 +19,8 @@ const base = ['--model', 'svc-v4-flash', '--now', NOW, '--quiet'];
 /** A run (the embedded emulator at NOW, unless `head` says otherwise) on the calendar's `today` (the machine's unless given). */
 async function run(args: string[], { today, head = base }: { today?: string; head?: readonly string[] } = {}): Promise<{ code: number; err: string; record: RunRecord; summary: { outcome: string; reason: string }; md: string }> {
   const dir = tmp();
-  const io = { ...captureIO(), ...(today !== undefined ? { calendar: () => new Date(today) } : {}) };
+  const io = captureIO();
+  if (today !== undefined) io.calendar = () => new Date(today);
   const code = await main(['run', ...head, '--report-dir', dir, '--json', join(dir, 'all.json'), ...args], io);
   const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { summary: { outcome: string; reason: string }; records: RunRecord[] };
   return { code, err: io.err.join('\n'), record: all.records[0]!, summary: all.summary, md: readFileSync(join(dir, readdirSync(dir, { recursive: true }).map(String).find((f) => f.endsWith('report.md'))!), 'utf8') };

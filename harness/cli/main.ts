@@ -1,3 +1,4 @@
+import { systemClock } from '#harness/core/clock.ts';
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import { EXIT, type CommandEntry, type CommandIO } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
@@ -37,7 +38,7 @@ function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
   };
 }
 
-const defaultIO: CommandIO = { stdout: lineWriter(process.stdout), stderr: lineWriter(process.stderr) };
+const defaultIO: CommandIO = { stdout: lineWriter(process.stdout), stderr: lineWriter(process.stderr), calendar: systemClock };
 
 /** Set to 1 to see the stack of an internal error. */
 const DEBUG_ENV = 'SVC_CONFORMANCE_DEBUG';

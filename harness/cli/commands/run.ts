@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { systemClock } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { parseHeader, parseHeaderEnv } from '#harness/core/extraHeaders.ts';
 import { defaultModels } from '#harness/checks/index.ts';
@@ -138,7 +137,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     if (baseline) checkBaselineCovers(targets.flatMap(({ target }) => models.map((model) => ({ model, target }))), baseline.records, baseline.source);
     // What an earlier run left there must not pass for this run's outcome, even if this one dies.
     clearReports(reportDir);
-    const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar ?? systemClock, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io) });
+    const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io) });
     const interrupted = stop.signal.aborted ? stop.signalName : undefined;
     return reportRun(ran, { reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {
