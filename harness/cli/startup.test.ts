@@ -31,8 +31,9 @@ describe('start-up loads only what the command needs', () => {
     const names = [...modules].map((f) => relative(HARNESS, f)).sort();
     // Each command's module is an import() in commands/index.ts, reached only when it runs.
     for (const c of ['run', 'record', 'merge', 'validate', 'diff', 'emulate', 'checkSpec', 'schemas', 'openapi']) expect(names).not.toContain(`cli/commands/${c}.ts`);
-    // Besides cli/ and the errors, only the concurrency policy and the client names, whose defaults `run --help` prints: modules with no import.
-    expect(names.filter((n) => !n.startsWith('cli/') && !n.startsWith('core/errors/'))).toEqual(['checks/client/names.ts', 'transport/adaptiveLimit.ts']);
+    // Besides cli/ and the errors, only the concurrency policy and the client names, whose defaults `run --help` prints,
+    // and the machine's clock (every command's calendar): modules with no import.
+    expect(names.filter((n) => !n.startsWith('cli/') && !n.startsWith('core/errors/'))).toEqual(['checks/client/names.ts', 'core/clock.ts', 'transport/adaptiveLimit.ts']);
     expect([...packages].filter((p) => !p.startsWith('node:'))).toEqual([]);
   });
 
