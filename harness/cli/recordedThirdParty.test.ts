@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { ALL_CLIENTS_FLAGS, pinnedVerdicts, recordedThirdParties, verdictsPinnable } from '#harness/testing/thirdParty/recorded.ts';
+import { ALL_CLIENTS_FLAGS, isClientCheck, pinnedVerdicts, recordedThirdParties, verdictsPinnable } from '#harness/testing/thirdParty/recorded.ts';
 import { main } from './main.ts';
 
 /**
@@ -17,7 +17,6 @@ import { main } from './main.ts';
  * finding, so a client check that appears, goes or changes fails here until it is pinned by hand.
  * (clockShift.test.ts replays them again with the machine's clock moved ahead.)
  */
-const isClientCheck = (id: string): boolean => id.startsWith('client.');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const recorded = await recordedThirdParties();
 const dir = tempDirs('svc-recorded-third-party-')();

@@ -42,7 +42,8 @@ export async function recordedThirdParties(): Promise<RecordedThirdParty[]> {
 /** Every pinned client, whatever a run chooses by default: a replay of a recorded server judges them all. */
 export const ALL_CLIENTS_FLAGS: readonly string[] = ['--clients', CLIENTS.map((c) => c.name).join(',')];
 
-const isClientCheck = (id: string): boolean => id.startsWith('client.');
+/** Whether a check id is a client check's (`client.<client>.<capability>`). */
+export const isClientCheck = (id: string): boolean => id.startsWith('client.');
 
 /**
  * What a replay's results say of what the pins hold, by check id: every must verdict, every client
