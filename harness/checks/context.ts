@@ -55,13 +55,19 @@ export interface CheckContext {
   judge(objectName: string, body: unknown, profile?: Profile): Violation[];
   referenceTime(): Promise<ReferenceTime>;
   /** Answers shared by the checks of one target run, keyed by request (support/samples.ts): the runner gives each run its own. */
-  samples: Map<string, Promise<SharedAnswer>>;
+  samples: SampleStore;
   /** `keyVariable`: the environment variable the key came from, for reproducers that read it back (never the key). */
   options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string };
 }
 
-/** Whether the target serves an endpoint on a base (runner/servedGate.ts), or the run left its feature out. */
-export type ServedVerdict = { served: true } | { served: false; why: string; evidence: Exchange[] } | { outOfScope: string } | { unknown: string };
+/** Where shared answers are kept (a Map will do): the runner's view of it also notes which answers each check read. */
+export interface SampleStore {
+  get(key: string): Promise<SharedAnswer> | undefined;
+  set(key: string, answer: Promise<SharedAnswer>): unknown;
+}
+
+/** Whether the target serves an endpoint on a base (runner/servedGate.ts), or the run left its feature out; `evidence`: the answers that showed it. */
+export type ServedVerdict = { served: true; evidence: Exchange[] } | { served: false; why: string; evidence: Exchange[] } | { outOfScope: string } | { unknown: string };
 
 export type CheckOutcome =
   | { verdict: 'pass'; note?: string }

@@ -38,6 +38,8 @@ interface Case {
   says: RegExp;
   /** Checks the mode leaves alone that must still pass (none when nothing answers). */
   passing: string[];
+  /** Checks that need a route the mode shows is not the endpoint: blocked by its served check, neither failed nor passed. */
+  blocked?: string[];
   /** The case stalls: the run gets --timeout-ms STALL_TIMEOUT_MS, whose expiry is what is tested. */
   stalls?: true;
 }
@@ -54,7 +56,8 @@ const CASES: Case[] = [
   { mode: 'stall-before-headers', stalls: true, only: 'schema.*', affected: [...PLAIN, 'schema.stream-chunk.matches-schema', 'schema.error-envelope.matches-schema'], says: /HARNESS_TIMEOUT.*no response headers within \d+ ms/, passing: UNTOUCHED },
   { mode: 'stall-mid-stream', stalls: true, only: 'st*', affected: ['stream.events.done-last', 'stream.events.final-chunk-has-finish-reason'], says: /HARNESS_TIMEOUT.*stalled for \d+ ms/, passing: ['stateless.history.not-kept', 'stream.response.content-type-is-event-stream'] },
   { mode: 'endless-body', affected: [...PLAIN, 'stream.events.done-last'], says: /BODY_TOO_LARGE.*(cut at|longer than) \d+ bytes/, passing: UNTOUCHED },
-  { mode: 'not-json', affected: PLAIN, says: /MALFORMED_JSON.*not JSON/, passing: [...UNTOUCHED, ...STREAMED] },
+  // An HTML page where the service answers JSON: whatever answers there is not the endpoint.
+  { mode: 'not-json', only: 's*,endpoint.chat-completions-on-base-url.served', affected: ['endpoint.chat-completions-on-base-url.served'], says: /answered HTTP 200 with application\/json and a body that is not JSON \(response body is not JSON/, passing: UNTOUCHED, blocked: [...PLAIN, ...STREAMED] },
   { mode: 'invalid-utf8', affected: [...PLAIN, 'stream.events.all-parse'], says: /not valid UTF-8/, passing: UNTOUCHED },
   { mode: 'huge-error-body', affected: ['schema.error-envelope.matches-schema'], says: /BODY_TOO_LARGE.*cut at \d+ bytes/, passing: UNTOUCHED },
   { mode: 'redirect-loop', affected: [...PLAIN, ...STREAMED], says: /HTTP 307 location \/chat\/completions/, passing: UNTOUCHED },
@@ -82,7 +85,7 @@ async function runAgainst(mode: HostileMode, only: string, stalls: boolean): Pro
 }
 
 describe('run against a hostile endpoint: it finishes, reports, exits 1, and says what happened', () => {
-  test.concurrent.each(CASES)('$mode', async ({ mode, only = 's*', affected, says, passing, stalls = false }) => {
+  test.concurrent.each(CASES)('$mode', async ({ mode, only = 's*', affected, says, passing, blocked = [], stalls = false }) => {
     const run = await runAgainst(mode, only, stalls);
     const byId = new Map(run.results.map((r) => [r.checkId, r]));
 
@@ -101,6 +104,7 @@ describe('run against a hostile endpoint: it finishes, reports, exits 1, and say
     }
     // The others still ran, and pass.
     for (const id of passing) expect(byId.get(id)?.verdict, `${mode}: ${id}: ${byId.get(id) ? story(byId.get(id)!) : 'missing'}`).toBe('pass');
+    for (const id of blocked) expect([byId.get(id)?.verdict, byId.get(id)?.skipKind], `${mode}: ${id}`).toEqual(['skip', 'blocked']);
     expect(run.code, `${mode}: exit code`).toBe(1);
   }, CASE_TIMEOUT_MS);
 });

@@ -101,4 +101,12 @@ export interface CheckResult {
   attempts?: { requests: number; attempts: number };
   /** A repeated run (--repeat N, N > 1): the verdict merged over N runs, and how they went. */
   repeat?: RepeatStats;
+  /** What the check judged: the endpoint's answers it read (its own, shared ones, the served probe's). A pass always has some. */
+  judged?: Judged;
+}
+
+/** The evidence a verdict rests on. */
+export interface Judged {
+  /** Answers of the endpoint read (a response came back), whoever sent the request. */
+  exchanges: number;
 }

@@ -36,9 +36,10 @@ const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
 });
 
 const CHECK_RESULT = object(
-  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'durationMs', 'tokens', 'attempts', 'repeat', 'failures'],
+  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'durationMs', 'tokens', 'attempts', 'repeat', 'judged', 'failures'],
   {
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
+    judged: object(['exchanges']),
     attempts: object(['requests', 'attempts']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured.ts';
-import type { CheckContext, CheckRequest, CheckResponse } from '#harness/checks/index.ts';
+import type { CheckContext, CheckRequest, CheckResponse, SampleStore, SharedAnswer } from '#harness/checks/index.ts';
 import { validatorFor } from '#harness/derive/validators/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { chainPriority, KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
@@ -46,7 +46,7 @@ const withStreamCap = (cap: number | undefined) => (cap === undefined ? {} : { m
 /** What the checks of one target run share: each route asked about once, each sample sent once. */
 export interface RunShared {
   gate: ServedGate;
-  samples: CheckContext['samples'];
+  samples: SampleStore;
 }
 
 /**
@@ -68,6 +68,15 @@ export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): 
     send: (r) => sender.send(r),
   });
   return { gate, samples: new Map() };
+}
+
+/** The run's shared answers as one check sees them: each it reads (asked first or not) is noted as judged by it. */
+function judgedSamples(store: SampleStore, tracker: CheckTracker): SampleStore {
+  const note = (answer: Promise<SharedAnswer> | undefined) => {
+    answer?.then((a) => tracker.saw(a.res), () => undefined);
+    return answer;
+  };
+  return { get: (key) => note(store.get(key)), set: (key, answer) => store.set(key, note(answer)!) };
 }
 
 /**
@@ -116,13 +125,15 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     targetModel: mapModel(model),
     mapModel,
     send,
-    served: (endpoint, base) => {
+    served: async (endpoint, base) => {
       const route = served.routes.find((r) => r.endpoint === endpoint && r.base === base);
-      return route ? served.verdict(route) : Promise.resolve({ served: true });
+      const v = route ? await served.verdict(route) : { served: true as const, evidence: [] };
+      if ('evidence' in v) for (const e of v.evidence) tracker.saw(e);
+      return v;
     },
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
-    samples: shared.samples,
+    samples: judgedSamples(shared.samples, tracker),
     options: { strict: config.strict, runs: config.runs, seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv },
   };
 }

@@ -1,3 +1,4 @@
+import type { Exchange } from '#harness/core/exchange.ts';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import type { CheckResponse } from '#harness/checks/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -30,7 +31,18 @@ export class CheckTracker {
    */
   auth = { keyed: 0, keyless: 0, refusedWithKey: 0 };
   readonly #open = new Set<() => void>();
+  readonly #judged = new Set<CheckResponse | Exchange>();
   constructor(readonly meter?: Meter, private readonly spec?: Spec) {}
+
+  /** An answer the check read: one of its own, a shared one another check asked for, the served probe's. */
+  saw(answer: CheckResponse | Exchange): void {
+    this.#judged.add(answer);
+  }
+
+  /** The endpoint's answers the check read, each once: those a response came back for (a reset is no answer). */
+  judged(): Exchange[] {
+    return [...this.#judged].map((a) => ('request' in a ? a : a.exchange)).filter((e) => e.response !== undefined);
+  }
 
   /** Ends every request the check left unread (a body it never consumed); returns the check's tokens. */
   settle(): TokenUse {
@@ -60,7 +72,9 @@ export class CheckTracker {
     return send(req).then(
       (res) => {
         this.attempts += res.exchange.attempts;
-        return readingResponse(res, usage, end);
+        const read = readingResponse(res, usage, end);
+        this.saw(read);
+        return read;
       },
       (err: unknown) => {
         this.attempts += isTransportError(err) ? err.exchange.attempts : 0;

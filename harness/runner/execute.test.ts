@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { sample } from '#harness/checks/support/samples.ts';
-import { NO_TOKENS } from '#harness/core/tokens.ts';
-import { executeCheck } from './execute.ts';
+import { CheckTracker } from './checkTracker.ts';
+import { executeCheck, JUDGED_NOTHING, UNTRACKED } from './execute.ts';
 import { BudgetReachedError } from './spend/BudgetReachedError.ts';
 
 const check = (run: Check['run']): Check => ({ id: 'schema.x.y', title: 't', area: 'schema', severity: 'must', basis: 'stated', specRefs: [], appliesTo: () => true, run });
@@ -13,11 +13,34 @@ describe('executeCheck', () => {
     const refused = new BudgetReachedError('0.01', '0.01');
     const ctx = { model: 'm', targetModel: 'm', samples: new Map(), send: () => Promise.reject(refused) } as unknown as CheckContext;
     const request = { base: 'base_url', method: 'GET' as const, path: '/models' };
-    const results = await Promise.all([1, 2].map(() => executeCheck(check(async (c) => (await sample(c, request), { verdict: 'pass' })), ctx, () => NO_TOKENS)));
+    const results = await Promise.all([1, 2].map(() => executeCheck(check(async (c) => (await sample(c, request), { verdict: 'pass' })), ctx, UNTRACKED)));
     expect(results.map((r) => [r.verdict, r.skipKind])).toEqual([
       ['skip', 'budget'],
       ['skip', 'budget'],
     ]);
     expect(results[1]!.reason).toMatch(/^budget: not sent/);
+  });
+});
+
+describe('a pass rests on what the check read', () => {
+  test('a check that passes having read no answer of the endpoint is inconclusive, whatever it claims', async () => {
+    const ctx = { model: 'm', targetModel: 'm', samples: new Map() } as unknown as CheckContext;
+    const result = await executeCheck(check(async () => ({ verdict: 'pass' })), ctx, UNTRACKED);
+    expect([result.verdict, result.skipKind, result.reason]).toEqual(['skip', 'inconclusive', JUDGED_NOTHING]);
+    expect(result.judged).toBeUndefined();
+  });
+
+  test('a pass over answers says how many it judged', async () => {
+    const ctx = { model: 'm', targetModel: 'm', samples: new Map() } as unknown as CheckContext;
+    const answer = { request: { method: 'GET', url: 'http://h/models', headers: {} }, response: { status: 200, headers: {}, durationMs: 1 }, attempts: 1 };
+    const refused = { request: { method: 'GET', url: 'http://h/models', headers: {} }, error: { code: 'HARNESS_RESET', message: 'reset' }, attempts: 1 };
+    const result = await executeCheck(check(async () => ({ verdict: 'pass' })), ctx, { settle: () => UNTRACKED.settle(), judged: () => [answer] });
+    expect([result.verdict, result.judged]).toEqual(['pass', { exchanges: 1 }]);
+    // A reset is no answer: the tracker counts only exchanges a response came back for.
+    const tracker = new CheckTracker();
+    tracker.saw(refused);
+    tracker.saw(answer);
+    tracker.saw(answer);
+    expect(tracker.judged()).toEqual([answer]);
   });
 });

@@ -3,7 +3,9 @@ import { curlOf } from '#harness/core/curl.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
 import { isTransportError } from '#harness/transport/index.ts';
+import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
+import { NO_TOKENS } from '#harness/core/tokens.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
 import { failureKey } from '#harness/results/failureKey.ts';
@@ -14,21 +16,27 @@ import { isBudgetReached } from './spend/BudgetReachedError.ts';
  * judge: unreachable target, timeout) is `error`; so is an exception of the check itself, since a
  * bug of the harness says nothing about the endpoint. A request a capture-built fixture set holds no
  * capture for is a skip: the endpoint was never asked. Nothing escapes: the report is always written.
- * `spent` is asked once the check has ended: the tokens its answers reported (runner/checkTracker.ts).
+ * `tracked` is asked once the check has ended: the tokens its answers reported, and the answers it
+ * read (runner/checkTracker.ts). A pass rests on them: one that read no answer of the endpoint
+ * judged nothing, and is inconclusive instead.
  */
-export async function executeCheck(check: Check, ctx: CheckContext, spent: () => TokenUse, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
+export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tracked, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
   const started = performance.now();
   const base = resultHead(check, ctx.model);
   const done = () => {
     const durationMs = Math.round(performance.now() - started);
-    const tokens = spent();
-    return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}) };
+    const tokens = tracked.settle();
+    const exchanges = tracked.judged().length;
+    return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}), ...(exchanges > 0 ? { judged: { exchanges } } : {}) };
   };
   try {
     const outcome = await check.run(ctx);
     switch (outcome.verdict) {
-      case 'pass':
-        return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...done() };
+      case 'pass': {
+        const seen = done();
+        if (seen.judged === undefined) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: JUDGED_NOTHING, ...seen };
+        return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...seen };
+      }
       case 'fail':
         return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) })), ...done() };
       case 'skip':
@@ -47,6 +55,17 @@ export async function executeCheck(check: Check, ctx: CheckContext, spent: () =>
     return { ...base, verdict: 'error', reason, ...done() };
   }
 }
+
+/** What a check's run left for the runner: its tokens (read once it ended) and the endpoint's answers it read. */
+export interface Tracked {
+  settle(): TokenUse;
+  judged(): readonly Exchange[];
+}
+
+/** Nothing tracked: a check judged alone, outside a run (it can skip or fail, never pass). */
+export const UNTRACKED: Tracked = { settle: () => NO_TOKENS, judged: () => [] };
+
+export const JUDGED_NOTHING = 'inconclusive: the check read no answer of the endpoint, so its pass would rest on nothing';
 
 /** What every result of `check` on `model` starts with, whatever its verdict (a check that ran, or one that did not). */
 export function resultHead(check: Check, model: string): Pick<CheckResult, 'checkId' | 'title' | 'area' | 'severity' | 'basis' | 'specRefs' | 'model'> {

@@ -26,7 +26,7 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
   if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'budget', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
   const tracker = new CheckTracker(meter, spec);
   const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope, chainOf(check, config.runs));
-  const result = await executeCheck(check, ctx, () => tracker.settle(), config.apiKeyEnv, headerVariablesOf(config));
+  const result = await executeCheck(check, ctx, tracker, config.apiKeyEnv, headerVariablesOf(config));
   onTracked?.(tracker);
   // A check cut short by the budget judged nothing, whatever it made of the refused request.
   let final = result;

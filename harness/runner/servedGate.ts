@@ -3,7 +3,7 @@ import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
-import { isTransportError, PRIORITY, type SendRequest } from '#harness/transport/index.ts';
+import { isMalformedResponseError, isTransportError, PRIORITY, type SendRequest } from '#harness/transport/index.ts';
 import { outOfScope } from './features.ts';
 
 /** One endpoint of the spec on one base it is served under, and the feature it belongs to. */
@@ -50,6 +50,23 @@ async function kindOf(res: CheckResponse): Promise<string> {
     error = 'unreadable';
   }
   return `${res.status} ${media} ${error}`;
+}
+
+/**
+ * Why a successful answer is not of the kind every route of the service answers a plain request
+ * with (JSON), or undefined when it is: `{}` is JSON (the schema checks judge its shape), an HTML page
+ * or an empty stream is not. A body that cannot be read at all (reset, timeout) says nothing of its kind.
+ */
+async function notJson(res: CheckResponse): Promise<string | undefined> {
+  const media = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  try {
+    await res.json();
+    return undefined;
+  } catch (err) {
+    // JSON bytes the endpoint broke (not UTF-8, without end) are still its answer: the checks judge them.
+    if (!isMalformedResponseError(err) || err.code !== 'MALFORMED_JSON') return undefined;
+    return `${media === '' ? 'no content type' : media} and a body that is not JSON (${err.message})`;
+  }
 }
 
 /** Statuses a router gives a path it does not serve; 401, 429 or 5xx say nothing of the route. */
@@ -137,17 +154,19 @@ export class ServedGate {
     // A recording that holds no answer to the probe: nothing is known, so nothing is blocked either.
     const notCaptured = { unknown: `the fixture set holds no capture answering ${route.method} ${route.path} (the probe of whether it is served)` };
     if (asked.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;
-    // An answer that is not a refusal of the request itself (success, auth, a rate limit, a fault) says the route exists.
+    const base = this.#options.spec.bases[route.base]?.placeholder ?? route.base;
+    // An answer that is not a refusal of the request itself (success, auth, a rate limit, a fault) says the
+    // route exists, unless it is a success the service never gives: a web page, an empty stream.
     if (!NOT_SERVED_STATUSES.has(asked.status)) {
-      await asked.text().catch(() => undefined);
-      return { served: true };
+      const wrongKind = asked.status >= 200 && asked.status < 300 ? await notJson(asked) : void (await asked.text().catch(() => undefined));
+      if (wrongKind === undefined) return { served: true, evidence: [asked.exchange] };
+      return { served: false, why: `a valid request to ${route.method} ${base}${route.path} was answered HTTP ${asked.status} with ${wrongKind}, where the service answers JSON: whatever answers there is not the endpoint`, evidence: [asked.exchange] };
     }
     const missing = await send({ method: route.method, url: urlOf(route, '/svc-conformance-no-such-endpoint'), headers: { ...headers(), ...jsonHeaders }, ...valid, priority: PRIORITY.probe });
     if (missing.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;
     const [a, b] = await Promise.all([kindOf(asked), kindOf(missing)]);
-    if (a !== b) return { served: true };
     const evidence: Exchange[] = [asked.exchange, missing.exchange];
-    const base = this.#options.spec.bases[route.base]?.placeholder ?? route.base;
+    if (a !== b) return { served: true, evidence };
     return { served: false, why: `a valid request to ${route.method} ${base}${route.path} was answered HTTP ${asked.status}, as a path that does not exist is: the endpoint is not served there`, evidence };
   }
 }

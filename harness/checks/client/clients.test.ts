@@ -3,11 +3,10 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { defaultModels } from '#harness/checks/index.ts';
 import type { FaultId } from '#harness/emulator/index.ts';
 import { runChecks } from '#harness/runner/runChecks.ts';
-import { executeCheck } from '#harness/runner/execute.ts';
+import { executeCheck, UNTRACKED } from '#harness/runner/execute.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
 import { emulatorRunConfig } from '#harness/testing/emulatorRunConfig.ts';
-import { NO_TOKENS } from '#harness/core/tokens.ts';
 import type { CheckContext } from '../context.ts';
 import { anthropicClientChecks } from './anthropic.ts';
 import { openaiClientChecks } from './openai.ts';
@@ -89,7 +88,7 @@ describe('client.*: the official clients, handed the answers the run already has
     const checks = make();
     const ctx = { model: 'svc-v4-flash', targetModel: 'svc-v4-flash', samples: new Map() } as unknown as CheckContext;
     for (const check of checks) {
-      const result = await executeCheck(check, ctx, () => NO_TOKENS);
+      const result = await executeCheck(check, ctx, UNTRACKED);
       expect({ verdict: result.verdict, kind: result.skipKind }).toEqual({ verdict: 'skip', kind: 'out-of-scope' });
       expect(result.reason).toMatch(why);
     }

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { NO_TOKENS } from '#harness/core/tokens.ts';
 import { defaultModels } from '#harness/checks/index.ts';
 import type { FaultId } from '#harness/emulator/index.ts';
-import { executeCheck } from '#harness/runner/execute.ts';
+import { executeCheck, UNTRACKED } from '#harness/runner/execute.ts';
 import { runChecks } from '#harness/runner/runChecks.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
@@ -108,7 +107,7 @@ describe('client.ai-sdk.* and client.langchain.*: the AI SDK and LangChain, hand
   ] as const)('a missing %s is a skip that says how to add it, never a crash', async (_name, make, why) => {
     const ctx = { model: 'svc-v4-flash', targetModel: 'svc-v4-flash', samples: new Map() } as unknown as CheckContext;
     for (const check of make()) {
-      const result = await executeCheck(check, ctx, () => NO_TOKENS);
+      const result = await executeCheck(check, ctx, UNTRACKED);
       expect({ verdict: result.verdict, kind: result.skipKind }).toEqual({ verdict: 'skip', kind: 'out-of-scope' });
       expect(result.reason).toMatch(why);
     }

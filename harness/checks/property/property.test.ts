@@ -65,7 +65,7 @@ async function run(check: Check, faults: FaultId[], { model = 'svc-v4-flash', ru
   const tracker = new CheckTracker();
   const before = target.transport.stats().requests;
   const ctx = createCheckContext(spec, config(target.emu, runs, seed), target.transport, model, tracker);
-  const result = await executeCheck(check, ctx, () => tracker.settle());
+  const result = await executeCheck(check, ctx, tracker);
   return { result, usage: tracker.observed, requests: target.transport.stats().requests - before };
 }
 

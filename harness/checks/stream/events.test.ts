@@ -39,7 +39,7 @@ function brokenTarget(targetModel: string, events: string[]): CheckContext {
     targetModel,
     mapModel: (id) => id,
     send: () => Promise.resolve(res),
-    served: () => Promise.resolve({ served: true }),
+    served: () => Promise.resolve({ served: true, evidence: [] }),
     judge: (name, body, profile = 'default') => validatorFor(spec, name, { profile })(body),
     referenceTime: () => Promise.resolve({ value: new Date(0), source: 'fixture' }),
     samples: new Map(),
