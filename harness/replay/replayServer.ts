@@ -14,13 +14,13 @@ export interface ReplayServer {
 /**
  * A loopback server answering from a recording through its MSW handlers (`getResponse`), so the
  * client's code path is the live one. What no handler answers is the server's unhandled request:
- * it answers NOT_RECORDED_STATUS naming it, marked for a skip where a miss is no recorded check's
+ * it answers NOT_RECORDED_STATUS naming it, marked so the run skips the check as not recorded
  * (notRecorded.ts). Nothing is forwarded anywhere.
  */
 export async function startReplayServer(dir: string, options: { fast?: boolean } = {}): Promise<ReplayServer> {
   const recording = readFixture(dir);
   const { manifest } = recording;
-  const miss = manifest.coverage === 'partial' ? 'capture' : manifest.checks === undefined ? 'unlisted' : 'fail';
+  const miss = manifest.coverage === 'partial' ? 'capture' : manifest.checks === undefined ? 'unlisted' : 'listed';
   // MSW asks every handler it is given in turn, a few µs each, and most of a recording shares one
   // route: ask the handlers recorded under the request's own key, then its route's (a fallback
   // match). Only those could answer it, in the same order, so the outcome is the whole list's.
