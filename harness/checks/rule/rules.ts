@@ -1,13 +1,13 @@
 import type { Condition, Model, Rule, Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
-import { isObject, readJson, type Json } from '../support/body.ts';
+import { get, isObject, readJson, type Json } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
-import { retiredReason } from '../support/retirement.ts';
+import { legacyRulesStand } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
-import { brokeOff, readStream, type ReadStream } from '../support/stream.ts';
+import { brokeOff, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
 import { sample } from '../support/samples.ts';
 import { cutOff, withRoom } from '../support/premises.ts';
 import { EFFECTS } from './effects.ts';
@@ -66,8 +66,8 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
       specRefs: [`rules.${rule.id}`],
       appliesTo: appliesTo(rule, spec),
       async run(ctx) {
-        const retired = await retiredReason(ctx);
-        if (retired) return skip(`${retired}: its legacy rules no longer apply`);
+        const standing = await legacyRulesStand(ctx);
+        if (standing) return standing;
         // Every case of the rule is sent: a server may keep the first and break the second.
         const cases = [rule.when, ...(rule.also_when ?? [])];
         // A refusal is credited only where a valid request to the same endpoint is accepted: the
@@ -125,6 +125,7 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   if (streamed && res.status === 200) {
     const stream = await readStream(res);
     if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
+    if (stream.chunks === 0 && effect?.judge) return inconclusive(NO_CHUNK_READ);
     body = asCompletion(stream.message);
   } else {
     const read = await readJson(res);
@@ -138,6 +139,8 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   if (!isObject(body)) return outcomeOf([failure(`${label}accepted, but the body is not a JSON object${unreadable}`, res)]);
   if (!effect) return pass();
   if (effect.cannotJudge) return pass(effect.cannotJudge);
+  // What the answer says is in its message: an answer without one shows nothing of the effect.
+  if (effect.judge && !isObject(get(body, 'choices', 0, 'message'))) return inconclusive('the answer carries no message (choices[0].message), so what it says cannot be judged (the schema checks report its shape)');
   const missing = effect.needs?.(body);
   if (missing) return inconclusive(missing);
   // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself judges the cut).

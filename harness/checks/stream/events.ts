@@ -9,7 +9,7 @@ import { SAMPLE_TOOLS } from '../support/build.ts';
 import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { streamedCompletion } from '../support/samples.ts';
-import { brokeOff, eventStreamType, isEventStream, MAX_TEXT_CHARS, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
+import { brokeOff, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
 
 type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
 
@@ -49,6 +49,8 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
     async run(ctx) {
       const { res, stream } = await streamedCompletion(ctx);
       if (res.status !== 200 || !stream) return outcomeOf([failure(`the streamed request was answered HTTP ${res.status}`, res)]);
+      // A property of each chunk holds of none vacuously: over no chunk nothing was judged (the checks of the whole stream fail it).
+      if (needs === 'per-event' && stream.chunks === 0 && stream.error === undefined) return inconclusive(NO_CHUNK_READ);
       if (stream.error === undefined) return outcomeOf(judge(stream, res));
       const broke = failure(brokeOff(stream), res);
       return outcomeOf(needs === 'per-event' ? [broke, ...judge(stream, res)] : [broke]);
@@ -68,6 +70,7 @@ async function assembled(ctx: CheckContext, extra: Record<string, unknown>, what
   if (!stream) return { failed: outcomeOf([failure(`${what} was answered HTTP ${res.status}`, res)]) };
   // A message cut short says nothing of its finish_reason or its sum: the break is the finding.
   if (stream.error !== undefined) return { failed: outcomeOf([failure(brokeOff(stream), res)]) };
+  if (stream.chunks === 0) return { failed: inconclusive(NO_CHUNK_READ) };
   return { res, message: stream.message };
 }
 

@@ -202,6 +202,9 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
   return out;
 }
 
+/** Why a stream of no chunk shows nothing: a property of each chunk holds of none vacuously, and no message adds up. */
+export const NO_CHUNK_READ = 'the stream carried no chunk, so there is nothing of its chunks or its message to judge';
+
 /** `the stream broke off after 3 chunk(s): <why>`: what a check that needs the whole stream reports. */
 export function brokeOff(s: ReadStream): string {
   return `the stream broke off after ${s.chunks} chunk(s): ${s.error ?? 'no error'}`;
