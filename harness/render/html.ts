@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { areasOf, attemptsLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
+import { areasOf, attemptsLine, judgedLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;
@@ -162,8 +162,8 @@ function checkHtml(r: CheckResult, gates: boolean, allowFlaky: boolean): string 
   if (r.verdict === 'flaky') out.push(`<div class="refs">It passed in some runs and failed in others. ${gates ? 'This fails the run, as a failure of its severity would.' : allowFlaky ? 'With --allow-flaky this does not fail the run.' : 'At its severity this does not fail the run.'}</div>`);
   const runs = repeatLine(r);
   if (runs) out.push(`<div class="refs">runs: ${h(runs)}</div>`);
-  const attempts = attemptsLine(r);
-  if (attempts) out.push(`<div class="refs">${h(attempts)}</div>`);
+  const seen = [judgedLine(r), attemptsLine(r)].filter((x) => x !== undefined);
+  if (seen.length > 0) out.push(`<div class="refs">${h(seen.join(' · '))}</div>`);
   if (r.reason !== undefined) out.push(`<p class="reason">${h(r.reason)}</p>`);
   if (r.verdict === 'error') out.push(`<div class="refs">The check could not be judged (the endpoint refused, reset, stalled or answered unreadable bytes, or the harness broke). ${gates ? 'At its severity this fails the run.' : 'At its severity this does not fail the run.'}</div>`);
   for (const f of r.failures ?? []) out.push(failureHtml(f));

@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { attemptsLine, costNotes, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
+import { attemptsLine, costNotes, judgedLine, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -33,6 +33,8 @@ function failureSection(r: CheckResult, options: RunRecord['options']): string[]
   if (runs) out.push(`Runs: ${mdText(runs)}`, '');
   const attempts = attemptsLine(r);
   if (attempts) out.push(`Attempts: ${attempts}`, '');
+  const judged = judgedLine(r);
+  if (judged) out.push(`Evidence: ${judged}`, '');
   for (const f of r.failures ?? []) {
     const place = failurePlace(f);
     out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
@@ -144,7 +146,7 @@ export function renderMarkdown(record: RunRecord): string {
   const passed = results.filter((r) => r.verdict === 'pass');
   if (passed.length > 0) {
     out.push(`## Passed (${passed.length})`, '', `<details><summary>${plural(passed.length, 'check')} passed</summary>`, '');
-    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity}${r.basis ? `, ${mdText(r.basis)}` : ''})${attemptsLine(r) ? `, ${attemptsLine(r)}` : ''}`);
+    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity}${r.basis ? `, ${mdText(r.basis)}` : ''}): ${[judgedLine(r), attemptsLine(r)].filter(Boolean).join(', ')}`);
     out.push('', '</details>', '');
   }
 

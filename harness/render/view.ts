@@ -140,6 +140,11 @@ export function trafficByTarget(records: readonly RunRecord[]): { baseUrl: strin
 }
 
 /** "2 attempts for 1 request", when a check's requests were retried (a 5xx asked again, a 429 waited out); undefined otherwise. */
+/** "judged 3 answers": what the verdict rests on (a pass always has it), or undefined when the check read none. */
+export function judgedLine(r: CheckResult): string | undefined {
+  return r.judged === undefined ? undefined : `judged ${plural(r.judged.exchanges, 'answer')}`;
+}
+
 export function attemptsLine(r: CheckResult): string | undefined {
   return r.attempts === undefined ? undefined : `${plural(r.attempts.attempts, 'attempt')} for ${plural(r.attempts.requests, 'request')}`;
 }

@@ -1,0 +1,91 @@
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { RunRecord, RunSummary } from '#harness/results/index.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { main } from './main.ts';
+
+/**
+ * A pass shows what it saw. Every check of the catalogue is walked against endpoints that show
+ * nothing a pass could rest on (a web server's page to every request, an empty stream to every
+ * request, a recording whose exchanges are gone): none passes there, and the run is never PASS.
+ * Against the embedded emulator every pass says what it judged.
+ */
+const tmp = tempDirs('svc-nothing-shown-');
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+const NOW = '2026-06-01T00:00:00Z';
+const servers: TestServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; summary: RunSummary; records: RunRecord[]; dir: string }> {
+  const dir = tmp();
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    const code = await main(['run', ...args, '--quiet', '--report-dir', dir, '--json', join(dir, 'all.json')], captureIO());
+    const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { summary: RunSummary; records: RunRecord[] };
+    return { code, ...all, dir };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** Every check the run passed, with its model. */
+const passes = (records: readonly RunRecord[]) => records.flatMap((r) => r.results.filter((x) => x.verdict === 'pass').map((x) => `${x.checkId} (${x.model})`));
+
+const ANSWERS = {
+  // What nginx answers before anyone configures it.
+  'a web page': { status: 200, type: 'text/html', body: '<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>' },
+  'an empty stream': { status: 200, type: 'text/event-stream', body: '' },
+} as const;
+
+describe.each(Object.entries(ANSWERS))('an endpoint answering %s to every request', (_name, answer) => {
+  test('no check of the catalogue passes, and the run fails', async () => {
+    const server = await startServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body));
+    });
+    servers.push(server);
+    const { code, summary, records } = await run(['--base-url', server.url, '--model', 'svc-v4-flash', '--now', NOW], { SVC_API_KEY: 'sk-nothing-shown' });
+    expect(records.flatMap((r) => r.results).length).toBeGreaterThan(100);
+    expect(passes(records)).toEqual([]);
+    expect(summary.outcome).toBe('fail');
+    expect(code).toBe(1);
+    // The routes are said not to be the service's, each once; what needs them is blocked, not failed again.
+    const served = records.flatMap((r) => r.results).filter((r) => r.checkId.startsWith('endpoint.') && r.checkId.endsWith('.served'));
+    expect(served.length).toBeGreaterThan(0);
+    for (const r of served) expect(r.failures?.[0]?.message, r.checkId).toMatch(/answered HTTP 200 with text\/(html|event-stream) and a body that is not JSON/);
+  }, 120_000);
+});
+
+test('a recording whose exchanges are gone judges nothing: each check is not recorded, and the run is NOTHING JUDGED', async () => {
+  const dir = join(tmp(), 'recording');
+  cpSync(join(FIXTURES, 'emulator-after-retirement'), dir, { recursive: true });
+  rmSync(join(dir, 'exchanges'), { recursive: true });
+  mkdirSync(join(dir, 'exchanges'));
+  const { code, summary, records } = await run(['--fixtures', dir, '--fast']);
+  expect(passes(records)).toEqual([]);
+  const results = records.flatMap((r) => r.results);
+  // The replay's own answer (its 599) is evidence of nothing: no check fails or errors on it.
+  expect(results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').map((r) => `${r.checkId}: ${r.reason ?? r.failures?.[0]?.message}`)).toEqual([]);
+  expect(results.filter((r) => r.skipKind === 'not-recorded').length).toBeGreaterThan(100);
+  expect(summary.outcome).toBe('nothing-judged');
+  expect(code).toBe(1);
+}, 120_000);
+
+test('against the embedded emulator every pass says what it judged, and the reports show it', async () => {
+  const { code, records, dir } = await run(['--now', NOW, '--model', 'svc-v4-flash']);
+  expect(code).toBe(0);
+  const passed = records.flatMap((r) => r.results).filter((r) => r.verdict === 'pass');
+  expect(passed.length).toBeGreaterThan(100);
+  expect(passed.filter((r) => (r.judged?.exchanges ?? 0) < 1).map((r) => r.checkId)).toEqual([]);
+  const md = readFileSync(join(dir, 'emulator', 'svc-v4-flash', 'report.md'), 'utf8');
+  for (const r of passed) expect(md, r.checkId).toContain(`\`${r.checkId}\``);
+  expect(md.match(/\): judged \d+ answers?/g)?.length).toBe(passed.length);
+}, 120_000);
