@@ -36,6 +36,8 @@ describe('bad input to run and record: a short error naming what is wrong and wh
     [['--budget-usd', 'abc'], /--budget-usd must be a positive amount of USD .*"abc"/],
     [['--budget-usd', '0'], /--budget-usd must be a positive amount/],
     [['--now', 'yesterday'], /--now "yesterday" is not an ISO 8601 instant \(e\.g\. /],
+    // As --model nosuch is: a map of a model the spec lacks would map nothing, silently.
+    [['--model-map', 'nosuch=x'], /--model-map maps nosuch, which is not a model of the spec \(svc-v4-flash, .*\): the left side of SPEC_ID=THEIR_ID is the spec's id/],
     [['--bogus'], /Unknown option '--bogus'.*svc-conformance run --help/],
     [['--base-url', 'http://127.0.0.1:9', '--api-key-env', 'SVC_BAD_INPUT_NO_SUCH_KEY'], /SVC_BAD_INPUT_NO_SUCH_KEY holds no API key\. Export it/],
     [['--fixtures', '/nonexistent/svc-fixtures'], /--fixtures \/nonexistent\/svc-fixtures is not a readable recording.*svc-conformance record --out DIR/],

@@ -37,9 +37,9 @@ const shared = (f: TargetFlags) => ({ modelMap: f.modelMap, headers: f.headers, 
 /** The targets each source gives, not yet started. */
 const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
   config: (f, spec) =>
-    f.config!.targets.map((t) => ({
+    f.config!.targets.map((t, i) => ({
       make: async () => liveTarget(t.baseUrl, t),
-      modelMap: { ...t.modelMap, ...f.modelMap },
+      modelMap: { ...checkModelMap(`${f.command}: ${f.config!.file}: targets[${i}].model_map`, t.modelMap, spec), ...f.modelMap },
       headers: [...t.headers, ...f.headers],
       without: [...new Set([...parseWithout(`${f.command}: ${f.config!.file}`, t.without.join(','), featuresOf(spec)), ...f.without])],
     })),
@@ -52,6 +52,13 @@ const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
   emulator: (f, spec) => [{ make: () => emulatorTarget(spec, { ...(f.now ? { now: f.now } : {}), faults: f.faults }), ...shared(f) }],
 };
 
+/** A model map whose every key is a model of the spec: a map of a model the spec lacks would map nothing, silently. */
+function checkModelMap(where: string, map: Record<string, string>, spec: Spec): Record<string, string> {
+  const unknown = Object.keys(map).filter((id) => spec.models[id] === undefined);
+  if (unknown.length > 0) throw new UsageError(`${where} maps ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is not a model' : 'are not models'} of the spec (${Object.keys(spec.models).join(', ')}): the left side of SPEC_ID=THEIR_ID is the spec's id.`);
+  return map;
+}
+
 /** The source the flags name: a targets file, base URLs, a recording, else the embedded emulator. */
 function sourceOf(f: TargetFlags): Source {
   if (f.config !== undefined) return 'config';
@@ -63,6 +70,7 @@ function sourceOf(f: TargetFlags): Source {
 export async function targetsOf(f: TargetFlags, spec: Spec): Promise<RunTarget[]> {
   if (f.config !== undefined && f.baseUrls) throw new UsageError('run: give targets either with --base-url or in --config, not both.');
   const source = sourceOf(f);
+  checkModelMap(`${f.command}: --model-map`, f.modelMap, spec);
   const entries = SOURCES[source](f, spec);
   if (f.faults.length > 0 && source === 'config') throw new UsageError('run: --fault applies to the embedded emulator only.');
   const targets: RunTarget[] = [];
