@@ -53,6 +53,13 @@ describe('the gate', () => {
     expect(d.reason).toMatch(/^svc-v4-pro at .*: 3 checks fail the run \(2 must failures, 1 error\)$/);
   });
 
+  test('several passing cells: the headline counts what it says it counts, the must-checks judged', () => {
+    const cells = [cleanRecord(), { ...cleanRecord(), model: 'svc-v4-pro' }];
+    const must = cells.flatMap((c) => c.results).filter((r) => r.severity === 'must' && r.verdict === 'pass').length;
+    expect(cells.flatMap((c) => c.results).filter((r) => r.verdict === 'pass').length).toBeGreaterThan(must);
+    expect(gate(cells).reason).toBe(`every cell passed: ${must} must-checks judged across 2 cells, and every one held`);
+  });
+
   test('nothing judged: no must-check judged is not a pass, whatever else passed', () => {
     const noMust = recordOf(cleanRecord().results.map((r) => (r.severity === 'must' ? { ...r, verdict: 'skip' as const, skipKind: 'blocked' as const, reason: 'blocked by x' } : r)));
     const c = cellGate(noMust);

@@ -53,6 +53,8 @@ export interface CellGate {
   stale: KnownEntry[];
   /** Checks judged (pass, fail or flaky) among those the outcome rests on: the must-checks, else all. */
   judged: number;
+  /** What `judged` counts: must-checks, or every check in a cell that has none. */
+  what: 'must-check' | 'check';
   /** Of those, what was not judged and why: skips by kind, errors, unsupported. */
   unjudged: Partial<Record<SkipKind | 'error' | 'unsupported', number>>;
   /** One sentence: why the cell has its outcome. */
@@ -122,7 +124,7 @@ export function cellGate(record: RunRecord): CellGate {
     }
   }
   const stale = staleEntries(record);
-  const what = must.length > 0 ? 'must-check' : 'check';
+  const what: CellGate['what'] = must.length > 0 ? 'must-check' : 'check';
   const ran = record.results.filter((r) => skipKindOf(r) !== 'interrupted').length;
   let outcome: Outcome;
   let reason: string;
@@ -151,7 +153,7 @@ export function cellGate(record: RunRecord): CellGate {
     ];
     reason = `${judged} of ${plural(scope.length, what)} judged, and every one held${beside.length > 0 ? `; ${beside.join('; ')}` : ''}`;
   }
-  return { record, outcome, gating, known, tolerated, stale, judged, unjudged, reason };
+  return { record, outcome, gating, known, tolerated, stale, judged, what, unjudged, reason };
 }
 
 /** `2 known-failure entries are stale (their checks pass now: remove them): a.b.c (file:3), ...`. */
@@ -187,7 +189,9 @@ export function gate(records: readonly RunRecord[]): GateDecision {
   if (cells.length === 1) reason = cells[0]!.reason;
   else if (outcome === 'pass') {
     const judged = cells.reduce((n, c) => n + c.judged, 0);
-    reason = `every cell passed: ${judged} checks judged across ${cells.length} cells, and every one held${cells.some((c) => c.known.length + c.tolerated.length > 0) ? ' (each cell\'s report lists what failed below the gate)' : ''}`;
+    // Says what it counts: the must-checks the outcome rests on, not every check that passed.
+    const what = cells.every((c) => c.what === 'must-check') ? 'must-check' : 'check';
+    reason = `every cell passed: ${plural(judged, what)} judged across ${cells.length} cells, and every one held${cells.some((c) => c.known.length + c.tolerated.length > 0) ? ' (each cell\'s report lists what failed below the gate)' : ''}`;
   } else reason = deciding.map((c) => `${c.record.model} at ${c.record.target.baseUrl}: ${c.reason}`).join('; ');
   return { outcome, exitCode, cells, reason };
 }
