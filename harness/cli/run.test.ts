@@ -105,4 +105,11 @@ describe('lifecycle at a reference time', () => {
     const run = await cli(['--only', 'lifecycle', '--now', '2026-07-24T15:59:30Z']);
     for (const r of lifecycle(run.results)) expect(r).toMatchObject({ verdict: 'skip', reason: expect.stringContaining('indeterminate') });
   }, 60_000);
+
+  test('so is every rule that holds only while an alias is not retired: 50 ms before the instant, none is judged either way', async () => {
+    const run = await cli(['--only', 'legacy,lifecycle.*.state-at-reference-time', '--now', '2026-07-24T15:58:59.950Z']);
+    const legacy = run.results.filter((r) => r.checkId.includes('legacy'));
+    expect(legacy.length).toBeGreaterThan(2);
+    for (const r of [...legacy, ...lifecycle(run.results)]) expect(r, r.checkId).toMatchObject({ verdict: 'skip', skipKind: 'inconclusive', reason: expect.stringContaining('indeterminate') });
+  }, 60_000);
 });

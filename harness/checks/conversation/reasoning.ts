@@ -4,10 +4,10 @@ import { behaviourOf, modelsOf } from '../support/behaviour.ts';
 import { get, readJson } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { failure, outcomeOf, pass, shown, shownBody, skip } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, shown, shownBody } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { chat } from '../support/requests.ts';
-import { retiredReason } from '../support/retirement.ts';
+import { legacyRulesStand } from '../support/retirement.ts';
 import { sample } from '../support/samples.ts';
 import { roundTrip, toolCallOf } from './turns.ts';
 
@@ -36,8 +36,8 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
       appliesTo: modelsOf(legacy),
       chain: 3,
       async run(ctx) {
-        const retired = await retiredReason(ctx);
-        if (retired) return skip(`${retired}: its legacy rules no longer apply`);
+        const standing = await legacyRulesStand(ctx);
+        if (standing) return standing;
         const first = await sample(ctx, chat(ctx, { messages: [FIRST], max_tokens: THINKING_ROOM }));
         const message = get(first.body, 'choices', 0, 'message');
         const reasoning = get(message, 'reasoning_content');

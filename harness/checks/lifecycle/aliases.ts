@@ -1,24 +1,10 @@
-import type { Model, Spec } from '#harness/spec/model.ts';
-import type { CheckContext } from '../context.ts';
+import type { Spec } from '#harness/spec/model.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
+import { retirementState } from '../support/retirement.ts';
 import { chatBody } from '../support/requests.ts';
-
-/**
- * Where the reference time stands against an alias's retirement instant. Within the tolerance
- * window either state could be right (clocks differ), so the verdict is indeterminate: a skip that
- * says so, never a pass or a fail.
- */
-async function stateAt(ctx: CheckContext, model: Model): Promise<{ state: 'active' | 'retired'; at: string } | { indeterminate: string }> {
-  const t = await ctx.referenceTime();
-  const retires = Date.parse(model.retires_at!);
-  const delta = (t.value.getTime() - retires) / 1000;
-  const at = `reference time ${t.value.toISOString()} (${t.source}), retirement ${model.retires_at}`;
-  if (Math.abs(delta) < ctx.options.lifecycleToleranceSeconds) return { indeterminate: `indeterminate: ${at} are within ${ctx.options.lifecycleToleranceSeconds} s of each other` };
-  return { state: delta < 0 ? 'active' : 'retired', at };
-}
 
 export function lifecycleChecks(spec: Spec): Check[] {
   const checks: Check[] = [];
@@ -35,7 +21,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
         specRefs: [`models.${alias}`, 'lifecycle.transitions', 'errors.retired_alias', 'rules.retired-alias.refused'],
         appliesTo: (_m, id) => id === alias,
         async run(ctx) {
-          const s = await stateAt(ctx, model);
+          const s = await retirementState(ctx, model);
           if ('indeterminate' in s) return skip(s.indeterminate, 'inconclusive');
           const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx) });
           if (s.state === 'retired') {
