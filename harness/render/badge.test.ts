@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { cleanRecord, withResults } from '#harness/testing/outcomeRecords.ts';
+import { cleanRecord, failingAt, withResults } from '#harness/testing/outcomeRecords.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { wellFormedXml } from '#harness/testing/wellFormedXml.ts';
-import { BADGE_COLOURS, badgeContentOf, renderBadge, renderBadgeSvg, scoreColour, textWidth } from './badge.ts';
+import { BADGE_COLOURS, badgeContentOf, renderBadge, renderBadgeSvg, textWidth } from './badge.ts';
 
 /** The message box's fill colour(s). */
 const fillOf = (svg: string) => [...svg.matchAll(/<rect x="\d+" width="\d+" height="20" fill="([^"]+)"/g)].map((m) => m[1]);
@@ -13,8 +13,8 @@ describe('badge', () => {
     const record = sampleRecord();
     const svg = renderBadge([record]);
     expect(wellFormedXml(svg)).toEqual([]);
-    expect(svg).toContain('>29/100</text>');
-    expect(svg).toContain('<title>conformance: 29/100</title>');
+    expect(svg).toContain('>29/100 failing</text>');
+    expect(svg).toContain('<title>conformance: 29/100 failing</title>');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(renderBadge([record])).toBe(svg);
     expect(record).toEqual(sampleRecord());
@@ -22,30 +22,30 @@ describe('badge', () => {
     expect(svg).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)|<script|@import|href=/);
   });
 
-  test('the colour follows the score: >=90 bright green, >=75 green, >=50 yellow, else red', () => {
-    expect([100, 90, 89, 75, 74, 50, 49, 0].map(scoreColour)).toEqual([
-      BADGE_COLOURS.brightgreen, BADGE_COLOURS.brightgreen, BADGE_COLOURS.green, BADGE_COLOURS.green, BADGE_COLOURS.yellow, BADGE_COLOURS.yellow, BADGE_COLOURS.red, BADGE_COLOURS.red,
-    ]);
+  test('the colour is the gate\'s outcome, whatever the score: a must failure is red even with a high score', () => {
     expect(fillOf(renderBadge([cleanRecord()]))).toEqual([BADGE_COLOURS.brightgreen]);
     expect(renderBadge([cleanRecord()])).toContain('>100/100</text>');
+    const mustFailure = badgeContentOf([failingAt('must')]);
+    expect(mustFailure.score).toBeGreaterThanOrEqual(75);
+    expect(mustFailure).toMatchObject({ outcome: 'fail', colour: BADGE_COLOURS.red, message: `${mustFailure.score}/100 failing` });
     expect(fillOf(renderBadge([sampleRecord()]))).toEqual([BADGE_COLOURS.red]);
   });
 
   test('several cells: the lowest score, and the gate over all of them', () => {
     const c = badgeContentOf([cleanRecord(), sampleRecord()]);
-    expect(c).toMatchObject({ message: '29/100', score: 29, outcome: 'fail', colour: BADGE_COLOURS.red });
+    expect(c).toMatchObject({ message: '29/100 failing', score: 29, outcome: 'fail', colour: BADGE_COLOURS.red });
   });
 
-  test('nothing scored: passing or failing from the gate', () => {
+  test('nothing judged: grey, saying so', () => {
     const skipped = (r: CheckResult): CheckResult => ({ ...r, verdict: 'skip', skipKind: 'blocked', reason: 'blocked' });
     const none = withResults(sampleRecord(), sampleRecord().results.map(skipped));
-    expect(badgeContentOf([none])).toMatchObject({ message: 'failing', colour: BADGE_COLOURS.red, outcome: 'nothing-judged', score: undefined });
-    expect(renderBadge([none])).toContain('>failing</text>');
-    expect(badgeContentOf([])).toMatchObject({ message: 'failing', outcome: 'nothing-judged' });
+    expect(badgeContentOf([none])).toMatchObject({ message: 'nothing judged', colour: BADGE_COLOURS.lightgrey, outcome: 'nothing-judged', score: undefined });
+    expect(renderBadge([none])).toContain('>nothing judged</text>');
+    expect(badgeContentOf([])).toMatchObject({ message: 'nothing judged', outcome: 'nothing-judged' });
   });
 
   test('the label is the caller\'s, escaped; widths grow with the text', () => {
-    const svg = renderBadgeSvg({ label: 'a <b> & "c"', message: '87/100', colour: BADGE_COLOURS.green });
+    const svg = renderBadgeSvg({ label: 'a <b> & "c"', message: '87/100', colour: BADGE_COLOURS.brightgreen });
     expect(wellFormedXml(svg)).toEqual([]);
     expect(svg).toContain('a &lt;b&gt; &amp; "c"</text>');
     expect(svg).toContain('aria-label="a &lt;b&gt; &amp; &quot;c&quot;: 87/100"');

@@ -5,17 +5,26 @@ import { escapeXmlAttr, escapeXmlText } from './escape.ts';
  * A status badge: a self-contained SVG in the shields.io "flat" style (grey label, coloured
  * message, rounded corners, a faint gradient, text with a 1px shadow), drawn here with no network.
  *
- * The message is the score (results/score.ts), `87/100`, coloured by it: 90 and up bright green,
- * 75 green, 50 yellow, below red. For several cells the lowest score stands for the run. With no
- * score at all (nothing was scored), the gate's outcome over every cell speaks: `passing` in bright
- * green when it passed, `failing` in red otherwise.
+ * The colour is the gate's outcome over every cell, what the exit code says: bright green for a
+ * pass, red for a failure or an interrupted run, grey when nothing was judged; a score never makes a
+ * failing run look green. The message is the score (results/score.ts), `87/100`, the lowest over the
+ * cells, followed by the outcome's word when the run did not pass (`98/100 failing`); with no score
+ * at all, the outcome's word alone (`passing`, `failing`, `nothing judged`, `interrupted`).
  *
  * Text widths are estimated, as shields does without a font: Verdana 11px averages about 6.5px a
  * character; the SVG's `textLength` then fits the drawn text to that width, so the box is right
  * whatever font the viewer has.
  */
 
-export const BADGE_COLOURS = { brightgreen: '#4c1', green: '#97ca00', yellow: '#dfb317', red: '#e05d44', label: '#555' } as const;
+export const BADGE_COLOURS = { brightgreen: '#4c1', red: '#e05d44', lightgrey: '#9f9f9f', label: '#555' } as const;
+
+/** Each outcome's colour and word. */
+const OUTCOME_BADGE: Readonly<Record<Outcome, { colour: string; word: string }>> = {
+  pass: { colour: BADGE_COLOURS.brightgreen, word: 'passing' },
+  fail: { colour: BADGE_COLOURS.red, word: 'failing' },
+  interrupted: { colour: BADGE_COLOURS.red, word: 'interrupted' },
+  'nothing-judged': { colour: BADGE_COLOURS.lightgrey, word: 'nothing judged' },
+};
 
 export interface BadgeContent {
   label: string;
@@ -23,22 +32,14 @@ export interface BadgeContent {
   colour: string;
 }
 
-/** The colour of a score. */
-export function scoreColour(score: number): string {
-  if (score >= 90) return BADGE_COLOURS.brightgreen;
-  if (score >= 75) return BADGE_COLOURS.green;
-  if (score >= 50) return BADGE_COLOURS.yellow;
-  return BADGE_COLOURS.red;
-}
-
-/** What the badge of these records says: the lowest cell score, else passing/failing from the gate. */
+/** What the badge of these records says: the gate's outcome in its colour, with the lowest cell score. */
 export function badgeContentOf(records: readonly RunRecord[], label = 'conformance'): BadgeContent & { score: number | undefined; outcome: Outcome } {
   const scores = records.map((r) => scoreOf(r).score).filter((s): s is number => s !== undefined);
   const score = scores.length > 0 ? Math.min(...scores) : undefined;
   const { outcome } = gate(records);
-  if (score !== undefined) return { label, message: scoreText(score), colour: scoreColour(score), score, outcome };
-  const passing = outcome === 'pass';
-  return { label, message: passing ? 'passing' : 'failing', colour: passing ? BADGE_COLOURS.brightgreen : BADGE_COLOURS.red, score, outcome };
+  const { colour, word } = OUTCOME_BADGE[outcome];
+  const message = score === undefined ? word : outcome === 'pass' ? scoreText(score) : `${scoreText(score)} ${word}`;
+  return { label, message, colour, score, outcome };
 }
 
 /** Estimated width in px of text in Verdana 11px. */

@@ -20,9 +20,9 @@ describe('svc-conformance badge', () => {
     expect(await main(['badge', report, '--label', 'svc', '--out', out], io)).toBe(0);
     const svg = readFileSync(out, 'utf8');
     expect(wellFormedXml(svg)).toEqual([]);
-    expect(svg).toContain('<title>svc: 29/100</title>');
+    expect(svg).toContain('<title>svc: 29/100 failing</title>');
     expect(svg).toContain('fill="#e05d44"');
-    expect(io.out.join('\n')).toContain('svc 29/100 (1 cell, FAIL)');
+    expect(io.out.join('\n')).toContain('svc 29/100 failing (1 cell, FAIL)');
   });
 
   test('a run bundle {records: [...]}: the lowest score of its cells', async () => {
@@ -31,7 +31,7 @@ describe('svc-conformance badge', () => {
     writeFileSync(bundle, JSON.stringify({ records: [JSON.parse(serializeRunRecord(clean)), JSON.parse(serializeRunRecord(sampleRecord()))] }));
     const out = join(dir.path, 'bundle.svg');
     expect(await main(['badge', bundle, '--out', out], captureIO())).toBe(0);
-    expect(readFileSync(out, 'utf8')).toContain('<title>conformance: 29/100</title>');
+    expect(readFileSync(out, 'utf8')).toContain('<title>conformance: 29/100 failing</title>');
     const alone = join(dir.path, 'clean.json');
     writeFileSync(alone, serializeRunRecord(clean));
     expect(await main(['badge', alone, '--out', out], captureIO())).toBe(0);
