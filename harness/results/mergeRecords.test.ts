@@ -79,13 +79,21 @@ describe('mergeRecords', () => {
     expect(merged[0]!.target.baseUrl).toBe('http://127.0.0.1:40002'); // the earliest shard's
     expect(mergeRecords([at(1, 40001, 'fixtures'), at(2, 40002, 'fixtures')])).toHaveLength(1);
     // Each target kind is its own cell; a live endpoint is its base URL.
-    expect(mergeRecords([at(1, 40001), at(2, 40002, 'fixtures')])).toHaveLength(2);
+    expect(mergeRecords([at(1, 40001), at(2, 40002), at(1, 40003, 'fixtures'), at(2, 40004, 'fixtures')])).toHaveLength(2);
     const live = (n: 1 | 2, url: string) => shard(n, { target: { kind: 'live', baseUrl: url, messagesBaseUrl: `${url}/anthropic` } });
-    expect(mergeRecords([live(1, 'https://a.test'), live(2, 'https://b.test')])).toHaveLength(2);
+    expect(mergeRecords([live(1, 'https://a.test'), live(2, 'https://a.test'), live(1, 'https://b.test'), live(2, 'https://b.test')])).toHaveLength(2);
     expect(mergeRecords([live(1, 'https://a.test'), live(2, 'https://a.test')])).toHaveLength(1);
     // The messages base still has to agree, relative to the base URL for an emulator.
     const other = shard(2, { target: { kind: 'emulator', baseUrl: 'http://127.0.0.1:40002', messagesBaseUrl: 'http://127.0.0.1:40002/other' } });
     expect(conflictOf([at(1, 40001), other]).message).toMatch(/disagree on target\.messagesBaseUrl \("\{base_url\}\/anthropic" vs "\{base_url\}\/other"\)$/);
+  });
+
+  test('a shard missing is refused, naming it: shard 1/2 alone would pass for the whole run', () => {
+    expect(conflictOf([shard(1)]).message).toBe("cannot merge the records of emulator (model svc-v4-flash): shard 2/2 is missing (given: 1/2): without it the merge would judge part of the run as the whole; give every shard's report.json or --json file");
+    // A target's shards are counted over its cells: a model a shard held no check of leaves no record there.
+    expect(mergeRecords([shard(1), shard(2), { ...shard(2), model: 'svc-v4-pro' }])).toHaveLength(2);
+    const third = { ...shard(1), options: { ...shard(1).options, shard: '1/3' } };
+    expect(conflictOf([third, shard(2)]).message).toMatch(/the shards split the run differently \(1\/3, 2\/2\)/);
   });
 
   test('a check id and model appearing twice is an error naming it and both shards', () => {
@@ -145,6 +153,6 @@ describe('traffic of merged shards', () => {
   test('a shard without it (an older report) leaves the merged cell without it, rather than short; a single record keeps its own', () => {
     expect(mergeRecords([shard(1, { traffic: traffic(120, 1, 16, 12) }), shard(2)])[0]).not.toHaveProperty('traffic');
     expect(mergeRecords([shard(2), shard(1, { traffic: traffic(120, 1, 16, 12) })])[0]).not.toHaveProperty('traffic');
-    expect(mergeRecords([shard(1, { traffic: traffic(120, 1, 16, 12) })])[0]!.traffic).toEqual(traffic(120, 1, 16, 12));
+    expect(mergeRecords([{ ...sampleRecord(), traffic: traffic(120, 1, 16, 12) }])[0]!.traffic).toEqual(traffic(120, 1, 16, 12));
   });
 });

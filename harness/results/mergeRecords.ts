@@ -111,6 +111,31 @@ function withoutDerived(record: RunRecord): RunRecord {
 }
 
 /**
+ * Every shard of each target's run is among the records: shards 1/2 alone would pass for the whole
+ * run, judged on half its checks. Shards of one target must also split the run the same way.
+ */
+function checkEveryShard(records: readonly RunRecord[]): void {
+  const byTarget = new Map<string, { first: RunRecord; labels: Set<string> }>();
+  for (const record of records) {
+    if (record.options.shard === undefined) continue;
+    const key = targetKey(record.target);
+    const entry = byTarget.get(key) ?? { first: record, labels: new Set<string>() };
+    for (const label of record.options.shard.split(',')) entry.labels.add(label.trim());
+    byTarget.set(key, entry);
+  }
+  for (const [key, { first, labels }] of byTarget) {
+    const parsed = [...labels].map((l) => /^(\d+)\/(\d+)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const counts = [...new Set(parsed.map((m) => Number(m[2])))];
+    if (counts.length > 1) throw new MergeConflictError(key, first.model, `the shards split the run differently (${[...labels].sort().join(', ')}): merge the shards of one run`);
+    const count = counts[0];
+    if (count === undefined) continue;
+    const have = new Set(parsed.map((m) => Number(m[1])));
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i));
+    if (missing.length > 0) throw new MergeConflictError(key, first.model, `shard ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (given: ${[...labels].sort().join(', ')}): without ${missing.length === 1 ? 'it' : 'them'} the merge would judge part of the run as the whole; give every shard's report.json or --json file`);
+  }
+}
+
+/**
  * Merges shard records. Records of the same cell become one: the same model on the same target by
  * targetKey (the embedded emulator, a replay, or a live base URL), so shards that each ran their
  * own emulator on a random port merge into one cell per model. The merged record keeps the earliest
@@ -118,8 +143,9 @@ function withoutDerived(record: RunRecord): RunRecord {
  * from them, usage the sum of the shards' usage, traffic the sum of their requests and retries
  * with the highest concurrency reached, startedAt the earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
  * joined by commas. Other records pass through; cells keep the order of their first record.
- * Throws MergeConflictError when a check (id and model) appears twice in a cell, or when the
- * shards of a cell ran a different harness, spec, target model or options.
+ * Throws MergeConflictError when a check (id and model) appears twice in a cell, when the shards of
+ * a cell ran a different harness, spec, target model or options, or when a shard of a target's run
+ * is missing.
  */
 export function mergeRecords(records: readonly RunRecord[]): RunRecord[] {
   const cells = new Map<string, { record: RunRecord; index: number }[]>();
@@ -129,5 +155,8 @@ export function mergeRecords(records: readonly RunRecord[]): RunRecord[] {
     if (cell) cell.push({ record, index });
     else cells.set(key, [{ record, index }]);
   });
-  return [...cells.values()].map(mergeCell);
+  const merged = [...cells.values()].map(mergeCell);
+  // After the cells: a check given twice is named as such, not as the shard it leaves out.
+  checkEveryShard(records);
+  return merged;
 }
