@@ -11,6 +11,8 @@ export interface DiffEntry {
   severity: Severity;
   before?: Verdict;
   after?: Verdict;
+  /** Why it is not judged now: a skip's or an unsupported check's reason. */
+  why?: string;
 }
 
 export interface RunDiff {
@@ -20,6 +22,11 @@ export interface RunDiff {
   newlyFlaky: DiffEntry[];
   /** Passing now, failing or flaky before. */
   newlyPassing: DiffEntry[];
+  /**
+   * Judged before (pass, fail or flaky), not now (skipped or unsupported: blocked, out of scope, not
+   * recorded...): what no longer shows anything, which a pass-only comparison would never see.
+   */
+  noLongerJudged: DiffEntry[];
   /** Failing in both, for another cause now: the failures' keys (failureKey.ts) differ. */
   failingOtherwise: (DiffEntry & { keysBefore: string[]; keysAfter: string[] })[];
   added: DiffEntry[];
@@ -32,8 +39,10 @@ export interface RunDiff {
 }
 
 const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error']);
+const JUDGED: ReadonlySet<Verdict> = new Set(['pass', 'fail', 'flaky']);
+const UNJUDGED: ReadonlySet<Verdict> = new Set(['skip', 'unsupported']);
 
-type Indexed = DiffEntry & { verdict: Verdict; keys: string[] };
+type Indexed = DiffEntry & { verdict: Verdict; keys: string[]; reason?: string };
 
 function index(records: readonly RunRecord[]): Map<string, Indexed> {
   const out = new Map<string, Indexed>();
@@ -42,7 +51,7 @@ function index(records: readonly RunRecord[]): Map<string, Indexed> {
     for (const r of rec.results) {
       // Reports written before failures had keys compare by no key: never "for another cause".
       const keys = [...new Set((r.failures ?? []).flatMap((f) => (f.key === undefined ? [] : [f.key])))].sort();
-      out.set(JSON.stringify([target, r.model, r.checkId]), { target, model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict, keys });
+      out.set(JSON.stringify([target, r.model, r.checkId]), { target, model: r.model, checkId: r.checkId, severity: r.severity, verdict: r.verdict, keys, ...(r.reason !== undefined ? { reason: r.reason } : {}) });
     }
   }
   return out;
@@ -61,14 +70,15 @@ export function diffRecords(base: readonly RunRecord[], next: readonly RunRecord
   }
   const before = index(base);
   const after = index(next);
-  const diff: RunDiff = { newlyFailing: [], newlyFlaky: [], newlyPassing: [], failingOtherwise: [], added: [], removed: [], decision: gate(withBaseline(common, base, source)) };
-  const strip = ({ verdict: _v, keys: _k, ...e }: Indexed): DiffEntry => e;
+  const diff: RunDiff = { newlyFailing: [], newlyFlaky: [], newlyPassing: [], noLongerJudged: [], failingOtherwise: [], added: [], removed: [], decision: gate(withBaseline(common, base, source)) };
+  const strip = ({ verdict: _v, keys: _k, reason: _r, ...e }: Indexed): DiffEntry => e;
   for (const [k, now] of after) {
     const was = before.get(k);
     if (!was) diff.added.push({ ...strip(now), after: now.verdict });
     else if (FAILING.has(now.verdict) && !FAILING.has(was.verdict)) diff.newlyFailing.push({ ...strip(now), before: was.verdict, after: now.verdict });
     else if (now.verdict === 'flaky' && was.verdict !== 'flaky') diff.newlyFlaky.push({ ...strip(now), before: was.verdict, after: 'flaky' });
     else if (now.verdict === 'pass' && (FAILING.has(was.verdict) || was.verdict === 'flaky')) diff.newlyPassing.push({ ...strip(now), before: was.verdict, after: 'pass' });
+    else if (JUDGED.has(was.verdict) && UNJUDGED.has(now.verdict)) diff.noLongerJudged.push({ ...strip(now), before: was.verdict, after: now.verdict, ...(now.reason !== undefined ? { why: now.reason } : {}) });
     else if (now.verdict === 'fail' && was.verdict === 'fail' && now.keys.length > 0 && was.keys.length > 0 && now.keys.join('\n') !== was.keys.join('\n')) {
       diff.failingOtherwise.push({ ...strip(now), before: 'fail', after: 'fail', keysBefore: was.keys, keysAfter: now.keys });
     }

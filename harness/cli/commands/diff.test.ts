@@ -38,6 +38,23 @@ describe('svc-conformance diff', () => {
     expect(await main(['diff', BASE, elsewhere], io)).toBe(2);
     expect(io.err.join('\n')).toContain('diff: the two runs share no cell (target and model): BASE holds svc-v4-flash at emulator; NEW holds svc-v4-flash at https://api.example.com');
   });
+  test('checks that stopped being judged are listed as such, and fail the comparison under --strict', async () => {
+    // The same run with a route now blocked: what passed shows nothing, and nothing regressed.
+    const bundle = JSON.parse(readFileSync(BASE, 'utf8')) as { records: RunRecord[] };
+    const record = bundle.records[0]!;
+    const blocked = 'blocked by endpoint.chat-completions-on-base-url.served: answered 200 with a web page';
+    record.results = record.results.map((r) => (r.checkId === 'stream.events.done-last' ? { ...r, verdict: 'skip' as const, skipKind: 'blocked' as const, reason: blocked } : r));
+    record.summary = summarize(record.results);
+    const after = join(dir, 'blocked.json');
+    writeFileSync(after, JSON.stringify(bundle));
+    const io = captureIO();
+    expect(await main(['diff', BASE, after], io)).toBe(0);
+    expect(io.out).toContain('no longer judged: 1');
+    expect(io.out).toContain(`  stream.events.done-last (svc-v4-flash, must) was pass, now skip: ${blocked}`);
+    const strict = captureIO();
+    expect(await main(['diff', BASE, after, '--strict'], strict)).toBe(1);
+    expect(strict.out.join('\n')).toContain('FAIL under --strict: 1 must-check is no longer judged (listed above)');
+  });
   test('a run against itself changes nothing', async () => {
     const io = captureIO();
     expect(await main(['diff', BASE, BASE], io)).toBe(0);
