@@ -1,5 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { validatorFor, type Violation } from '#harness/derive/validators/index.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
+import { sumViolations } from '#harness/derive/meanings/sums.ts';
 import type { Kind } from './kinds.ts';
 import { looksLikeSse, StreamSplitter, type StreamSummary } from './stream.ts';
 
@@ -44,7 +46,7 @@ export function judgeCapture(spec: Spec, text: string, kind: Kind, options: Judg
   if (parsed.ok) {
     if (kind === 'chat_completion_chunk') notes.push('one chunk on its own, not a stream');
     models.push(...modelsOf(kind, parsed.value));
-    violations.push(...validator(parsed.value).map(atOwnPath));
+    violations.push(...validator(parsed.value).map(atOwnPath), ...meaningViolations(spec, kind, parsed.value));
   } else {
     const what = spec.objects[kind]?.title ?? kind;
     violations.push({
@@ -93,8 +95,8 @@ export class StreamJudge {
         }
         const model = modelOfChunk(payload.value);
         if (model !== undefined) this.#models.add(model);
-        const found = validator(payload.value);
-        for (const v of found) this.#violations.push({ ...atOwnPath(v), item });
+        const found = [...validator(payload.value).map(atOwnPath), ...meaningViolations(spec, 'chat_completion_chunk', payload.value)];
+        for (const v of found) this.#violations.push({ ...v, item });
       },
     });
   }
@@ -113,6 +115,10 @@ export class StreamJudge {
     const unclosedDone = stream.unterminatedTail?.trim() === 'data: [DONE]';
     if (stream.framing === 'sse' && stream.done !== true && !unclosedDone) {
       violations.push({ path: '', message: 'the stream ends without `data: [DONE]`', level: 'must', specRef: 'streaming.events.terminator', keyword: 'terminator', params: {} });
+    }
+    // A stream of no chunk holds none of the chunks the events table says every stream carries.
+    if (stream.payloads === 0) {
+      violations.push({ path: '', message: 'the stream carries no chunk: no first chunk with the role, no final chunk with finish_reason', level: 'must', specRef: 'streaming.events.first_chunk', keyword: 'events', params: {} });
     }
     if (stream.eventsAfterDone > 0) {
       violations.push({ path: '', message: `${stream.eventsAfterDone} event(s) after \`data: [DONE]\``, level: 'must', specRef: 'streaming.rules.stream.done-last', keyword: 'terminator', params: {} });
@@ -174,6 +180,16 @@ function skipLeadingBlankLines(text: string): { notes: string[]; body: string } 
   const leading = /^\s*/.exec(text)?.[0] ?? '';
   const blankLines = (leading.match(/\r\n|\n|\r/g) ?? []).length;
   return { notes: blankLines > 0 ? [`${blankLines} blank line(s) before the body (keep-alive), skipped`] : [], body: text.slice(leading.length) };
+}
+
+/**
+ * What the body's meanings break (meanings.yaml): the usage sums of a completion or of a chunk that
+ * carries usage, as the usage checks of a run judge them (one arithmetic: derive/meanings/sums.ts).
+ */
+function meaningViolations(spec: Spec, kind: Kind, body: unknown): Violation[] {
+  if (kind !== 'chat_completion' && kind !== 'chat_completion_chunk') return [];
+  const usage = isRecord(body) ? body.usage : undefined;
+  return isRecord(usage) ? sumViolations(spec, 'usage', usage, '/usage') : [];
 }
 
 /** A missing field is reported at its own path (`/usage`), as an unknown one is, so a reader sees which. */

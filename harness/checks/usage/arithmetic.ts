@@ -1,6 +1,7 @@
 import type { Meaning, Spec } from '#harness/spec/model.ts';
 import type { CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
+import { addUp } from '#harness/derive/meanings/sums.ts';
 import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, skip } from '../support/outcome.ts';
 import { plainCompletion, streamedWithUsage } from '../support/samples.ts';
@@ -18,14 +19,10 @@ const SUBJECTS: Record<string, { subject: string; expectation: string }> = {
  */
 function judgeSum(usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckResponse, where: string, owner: string): CheckOutcome {
   if (!isObject(usage)) return skip(`inconclusive: ${where} carries no usage object to add up (${owner} judges the same answer and reports its absence)`, 'inconclusive');
-  const names = [sum.total, ...sum.parts];
-  const missing = names.filter((n) => typeof usage[n] !== 'number');
-  if (missing.length > 0) return skip(`inconclusive: ${where}: usage has no numeric ${missing.map((n) => `\`${n}\``).join(', ')} to add up (${owner} judges the same answer and reports it)`, 'inconclusive');
-  const [total, ...parts] = names.map((n) => usage[n] as number);
-  const added = parts.reduce((a, b) => a + b, 0);
-  if (added === total) return outcomeOf([]);
-  const terms = sum.parts.map((p, i) => `${p} ${parts[i]}`).join(' + ');
-  return outcomeOf([failure(`${where}: ${terms} = ${added}, but ${sum.total} is ${total}`, res, { path: '/usage' })]);
+  const a = addUp(usage, sum);
+  if ('missing' in a) return skip(`inconclusive: ${where}: usage has no numeric ${a.missing.map((n) => `\`${n}\``).join(', ')} to add up (${owner} judges the same answer and reports it)`, 'inconclusive');
+  if (a.holds) return outcomeOf([]);
+  return outcomeOf([failure(`${where}: ${a.terms} = ${a.added}, but ${sum.total} is ${a.total}`, res, { path: '/usage' })]);
 }
 
 /**

@@ -90,6 +90,31 @@ describe('failures and input errors', () => {
     expect(out).toContainEqual(expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} /usage must missing required field \`usage\``)));
   });
 
+  it('what run judges of a body, validate judges too: a total that is not the sum of its parts exits 1 at must, in a body and in a chunk', async () => {
+    const body = JSON.parse(readFileSync(capture('chat-nonstream-01-deepseek-chat-2025-03.json'), 'utf8')) as { usage: Record<string, number> };
+    const { prompt_tokens: p, completion_tokens: c } = body.usage as { prompt_tokens: number; completion_tokens: number };
+    body.usage.total_tokens = p! + c! + 1;
+    const file = join(dir, 'total-off.json');
+    writeFileSync(file, JSON.stringify(body));
+    const { code, out } = await validate(file);
+    expect(code).toBe(1);
+    expect(out).toContain(`${file} /usage must prompt_tokens ${p} + completion_tokens ${c} = ${p! + c!}, but total_tokens is ${p! + c! + 1} (meanings.usage-total-is-sum)`);
+    const chunk = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'svc-v4-flash', choices: [], usage: { prompt_tokens: 3, completion_tokens: 16, total_tokens: 20 } };
+    const stream = join(dir, 'total-off.sse');
+    writeFileSync(stream, `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
+    const streamed = await validate(stream);
+    expect(streamed.code).toBe(1);
+    expect(streamed.out).toContainEqual(expect.stringMatching(/#0 \/usage must prompt_tokens 3 \+ completion_tokens 16 = 19, but total_tokens is 20 \(meanings\.usage-total-is-sum\)$/));
+  });
+
+  it('an empty stream given as chunks is a must violation, not "0 violations"', async () => {
+    const file = join(dir, 'empty.sse');
+    writeFileSync(file, '');
+    const { code, out } = await validate('--kind', 'chat_completion_chunk', file);
+    expect(code).toBe(1);
+    expect(out).toContain(`${file} (root) must the stream carries no chunk: no first chunk with the role, no final chunk with finish_reason (streaming.events.first_chunk)`);
+  });
+
   it('an unreadable file exits 2, naming it', async () => {
     const { code, err, out } = await validate(join(dir, 'nope.json'));
     expect(code).toBe(2);
