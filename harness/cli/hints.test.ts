@@ -46,4 +46,13 @@ describe('hints after a run', () => {
       `svc-conformance: http://127.0.0.1:9: stopped early: ${results.length} ${results.length === 1 ? 'check was' : 'checks were'} not sent to POST {base_url}/chat/completions (streamed), which gave no answer (${why}). Check that the server is running; if it is only slow, raise --timeout-ms (headers, gaps) or --deadline-ms (a whole body).`,
     ]);
   });
+
+  test('the advice follows the cause: bytes that are not HTTP are no sign of slowness', () => {
+    const r = sampleRecord();
+    const why = 'HARNESS_PROTOCOL: the answer is not HTTP/1.1 (Expected HTTP/) — GET http://127.0.0.1:9/models';
+    const results = r.results.map((x) => ({ ...x, verdict: 'error' as const, reason: `HARNESS_UNRESPONSIVE: not sent: the endpoint was declared unresponsive: ${why}` }));
+    const [hint] = hintsOf([withResults({ ...r, target: { kind: 'live', baseUrl: 'http://127.0.0.1:9', messagesBaseUrl: 'http://127.0.0.1:9/anthropic' } }, results)]);
+    expect(hint).toMatch(/What answers there is not an HTTP server: check that --base-url names the API's HTTP\(S\) address and port\.$/);
+    expect(hint).not.toMatch(/slow|--timeout-ms/);
+  });
 });

@@ -41,5 +41,14 @@ function stoppedEarly(r: RunRecord): string | undefined {
   const seen = r.results.map((x) => DECLARED.exec(x.reason ?? '')).filter((m): m is RegExpExecArray => m !== null);
   if (seen.length === 0) return undefined;
   const routes = [...new Set(seen.map((m) => m[1] ?? 'every route'))];
-  return `svc-conformance: ${r.target.baseUrl}: stopped early: ${seen.length} ${seen.length === 1 ? 'check was' : 'checks were'} not sent to ${routes.join(', ')}, which gave no answer (${seen[0]![2]}). Check that the server is running; if it is only slow, raise --timeout-ms (headers, gaps) or --deadline-ms (a whole body).`;
+  const why = seen[0]![2]!;
+  return `svc-conformance: ${r.target.baseUrl}: stopped early: ${seen.length} ${seen.length === 1 ? 'check was' : 'checks were'} not sent to ${routes.join(', ')}, which gave no answer (${why}). ${adviceFor(why)}`;
+}
+
+/** What to try, by what went wrong: bytes that are not HTTP are no sign of slowness, nor a refused connection. */
+function adviceFor(why: string): string {
+  const code = /\bHARNESS_[A-Z]+\b/.exec(why)?.[0];
+  if (code === 'HARNESS_PROTOCOL') return 'What answers there is not an HTTP server: check that --base-url names the API\'s HTTP(S) address and port.';
+  if (code === 'HARNESS_CONNECT') return 'Check that the server is running and that --base-url (and the port) is right.';
+  return 'Check that the server is running; if it is only slow, raise --timeout-ms (headers, gaps) or --deadline-ms (a whole body).';
 }

@@ -280,7 +280,7 @@ describe('a dead endpoint ends quickly', () => {
     // second route got no answer, the endpoint is down.
     expect((errs[0] as TransportError).code).toBe('HARNESS_CONNECT');
     expect((errs[3] as TransportError).code).toBe('HARNESS_UNRESPONSIVE');
-    expect((errs[3] as Error).message).toMatch(/^not sent: the endpoint was declared unresponsive: 2 routes got no answer \(GET \/chat\/completions, GET \/models\), and a probe of http:\/\/127\.0\.0\.1:\d+\/ failed: connection refused .* — GET http:\/\/127\.0\.0\.1:\d+\/user\/balance$/);
+    expect((errs[3] as Error).message).toMatch(/^not sent: the endpoint was declared unresponsive: 2 routes got no answer \(GET \/chat\/completions, GET \/models\), and a probe of http:\/\/127\.0\.0\.1:\d+\/ failed: HARNESS_CONNECT: connection refused .* — GET http:\/\/127\.0\.0\.1:\d+\/user\/balance$/);
     // a refused probe is said as refused: it did not wait out a timeout
     expect((errs[3] as Error).message).not.toMatch(/got none within/);
     expect(transport.stats().requests).toBeLessThanOrEqual(3);

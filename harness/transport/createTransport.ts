@@ -75,7 +75,8 @@ export function createTransport(options: TransportOptions): Transport {
       if (closed) return undefined;
       // Said as it happened: a refused probe was refused at once, not waited on for `ms`.
       const failedHow = classifyNetworkError(err, { ...timing, connectMs: ms, headersMs: ms, idleMs: ms });
-      return failedHow === undefined || failedHow.code === 'HARNESS_TIMEOUT' ? `got no answer within ${ms} ms` : `failed: ${failedHow.what}`;
+      // The code goes with it: what to try next depends on it (cli/hints.ts), and bytes that are not HTTP are no silence.
+      return failedHow === undefined || failedHow.code === 'HARNESS_TIMEOUT' ? `got no answer within ${ms} ms` : `failed: ${failedHow.code}: ${failedHow.what}`;
     }
   };
   const breaker = new Breaker({ health: new RouteHealth(), keys, timing, probeRoot, redact: (text) => redactText(text, secrets) });
