@@ -22,6 +22,12 @@ export interface Check {
    * length is not a long chain started last. A test holds it to what the check sends.
    */
   chain?: number | 'runs';
+  /**
+   * `status`: the verdict rests on the status of an answer alone (a route served, a value or a
+   * request accepted), as the description words the rule; an answer with no content can pass it,
+   * and no other check. The walk of the catalogue over such answers holds every check to this.
+   */
+  judges?: 'status';
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 

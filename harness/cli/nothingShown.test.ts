@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { RunRecord, RunSummary } from '#harness/results/index.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
@@ -63,6 +65,23 @@ describe.each(Object.entries(ANSWERS))('an endpoint answering %s to every reques
     for (const r of served) expect(r.failures?.[0]?.message, r.checkId).toMatch(/answered HTTP 200 with text\/(html|event-stream) and a body that is not JSON/);
   }, 120_000);
 });
+
+test('an endpoint answering `{}` to every request: only what a status shows passes (the route is served, the value accepted), nothing about an answer it never gave', async () => {
+  const server = await startServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  servers.push(server);
+  const { code, summary, records } = await run(['--base-url', server.url, '--model', 'svc-v4-flash', '--now', NOW], { SVC_API_KEY: 'sk-nothing-shown' });
+  expect(summary.outcome).toBe('fail');
+  expect(code).toBe(1);
+  // What a 200 to a valid request shows, as the spec words each: served (JSON where JSON is due), accepted.
+  const { spec } = loadSpec();
+  const byId = new Map(buildRegistry(spec).all().map((c) => [c.id, c]));
+  const passed = records.flatMap((r) => r.results).filter((r) => r.verdict === 'pass');
+  expect(passed.length).toBeGreaterThan(0);
+  expect(passed.filter((r) => byId.get(r.checkId)?.judges !== 'status').map((r) => r.checkId)).toEqual([]);
+}, 120_000);
 
 test('a recording whose exchanges are gone judges nothing: each check is not recorded, and the run is NOTHING JUDGED', async () => {
   const dir = join(tmp(), 'recording');

@@ -2,7 +2,8 @@ import { sample } from '../support/samples.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, readJson } from '../support/body.ts';
-import { failure, outcomeOf } from '../support/outcome.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { failure, outcomeOf, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 
 /** Each place of a JSON value and the type found there; array items share one place (`[]`). */
@@ -58,7 +59,9 @@ export function baseChecks(spec: Spec): Check[] {
         const [a, b] = await Promise.all([readJson(root), readJson(alias)]);
         if (alias.status !== root.status) return outcomeOf([failure(`{base_url}/v1 answered ${alias.status} where {base_url} answered ${root.status}`, alias)]);
         if (a.ok !== b.ok) return outcomeOf([failure(a.ok ? `the /v1 answer is not JSON (${(b as { why: string }).why}) where the {base_url} answer is` : 'the /v1 answer is JSON where the {base_url} answer is not', alias)]);
-        if (!a.ok || !b.ok) return outcomeOf([]);
+        if (!a.ok || !b.ok) return inconclusive('neither answer is JSON, so there are no fields to compare (the schema checks report it)');
+        // Two answers alike in having nothing compare nothing: parity needs fields to hold.
+        if (!isObject(a.body) || Object.keys(a.body).length === 0) return inconclusive(`the {base_url} answer carries no field to compare (${shown(a.body)})`);
         return outcomeOf(differences(a.body, b.body).map((d) => failure(d, alias)));
       },
     }),
@@ -76,6 +79,7 @@ export function baseChecks(spec: Spec): Check[] {
         const [a, b] = [ids(rootBody), ids(aliasBody)];
         if (alias.status !== root.status) return outcomeOf([failure(`GET {base_url}/v1/models answered ${alias.status} where GET {base_url}/models answered ${root.status}`, alias)]);
         if (alias.status !== 200) return outcomeOf([failure(`{base_url}/v1/models answered ${alias.status}`, alias)]);
+        if (!Array.isArray(get(rootBody, 'data')) && !Array.isArray(get(aliasBody, 'data'))) return inconclusive('neither list carries `data`, so there are no model ids to compare (models.list.names-model-ids reports it)');
         return outcomeOf(a === b ? [] : [failure(`model ids differ: ${a} vs ${b}`, alias)]);
       },
     }),

@@ -1,4 +1,5 @@
 import type { CheckContext, CheckOutcome } from '../context.ts';
+import { get, isObject } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { UNKNOWN_MODEL } from '../support/build.ts';
 import { chatBody, messagesRequest } from '../support/requests.ts';
@@ -17,6 +18,8 @@ export type Handed<T extends SharedAnswer = SharedAnswer> = { seen: T } | { outc
 export async function completionToHand(ctx: CheckContext): Promise<Handed> {
   const seen = await plainCompletion(ctx);
   if (seen.res.status !== 200 || seen.body === undefined) return { outcome: inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`) };
+  // A client that copes with a body holding no message coped with nothing a completion says.
+  if (!isObject(get(seen.body, 'choices', 0, 'message'))) return { outcome: inconclusive('the completion carries no message (choices[0].message) to hand the client; schema.chat-completion.matches-schema judges that answer') };
   return { seen };
 }
 
@@ -42,6 +45,7 @@ export async function refusalToHand(ctx: CheckContext): Promise<Handed> {
 export async function messagesReplyToHand(ctx: CheckContext): Promise<Handed> {
   const seen = await messagesAnswer(ctx);
   if (seen.res.status !== 200 || seen.body === undefined) return { outcome: inconclusive(`the messages-format request was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.messages-response.matches-schema judges that answer`) };
+  if (!Array.isArray(get(seen.body, 'content'))) return { outcome: inconclusive('the messages-format reply carries no `content` to hand the client; schema.messages-response.matches-schema judges that answer') };
   return { seen };
 }
 

@@ -121,6 +121,8 @@ export function conversationChecks(spec: Spec): Check[] {
       ...gradeOf(turnsEntry),
       specRefs: ['conversation.assistant-turns'],
       appliesTo: modelsOf(turnsEntry),
+      // "Is answered": the status says it (a request with earlier assistant turns is not refused).
+      judges: 'status',
       async run(ctx) {
         const res = await ctx.send(chat(ctx, { messages: [
           { role: 'user', content: 'Say hello.' },

@@ -25,6 +25,7 @@ export function servedChecks(spec: Spec): Check[] {
         appliesTo: defaultModelOnly,
         // Not a chain of its own, but the first link of every chain on its route: its probe goes first.
         chain: 2,
+        judges: 'status',
         async run(ctx) {
           const v = await ctx.served(endpoint, base);
           if ('outOfScope' in v) return skip(v.outOfScope, 'out-of-scope');

@@ -91,6 +91,7 @@ export function boundChecks(spec: Spec): Check[] {
         ...gradeOf(expr),
         specRefs: [`objects.chat_completion_request.fields.${name}`],
         appliesTo: currentModels,
+        judges: 'status',
         async run(ctx) {
           const p = probes(ctx);
           if ('skip' in p) return skip(p.skip, 'inconclusive');

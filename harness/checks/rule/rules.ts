@@ -65,6 +65,8 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
       ...gradeOf(rule),
       specRefs: [`rules.${rule.id}`],
       appliesTo: appliesTo(rule, spec),
+      // A rule that expects acceptance and no effect is judged by the status (judgeCase).
+      ...(rule.expect.accepted === true && rule.expect.effect === undefined ? { judges: 'status' as const } : {}),
       async run(ctx) {
         const standing = await legacyRulesStand(ctx);
         if (standing) return standing;

@@ -6,6 +6,8 @@ import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '..
 import { currentModels, defaultModelOnly, defineCheck, fimModels, messagesModels, severityOf, type Check } from '../define.ts';
 import { chat, chatBody, fim, messagesRequest } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
+import { isObject } from '../support/body.ts';
+import { inconclusive } from '../support/cooperation.ts';
 import { plainCompletion, sample, streamedWithUsage } from '../support/samples.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
 import type { Model } from '#harness/spec/model.ts';
@@ -161,9 +163,11 @@ export function schemaChecks(spec: Spec): Check[] {
             const violations: Violation[] = got.bodies.flatMap((b, i) =>
               ctx.judge(source.object, b, profile).filter((v) => v.level === lvl.level).map((v) => ({ ...v, path: got.bodies.length > 1 ? `/${i}${v.path}` : v.path })),
             );
-            return violations.length === 0
-              ? pass()
-              : outcomeOf(violations.slice(0, MAX_SAMPLES).map((v) => failure(`${v.path || '/'}: ${v.message}`, got.res, { path: v.path, specRef: v.specRef })));
+            if (violations.length > 0) return outcomeOf(violations.slice(0, MAX_SAMPLES).map((v) => failure(`${v.path || '/'}: ${v.message}`, got.res, { path: v.path, specRef: v.specRef })));
+            // Shapes hold of fields vacuously: a body with none of the object's fields showed none of them.
+            const fields = Object.keys(spec.objects[source.object]!.fields ?? {});
+            const shown = got.bodies.some((b) => !isObject(b) || fields.length === 0 || fields.some((f) => f in b));
+            return shown ? pass() : inconclusive(`the body carries none of the fields of ${spec.objects[source.object]!.title} (${fields.join(', ')}), so there is no shape to judge`);
           },
         }),
       );
