@@ -7,13 +7,13 @@ import { defineConfig } from 'vitest/config';
 // No test is about how long it takes (a bound under test is a clock the test controls, or a
 // timeout of its own), so the default limits are generous: vitest's 5 s would fail a test that
 // merely ran on a busy machine.
-// At least two test files at once: vitest's default (one fewer than the cores) is a single worker on
+// At least three test files at once: vitest's default (one fewer than the cores) is a single worker on
 // a 2-core machine, where the files that mostly wait (hostile and silent endpoints, each on a timeout)
-// then hold up every other file. Measured on 2 cores: 521 s with one worker, 203 s with three, but
-// three starved the one test that races two runs against each other (runner/latency.test.ts).
+// then hold up every other file. Measured on 2 cores: 521 s with one worker, 290-305 s with two,
+// about 200 s with three.
 export default defineConfig({
   test: {
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     maxConcurrency: 20,
     testTimeout: 60_000,
     hookTimeout: 60_000,
