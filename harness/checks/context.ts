@@ -67,7 +67,11 @@ export interface SampleStore {
 }
 
 /** Whether the target serves an endpoint on a base (runner/servedGate.ts), or the run left its feature out; `evidence`: the answers that showed it. */
-export type ServedVerdict = { served: true; evidence: Exchange[] } | { served: false; why: string; evidence: Exchange[] } | { outOfScope: string } | { unknown: string };
+export type ServedVerdict =
+  | { served: true; evidence: Exchange[] }
+  /** Answered "not now" (429, 503) on every try the retry guidance allows: evidence neither way. */
+  | { unavailable: string; evidence: Exchange[] }
+  | { served: false; why: string; evidence: Exchange[] } | { outOfScope: string } | { unknown: string };
 
 export type CheckOutcome =
   | { verdict: 'pass'; note?: string }

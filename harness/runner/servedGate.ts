@@ -155,6 +155,12 @@ export class ServedGate {
     const notCaptured = { unknown: `the fixture set holds no capture answering ${route.method} ${route.path} (the probe of whether it is served)` };
     if (asked.headers[NOT_CAPTURED_HEADER] !== undefined) return notCaptured;
     const base = this.#options.spec.bases[route.base]?.placeholder ?? route.base;
+    // "Not now" on every try the retry guidance allows (its waits already spent) says nothing of the route either way.
+    if (this.#options.spec.errors.retry.statuses.includes(asked.status)) {
+      await asked.text().catch(() => undefined);
+      const after = asked.headers['retry-after'];
+      return { unavailable: `a valid request to ${route.method} ${base}${route.path} was answered HTTP ${asked.status} on each of its ${asked.exchange.attempts} attempts${after === undefined ? '' : ` (Retry-After: ${after})`}: whether it is served cannot be told`, evidence: [asked.exchange] };
+    }
     // An answer that is not a refusal of the request itself (success, auth, a rate limit, a fault) says the
     // route exists, unless it is a success the service never gives: a web page, an empty stream.
     if (!NOT_SERVED_STATUSES.has(asked.status)) {

@@ -1,3 +1,4 @@
+import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { defaultModelOnly, defineCheck, type Check } from '../define.ts';
 import { outcomeOf, skip } from '../support/outcome.ts';
@@ -30,6 +31,8 @@ export function servedChecks(spec: Spec): Check[] {
           const v = await ctx.served(endpoint, base);
           if ('outOfScope' in v) return skip(v.outOfScope, 'out-of-scope');
           if ('unknown' in v) return skip(v.unknown, 'inconclusive');
+          // Not judged, and said at the severity it would have been judged at: the run cannot pass on it.
+          if ('unavailable' in v) throw new HarnessError('HARNESS_UNAVAILABLE', v.unavailable);
           if (v.served) return outcomeOf([]);
           const [evidence, comparison] = v.evidence;
           return outcomeOf([{ message: v.why, ...(evidence ? { evidence } : {}), ...(comparison ? { comparison } : {}) }]);
