@@ -20,6 +20,8 @@ export interface RequestContext {
   deadlineMs?: number;
   /** Set by `limit`: before a retry, wait in line again if the limit came down below the slots held. */
   rejoin?: () => Promise<void>;
+  /** Set by `limit`: gives the slot back for `wait` and waits in line for one after it (a probe waiting out a "not now"). */
+  standAside?: (wait: Promise<unknown>) => Promise<void>;
   /** Its place in line for a slot (limit.ts), on the scale of priority.ts. */
   priority?: number;
   /** The request carries the run's key (keyRefusal.ts), for refusing it still in line once the key was refused. */

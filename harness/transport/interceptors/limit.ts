@@ -16,7 +16,10 @@ export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterce
   return (dispatch) => (opts, handler) => {
     const guarded = new ReleasingHandler(handler, semaphore);
     const context = contextOf(opts);
-    if (context) context.rejoin = () => guarded.rejoin();
+    if (context) {
+      context.rejoin = () => guarded.rejoin();
+      context.standAside = (wait) => guarded.standAside(wait);
+    }
     if (semaphore.tryAcquire()) {
       guarded.held();
       try {
@@ -61,6 +64,19 @@ class ReleasingHandler extends ForwardingHandler {
       this.#holding = false;
       this.#semaphore.release();
     }
+  }
+
+  /** Gives the slot back while `wait` runs, then waits in line for one (ahead of first attempts). */
+  async standAside(wait: Promise<unknown>): Promise<void> {
+    if (!this.#holding) {
+      await wait;
+      return;
+    }
+    this.#holding = false;
+    this.#semaphore.release();
+    await wait;
+    await this.#semaphore.acquire(PRIORITY.rejoin);
+    this.held();
   }
 
   /** Before a retry: when more slots are held than the limit now allows, give this one back and wait in line again. */

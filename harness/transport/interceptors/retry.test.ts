@@ -233,3 +233,39 @@ describe('RetryBudget', () => {
     expect([b.take(500), b.take(503), b.take(500), b.take(429), b.take(429)]).toEqual([true, true, false, true, true]);
   });
 });
+
+describe('retry: waiting out a "not now"', () => {
+  /** A transport of one slot whose waits last until the test ends them; the server answers 503 to first attempts. */
+  async function waitingRun(probe: boolean) {
+    const firsts = new Set<string>();
+    server = await startServer((req, res) => {
+      req.resume();
+      const again = firsts.has(req.url!);
+      firsts.add(req.url!);
+      res.writeHead(again ? 200 : 503, { 'content-type': 'application/json' }).end('{}');
+    });
+    let release!: () => void;
+    const waits = new Promise<void>((done) => (release = done));
+    const waiting: number[] = [];
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, random: () => 0.5, sleep: (ms) => (waiting.push(ms), waits) });
+    const sent = ['/a', '/b', '/c'].map((path) => transport!.send({ method: 'GET', url: `${server!.url}${path}`, probe }));
+    return { sent, firsts, waiting, release };
+  }
+
+  test('probes give their slot back while they wait, so every route is asked at once: one backoff in all, not one per route', async () => {
+    const { sent, firsts, waiting, release } = await waitingRun(true);
+    while (waiting.length < 3) await pause(10);
+    expect(firsts.size).toBe(3);
+    release();
+    expect((await Promise.all(sent)).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
+  test('any other request keeps its slot through the wait: nothing more is sent to a service that asked for a pause', async () => {
+    const { sent, firsts, waiting, release } = await waitingRun(false);
+    while (waiting.length < 1) await pause(10);
+    await pause(100);
+    expect([firsts.size, waiting.length]).toEqual([1, 1]);
+    release();
+    expect((await Promise.all(sent)).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+});

@@ -165,10 +165,13 @@ class RetryHandler extends ForwardingHandler {
     };
     // Downstream giving up during the wait (a stop, a route declared silent) ends it now, not after it.
     this.#controller.onAbort = fail;
-    void this.#options
-      .sleep(waitMs)
-      // A limit that came down during the wait (adaptiveLimit.ts) applies to this attempt too.
-      .then(() => this.#context.rejoin?.())
+    const wait = this.#options.sleep(waitMs);
+    // A probe (servedGate.ts) stands aside while it waits: the probes of every route wait out their
+    // "not now" side by side, so an endpoint answering 503 everywhere costs one backoff, not one per
+    // route in turn. Any other request keeps its slot (no load added to a service that asked for a
+    // pause) and, when the limit came down meanwhile (adaptiveLimit.ts), gets back in line.
+    const resumed = this.#context.probe === true && this.#context.standAside ? this.#context.standAside(wait) : wait.then(() => this.#context.rejoin?.());
+    void resumed
       .then(() => {
         this.#controller.onAbort = undefined;
         if (ended) return;
