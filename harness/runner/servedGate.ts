@@ -161,7 +161,7 @@ export class ServedGate {
       const after = asked.headers['retry-after'];
       return { unavailable: `a valid request to ${route.method} ${base}${route.path} was answered HTTP ${asked.status} on each of its ${asked.exchange.attempts} attempts${after === undefined ? '' : ` (Retry-After: ${after})`}: whether it is served cannot be told`, evidence: [asked.exchange] };
     }
-    // An answer that is not a refusal of the request itself (success, auth, a rate limit, a fault) says the
+    // An answer that is not a refusal of the request itself (success, auth, a fault) says the
     // route exists, unless it is a success the service never gives: a web page, an empty stream.
     if (!NOT_SERVED_STATUSES.has(asked.status)) {
       const wrongKind = asked.status >= 200 && asked.status < 300 ? await notJson(asked) : void (await asked.text().catch(() => undefined));
