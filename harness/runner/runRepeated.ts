@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { mergeRepetitions, sumTraffic } from '#harness/results/index.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runChecks } from './runChecks.ts';
-import type { SuitesRun } from './suitesRun.ts';
+import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
 
 export interface RepeatOptions {
   /** How many times the plan runs (`--repeat N`); 1 is a plain run. */
@@ -13,6 +13,8 @@ export interface RepeatOptions {
   progress?(result: CheckResult, n: number, repetition: number): void;
   /** Aborting stops the current repetition as runChecks does, and starts no other. */
   stop?: AbortSignal;
+  /** Each wait before a retry, in every repetition (runChecks). */
+  onRetry?: SuitesOptions['onRetry'];
   /** After each repetition, with the config it ran under and its results (the budget settles what it spent). */
   ran?(config: RunConfig, results: readonly CheckResult[]): void;
 }
@@ -30,7 +32,7 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   // A refused key ends the run: another repetition would only be refused again.
   for (let i = 0; i < options.repeat && !(i > 0 && (stop?.aborted || runs.at(-1)?.keyRefused)); i++) {
     const config = options.configOf();
-    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}) });
+    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}) });
     options.ran?.(config, run.results);
     runs.push(run);
   }

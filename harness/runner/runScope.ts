@@ -2,7 +2,7 @@ import { secretValues } from '#harness/core/extraHeaders.ts';
 import { fixtureRecorder } from '#harness/replay/fixtureFormat.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { createTransport, type Transport } from '#harness/transport/index.ts';
+import { createTransport, type Transport, type TransportOptions } from '#harness/transport/index.ts';
 import { timingOf } from '#harness/transport/timing.ts';
 import { createRunShared, type RunShared } from './checkContext.ts';
 import type { RunConfig } from './runConfig.ts';
@@ -21,11 +21,11 @@ export interface RunScope extends RunShared {
   close(): Promise<void>;
 }
 
-export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.specDir).spec): RunScope {
+export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.specDir).spec, onRetry?: TransportOptions['onRetry']): RunScope {
   // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
   const secrets = secretsOf(config);
   const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
-  const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}) });
+  const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}), ...(onRetry ? { onRetry } : {}) });
   return { spec, config, transport, meter: new Meter(spec, config.budget), ...createRunShared(spec, config, transport), close: () => transport.close() };
 }
 

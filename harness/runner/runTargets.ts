@@ -113,7 +113,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
       // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
       const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
-      const suites = await runRepeated({ repeat, configOf, progress: onResult, stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) }).finally(() => pulse?.stop());
+      const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) }).finally(() => pulse?.stop());
       run.clock.add(suites);
       // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
       if (recordDir !== undefined) finishRecording(recordDir, suites.results);

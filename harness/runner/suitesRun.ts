@@ -1,5 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import type { ConcurrencyStats, KeyRefused } from '#harness/transport/index.ts';
+import type { ConcurrencyStats, KeyRefused, TransportOptions } from '#harness/transport/index.ts';
 import type { RequestBound } from './spend/requestBound.ts';
 
 /** What one target's checks came to, whichever executor ran them (runChecks in-process, runSuites under vitest). */
@@ -22,6 +22,8 @@ export interface SuitesRun {
 
 export interface SuitesOptions {
   progress?: (r: CheckResult, n: number) => void;
+  /** Each wait before a retry, as the transport starts it (the heartbeat says what the run waits for). */
+  onRetry?: TransportOptions['onRetry'];
   /**
    * Aborting cancels the run: the others never start, and the checks running get a short grace
    * (timing.ts STOP_GRACE_MS) before their requests are abandoned. The signal's reason says why.

@@ -23,7 +23,15 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
         return;
       }
       inFlight += 1;
-      res.on('close', () => (inFlight -= 1));
+      // Out of flight once the answer is all written ('finish'), or the client left ('close'): a busy
+      // client reading the last bytes late must not count as a request still being served.
+      let counted = true;
+      const done = () => {
+        if (counted) inFlight -= 1;
+        counted = false;
+      };
+      res.on('finish', done);
+      res.on('close', done);
     }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
