@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 // At least three test files at once: vitest's default (one fewer than the cores) is a single worker on
 // a 2-core machine, where the files that mostly wait (hostile and silent endpoints, each on a timeout)
 // then hold up every other file. Measured on 2 cores: 521 s with one worker, 290-305 s with two,
-// about 200 s with three.
+// 184-201 s with three.
 export default defineConfig({
   test: {
     maxWorkers: Math.max(3, availableParallelism() - 1),
