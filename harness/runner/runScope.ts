@@ -26,7 +26,16 @@ export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.spe
   const secrets = secretsOf(config);
   const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
   const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}), ...(onRetry ? { onRetry } : {}) });
-  return { spec, config, transport, meter: new Meter(spec, config.budget), ...createRunShared(spec, config, transport), close: () => transport.close() };
+  const meter = new Meter(spec, config.budget);
+  // The served gate's probes wait on the network as any check's request does (a 503's backoff too):
+  // their time is the run's request time, not judging.
+  const metered = {
+    send: (req: Parameters<Transport['send']>[0]) => {
+      const end = meter.begin();
+      return transport.send(req).finally(end);
+    },
+  };
+  return { spec, config, transport, meter, ...createRunShared(spec, config, metered), close: () => transport.close() };
 }
 
 /**

@@ -5,6 +5,8 @@ import { main } from '#harness/cli/main.ts';
 import type { RunRecord, RunSummary } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { startEmulator } from '#harness/emulator/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
 
 const tmp = tempDirs('svc-timings-');
 
@@ -28,4 +30,22 @@ test('a run reports where its time went: phases that add up to the wall time, an
   expect(record.timings).toEqual(t);
   // The final line is printed even with --quiet.
   expect(io.err.join('\n')).toMatch(new RegExp(`${t.checks} checks in \\d+\\.\\d s \\(${t.checksPerSecond} checks/s\\): start-up .*requests .*judging .*reporting`));
+}, 120_000);
+
+test('time spent waiting on the served probes is request time, not judging (an endpoint slow to answer them is not slow judging)', async () => {
+  const { spec } = loadSpec();
+  const emu = await startEmulator({ spec, apiKeys: ['sk-timings-probe'], latencyMs: 400 });
+  process.env.SVC_TIMINGS_KEY = 'sk-timings-probe';
+  try {
+    const dir = tmp();
+    const io = captureIO();
+    expect(await main(['run', '--quiet', '--model', 'svc-v4-flash', '--only', 'endpoint', '--base-url', emu.url, '--api-key-env', 'SVC_TIMINGS_KEY', '--report-dir', dir], io)).toBe(0);
+    const t = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary).timings!;
+    // Every served check waits on its probe alone: 400 ms of latency at least, nothing to judge after it.
+    expect(t.requestsMs).toBeGreaterThanOrEqual(400);
+    expect(t.judgingMs).toBeLessThan(t.requestsMs);
+  } finally {
+    delete process.env.SVC_TIMINGS_KEY;
+    await emu.close();
+  }
 }, 120_000);
