@@ -11,6 +11,12 @@ export type Clock = () => Date;
 /** The machine's clock. */
 export const systemClock: Clock = () => new Date();
 
+/** The instant an answer's `Date` header names (the server's clock then), or undefined when it names none. */
+export function dateHeaderMs(value: string | undefined): number | undefined {
+  const at = value === undefined ? Number.NaN : Date.parse(value);
+  return Number.isNaN(at) ? undefined : at;
+}
+
 /** A clock that reads `start` now and advances with `base` (the machine's clock unless given). */
 export function clockFrom(start: Date, base: Clock = systemClock): Clock {
   const offset = start.getTime() - base().getTime();

@@ -1,4 +1,4 @@
-import type { Clock } from '#harness/core/clock.ts';
+import { dateHeaderMs, type Clock } from '#harness/core/clock.ts';
 import { createTransport } from '#harness/transport/index.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import type { Timing } from '#harness/transport/timing.ts';
@@ -26,8 +26,8 @@ export async function resolveReferenceTime(now: string | undefined, ask: Referen
   const transport = createTransport({ secrets: ask.secrets, concurrency: 1, retry: { ...ask.retry, max_attempts: 1 }, timing: { ...ask.timing, headersMs: quick, idleMs: quick, totalMs: quick } });
   try {
     const res = await transport.send({ method: 'GET', url: ask.modelsUrl, headers: { ...ask.headers, authorization: `Bearer ${ask.apiKey}` } });
-    const date = res.headers.date;
-    if (date && !Number.isNaN(Date.parse(date))) return { value: new Date(date).toISOString(), source: 'server-date' };
+    const date = dateHeaderMs(res.headers.date);
+    if (date !== undefined) return { value: new Date(date).toISOString(), source: 'server-date' };
   } catch {
     // No answer: the local clock is all there is; the checks that need the target will say why.
   } finally {

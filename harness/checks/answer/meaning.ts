@@ -1,3 +1,4 @@
+import { dateHeaderMs } from '#harness/core/clock.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Meaning, Model, Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
@@ -63,8 +64,8 @@ type Judge = (seen: Seen, ctx: CheckContext, meaning: Meaning) => Promise<CheckO
  * `created` by its own clock whatever the run pretends the date is.
  */
 async function serverClock(ctx: CheckContext, res: CheckResponse): Promise<{ value: Date; source: string }> {
-  const date = Date.parse(res.headers.date ?? '');
-  return Number.isNaN(date) ? ctx.referenceTime() : { value: new Date(date), source: 'the answer\'s Date header' };
+  const date = dateHeaderMs(res.headers.date);
+  return date === undefined ? ctx.referenceTime() : { value: new Date(date), source: 'the answer\'s Date header' };
 }
 
 /** `created` near the server's clock. */

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { dateHeaderMs } from '#harness/core/clock.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import { backoffMs, retryDelayMs } from '../retryDelayMs.ts';
 import { contextOf, urlOf, type RequestContext } from './context.ts';
@@ -25,8 +26,7 @@ const first = (value: string | string[] | undefined): string | undefined => (Arr
  * clock, whatever this machine's says, and a replayed answer's as recorded), else this machine's.
  */
 function serverClockMs(date: string | undefined): number {
-  const at = date === undefined ? Number.NaN : Date.parse(date);
-  return Number.isNaN(at) ? Date.now() : at;
+  return dateHeaderMs(date) ?? Date.now();
 }
 
 /** Server errors asked again once before they are taken as an answer (501 says what it is at once; 503 is the policy's). */
