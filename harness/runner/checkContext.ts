@@ -94,9 +94,9 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     if (route) {
       const v = await served.verdict(route);
       if ('outOfScope' in v) throw new BlockedError(v.outOfScope, 'out-of-scope');
-      if ('served' in v && !v.served) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${v.why}`);
-      // Another request would wait out the same "not now" again: the served check reports it once.
-      if ('unavailable' in v) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${v.unavailable}`);
+      // Not served, or "not now" on every try (another request would wait it out again): the served check reports it once.
+      const why = 'unavailable' in v ? v.unavailable : 'served' in v && !v.served ? v.why : undefined;
+      if (why !== undefined) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${why}`);
     }
     // A request asking for a feature the run leaves out is not sent either.
     const leftOut = leftOutByRequest(spec, config.without ?? [], req.body);

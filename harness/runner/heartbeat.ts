@@ -17,24 +17,28 @@ export interface RetryWait {
  */
 export function heartbeat(log: (line: string) => void, timing: Timing, everyMs = HEARTBEAT_MS): { beat(): void; retried(wait: RetryWait): void; stop(): void } {
   let last = performance.now();
-  let retries: RetryWait[] = [];
+  let retries = 0;
+  let latest: RetryWait | undefined;
   const timer = setInterval(() => {
     const quiet = performance.now() - last;
     if (quiet < everyMs) return;
-    const latest = retries.at(-1);
     const what =
       latest === undefined
         ? `a request waits up to ${timing.headersMs / 1000} s for headers, ${timing.idleMs / 1000} s between pieces of a body and ${timing.totalMs / 1000} s for a whole body: --timeout-ms, --deadline-ms`
-        : `the endpoint answered "not now": ${retries.length} ${retries.length === 1 ? 'retry' : 'retries'} waited out since, the latest after HTTP ${latest.status}, ${Math.round(latest.waitMs / 1000)} s, as the description's retry guidance asks`;
+        : `the endpoint answered "not now": ${retries} ${retries === 1 ? 'retry' : 'retries'} waited out since, the latest after HTTP ${latest.status}, ${Math.round(latest.waitMs / 1000)} s, as the description's retry guidance asks`;
     log(`svc-conformance: waiting on the endpoint: no check has ended for ${Math.round(quiet / 1000)} s (${what})`);
   }, everyMs);
   timer.unref();
   return {
     beat: () => {
       last = performance.now();
-      retries = [];
+      retries = 0;
+      latest = undefined;
     },
-    retried: (wait) => void retries.push(wait),
+    retried: (wait) => {
+      retries += 1;
+      latest = wait;
+    },
     stop: () => clearInterval(timer),
   };
 }

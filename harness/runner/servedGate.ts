@@ -39,9 +39,12 @@ function validRequest(route: Route, model: string): { body?: unknown } {
   return { body: { model, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello in five words.' }] } };
 }
 
+/** An answer's media type, without its parameters ('' when it names none). */
+const mediaTypeOf = (res: CheckResponse): string => (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+
 /** What an answer is, for comparing two: status, media type, and the error's type and code when JSON. */
 async function kindOf(res: CheckResponse): Promise<string> {
-  const media = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const media = mediaTypeOf(res);
   let error = '';
   try {
     const body = media === 'application/json' ? ((await res.json()) as { error?: { type?: unknown; code?: unknown } }) : (await res.text(), undefined);
@@ -58,7 +61,7 @@ async function kindOf(res: CheckResponse): Promise<string> {
  * or an empty stream is not. A body that cannot be read at all (reset, timeout) says nothing of its kind.
  */
 async function notJson(res: CheckResponse): Promise<string | undefined> {
-  const media = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const media = mediaTypeOf(res);
   try {
     await res.json();
     return undefined;

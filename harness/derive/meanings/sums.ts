@@ -23,7 +23,7 @@ export function addUp(value: unknown, sum: Sum): Addition {
 }
 
 /** The numeric sums of meanings.yaml over `object` (e.g. `usage`), with their entries. */
-export function sumsOver(spec: Spec, object: string): { id: string; meaning: Meaning; sum: Sum }[] {
+function sumsOver(spec: Spec, object: string): { id: string; meaning: Meaning; sum: Sum }[] {
   return Object.entries(spec.meanings).flatMap(([id, meaning]) => (meaning.sum?.object === object ? [{ id, meaning, sum: meaning.sum }] : []));
 }
 
