@@ -1,6 +1,6 @@
 /**
  * Shared test helpers for the real-world captures in fixtures/real-world/ (byte-identical copies of
- * /work/shared/real-world/captures; see fixtures/real-world/PROVENANCE.md).
+ * ../shared/real-world/captures (beside the checkout); see fixtures/real-world/PROVENANCE.md).
  *
  * The fixtures keep the production model ids as captured; `mapModelIds` turns them into the
  * description's ids at test time, so the files stay byte-faithful. Test code only.

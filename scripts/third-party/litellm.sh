@@ -10,7 +10,7 @@
 # v1.81.0; never 1.107.0), Python 3.11, fastapi-sso 0.16.0, fastuuid replaced by the standard
 # library's uuid (LiteLLM calls only uuid4() on it). LiteLLM is NOT installed by this script: the
 # workplace forbids committing a recipe that builds fetched code, so it expects a virtual
-# environment at $LITELLM_VENV (default /work/thirdparty/litellm/venv) holding exactly litellm
+# environment at $LITELLM_VENV (default ../thirdparty/litellm/venv, beside the checkout) holding exactly litellm
 # 1.81.0 with its proxy's imports (fixtures/litellm-FINDINGS.md, "Setup", says what it holds).
 #
 # Idempotent: an emulator or proxy already answering on its port is reused (the ports are fixed per
@@ -23,8 +23,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-LITELLM_VENV=${LITELLM_VENV:-/work/thirdparty/litellm/venv}
-LITELLM_RUN=${LITELLM_RUN:-/work/thirdparty/litellm/run}
+LITELLM_VENV=${LITELLM_VENV:-$REPO/../thirdparty/litellm/venv}
+LITELLM_RUN=${LITELLM_RUN:-$REPO/../thirdparty/litellm/run}
 LITELLM_VERSION=1.81.0
 UPSTREAM_KEY=${SVC_UPSTREAM_KEY:-sk-emu-upstream}      # the one key the emulator accepts (loopback only)
 MASTER_KEY=${LITELLM_MASTER_KEY:-sk-litellm-master}    # the proxy's master key, sent by the harness

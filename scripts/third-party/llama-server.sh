@@ -26,7 +26,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"                     # the checkout whose harness records
-LLAMA_DIR="${LLAMA_DIR:-/work/thirdparty/llama}"
+LLAMA_DIR="${LLAMA_DIR:-$REPO/../thirdparty/llama}"
 NODE_LLAMA_CPP_VERSION="${NODE_LLAMA_CPP_VERSION:-3.22.1}"
 PORT="${PORT:-8099}"
 ALIAS="${ALIAS:-tiny-chatml}"
