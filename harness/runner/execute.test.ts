@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { sample } from '#harness/checks/support/samples.ts';
+import { failure } from '#harness/checks/support/outcome.ts';
+import type { CheckResponse } from '#harness/checks/context.ts';
+import { loadSpec } from '#harness/spec/load.ts';
 import { CheckTracker } from './checkTracker.ts';
 import { executeCheck, JUDGED_NOTHING, UNTRACKED } from './execute.ts';
 import { BudgetReachedError } from './spend/BudgetReachedError.ts';
@@ -42,5 +45,24 @@ describe('a pass rests on what the check read', () => {
     tracker.saw(answer);
     tracker.saw(answer);
     expect(tracker.judged()).toEqual([answer]);
+  });
+});
+
+describe('a refusal to answer now is not a verdict on the rule', () => {
+  const { spec } = loadSpec();
+  const ctx = { spec, model: 'm', targetModel: 'm', samples: new Map() } as unknown as CheckContext;
+  const answered = (status: number, headers: Record<string, string> = {}) =>
+    ({ status, headers, exchange: { request: { method: 'POST', url: 'http://h/v1/chat/completions', headers: {} }, response: { status, headers, durationMs: 1 }, attempts: 5 } }) as unknown as CheckResponse;
+
+  test.each(spec.errors.retry.statuses)('a check whose only failure is an HTTP %i on every try is inconclusive, naming the status and the tries', async (status) => {
+    const result = await executeCheck(check(async () => ({ verdict: 'fail', failures: [failure(`answered HTTP ${status}`, answered(status, { 'retry-after': '1' }))] })), ctx, UNTRACKED);
+    expect([result.verdict, result.skipKind]).toEqual(['skip', 'inconclusive']);
+    expect(result.reason).toBe(`inconclusive: POST /v1/chat/completions was answered HTTP ${status} ("not now") on each of its 5 attempts (Retry-After: 1), so the rule was never put to it`);
+  });
+
+  test('beside a failure the endpoint did answer, the "not now" is dropped and the check fails on the other', async () => {
+    const result = await executeCheck(check(async () => ({ verdict: 'fail', failures: [failure('answered HTTP 429', answered(429)), failure('answered HTTP 500', answered(500))] })), ctx, UNTRACKED);
+    expect(result.verdict).toBe('fail');
+    expect(result.failures!.map((f) => f.message)).toEqual(['answered HTTP 500']);
   });
 });

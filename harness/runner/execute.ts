@@ -37,8 +37,13 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
         if (seen.judged === undefined) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: JUDGED_NOTHING, ...seen };
         return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...seen };
       }
-      case 'fail':
-        return { ...base, verdict: 'fail', failures: outcome.failures.map((f) => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) })), ...done() };
+      case 'fail': {
+        // A failure shown by a "not now" (429, 503) given on every try is no evidence: the request was never judged.
+        const notNow = ctx.spec.errors.retry.statuses;
+        const judged = outcome.failures.filter((f) => !answeredNotNow(f, notNow));
+        if (judged.length === 0) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: notNowReason(outcome.failures[0]!.evidence!), ...done() };
+        return { ...base, verdict: 'fail', failures: judged.map((f) => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) })), ...done() };
+      }
       case 'skip':
         return { ...base, verdict: 'skip', skipKind: outcome.kind, reason: outcome.reason, ...done() };
       default:
@@ -66,6 +71,18 @@ export interface Tracked {
 export const UNTRACKED: Tracked = { settle: () => NO_TOKENS, judged: () => [] };
 
 export const JUDGED_NOTHING = 'inconclusive: the check read no answer of the endpoint, so its pass would rest on nothing';
+
+/** Whether the failure's evidence is an answer the retry guidance says to wait out, given on every try it allows. */
+function answeredNotNow(f: Failure, statuses: readonly number[]): boolean {
+  const status = f.evidence?.response?.status;
+  return status !== undefined && statuses.includes(status);
+}
+
+function notNowReason(evidence: Exchange): string {
+  const { status, headers } = evidence.response!;
+  const after = headers['retry-after'];
+  return `inconclusive: ${evidence.request.method} ${new URL(evidence.request.url).pathname} was answered HTTP ${status} ("not now") on each of its ${evidence.attempts} attempts${after === undefined ? '' : ` (Retry-After: ${after})`}, so the rule was never put to it`;
+}
 
 /** What every result of `check` on `model` starts with, whatever its verdict (a check that ran, or one that did not). */
 export function resultHead(check: Check, model: string): Pick<CheckResult, 'checkId' | 'title' | 'area' | 'severity' | 'basis' | 'specRefs' | 'model'> {
