@@ -1,4 +1,5 @@
 import { causesOf, type RunRecord } from '#harness/results/index.ts';
+import { NO_ANSWER } from '#harness/transport/index.ts';
 
 /** A base URL whose path ends in /v1, as llama-server's and LiteLLM's documentation write theirs. */
 const TRAILING_V1 = /\/v1\/?$/;
@@ -18,7 +19,7 @@ export function hintsOf(records: readonly RunRecord[]): string[] {
     const early = stoppedEarly(r);
     if (early) hints.add(early);
     const top = causesOf(r.results.filter((x) => x.verdict === 'error'))[0];
-    if (!early && top && /^HARNESS_(CONNECT|TIMEOUT|RESET|PROTOCOL):/.test(top.message) && top.affected.length * 2 > r.results.length) {
+    if (!early && top && top.code !== undefined && NO_ANSWER.has(top.code) && top.affected.length * 2 > r.results.length) {
       // One line per base URL, however many models: the same server failed them all.
       hints.add(`svc-conformance: ${r.target.baseUrl} gave no answer to most checks (${top.message}): check that the server is running and that --base-url (and the port) is right.`);
     }
@@ -33,21 +34,17 @@ export function hintsOf(records: readonly RunRecord[]): string[] {
   return [...hints];
 }
 
-/** "…was declared unresponsive: why" in a check's reason: the route (or the endpoint) and why. */
-const DECLARED = /^HARNESS_UNRESPONSIVE: (?:not sent|abandoned): (?:(.+?) was declared unresponsive|the endpoint was declared unresponsive): (.*?)(?: — (?:GET|POST) \S+)?$/;
-
 /** Why a cell stopped sending early (routes that stayed silent), in one line with what to try; undefined when it did not. */
 function stoppedEarly(r: RunRecord): string | undefined {
-  const seen = r.results.map((x) => DECLARED.exec(x.reason ?? '')).filter((m): m is RegExpExecArray => m !== null);
+  const seen = r.results.flatMap((x) => (x.cause?.declared === undefined ? [] : [x.cause]));
   if (seen.length === 0) return undefined;
-  const routes = [...new Set(seen.map((m) => m[1] ?? 'every route'))];
-  const why = seen[0]![2]!;
-  return `svc-conformance: ${r.target.baseUrl}: stopped early: ${seen.length} ${seen.length === 1 ? 'check was' : 'checks were'} not sent to ${routes.join(', ')}, which gave no answer (${why}). ${adviceFor(why)}`;
+  const routes = [...new Set(seen.map((c) => (c.declared!.route === 'endpoint' ? 'every route' : c.declared!.route)))];
+  const first = seen[0]!;
+  return `svc-conformance: ${r.target.baseUrl}: stopped early: ${seen.length} ${seen.length === 1 ? 'check was' : 'checks were'} not sent to ${routes.join(', ')}, which gave no answer (${first.declared!.grounds}). ${adviceFor(first.code)}`;
 }
 
 /** What to try, by what went wrong: bytes that are not HTTP are no sign of slowness, nor a refused connection. */
-function adviceFor(why: string): string {
-  const code = /\bHARNESS_[A-Z]+\b/.exec(why)?.[0];
+function adviceFor(code: string): string {
   if (code === 'HARNESS_PROTOCOL') return 'What answers there is not an HTTP server: check that --base-url names the API\'s HTTP(S) address and port.';
   if (code === 'HARNESS_CONNECT') return 'Check that the server is running and that --base-url (and the port) is right.';
   return 'Check that the server is running; if it is only slow, raise --timeout-ms (headers, gaps) or --deadline-ms (a whole body).';

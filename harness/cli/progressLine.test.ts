@@ -26,10 +26,12 @@ describe('progressLine', () => {
     const io = captureIO();
     const line = progressLine(io);
     const cause = 'POST {base_url}/chat/completions was declared unresponsive: a request waited its whole timeout: HARNESS_TIMEOUT: no response headers within 60000 ms — POST http://h/chat/completions';
+    // The cause is typed (runner/execute.ts): the same root, whatever the words around it.
+    const typed = { code: 'HARNESS_TIMEOUT', what: 'no response headers within 60000 ms', declared: { route: 'POST {base_url}/chat/completions', grounds: 'a request waited its whole timeout' } };
     const feed = [
-      result('a.one', 'error', `HARNESS_UNRESPONSIVE: abandoned: ${cause} — POST http://h/chat/completions`),
-      result('a.two', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — GET http://h/models`),
-      result('a.three', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — POST http://h/beta/chat/completions`),
+      { ...result('a.one', 'error', `HARNESS_UNRESPONSIVE: abandoned: ${cause} — POST http://h/chat/completions`), cause: typed },
+      { ...result('a.two', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — GET http://h/models`), cause: typed },
+      { ...result('a.three', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — POST http://h/beta/chat/completions`), cause: typed },
     ];
     feed.forEach((r, i) => line(r, i + 1, feed.length));
     expect(io.err).toHaveLength(2);

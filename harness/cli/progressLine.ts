@@ -19,10 +19,10 @@ export function oneLine(text: string, max = MAX_REASON): string {
 }
 
 /**
- * A reason as a cause, for telling repeats apart: without the request it was said of (` — POST url`)
- * and whether the request was abandoned or never sent, so a dead route's checks read as one.
+ * What tells repeats apart: an error's typed cause (a dead route's checks, abandoned or never sent,
+ * read as one), else the verdict's words.
  */
-const sameCause = (why: string) => why.replace(/ — (GET|POST) \S+/g, '').replace(/HARNESS_UNRESPONSIVE: (not sent|abandoned): /, 'HARNESS_UNRESPONSIVE: ');
+const sameCause = (r: CheckResult, why: string) => (r.cause ? `${r.cause.code}: ${r.cause.what}` : why);
 
 /**
  * One stderr line per finished check: count, verdict, id, model, which run of a repeated run
@@ -40,7 +40,7 @@ export function progressLine(io: CommandIO) {
   return (r: CheckResult, n: number, planned: number, repetition?: { index: number; of: number }) => {
     const mark = r.verdict === 'pass' ? 'pass ' : r.verdict.padEnd(5);
     const why = r.verdict === 'pass' ? '' : r.reason ? `: ${oneLine(r.reason)}` : r.failures?.[0] ? `: ${oneLine(r.failures[0].message)}` : '';
-    const key = why === '' ? undefined : `${r.verdict}${sameCause(why)}`;
+    const key = why === '' ? undefined : `${r.verdict}${sameCause(r, why)}`;
     if (key !== undefined && key === same?.key) {
       same.more += 1;
       if (n === planned) flush();

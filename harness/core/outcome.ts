@@ -41,8 +41,30 @@ export interface Reproducer {
   client?: string;
 }
 
+/**
+ * What a failure shows, typed with that kind's facts: keys, causes and their headlines are computed
+ * from these (results/causes.ts), never read back out of the message. `what` is the defect in its own
+ * words, without the check's statement or the context (URL, shrinking, a client's own words) that
+ * the message adds around it.
+ * - `schema`: a body breaks its schema (or the error envelope's) at `path`, by ajv's `keyword`;
+ * - `status`: the endpoint answered `got` where the rule gives `expected` ("400 or 422", "2xx");
+ * - `value`: a value the rule judges is wrong (at `path`, when it is about one place);
+ * - `transport`: no complete answer came back (`code`, a HARNESS_ code);
+ * - `client`: a client library broke on the answer.
+ */
+export type Defect =
+  | { kind: 'schema'; path: string; keyword: string; what: string }
+  | { kind: 'status'; expected: string; got: number }
+  | { kind: 'value'; what: string; path?: string }
+  | { kind: 'transport'; code: string; what: string }
+  | { kind: 'client'; client: string; version: string; what: string };
+
+export const DEFECT_KINDS = ['schema', 'status', 'value', 'transport', 'client'] as const satisfies readonly Defect['kind'][];
+
 export interface Failure {
   message: string;
+  /** Its kind and facts; absent only in records written before it existed (then it is a `value` of the message). */
+  defect?: Defect;
   /** Stable across runs: the check, the kind of cause and where (results/failureKey.ts). */
   key?: string;
   /** JSON pointer into the judged body, when the failure is about one place. */
@@ -78,6 +100,18 @@ export interface RepeatStats {
   passHatK: Record<string, number>;
 }
 
+/**
+ * Why the harness could not judge: `code` and `what` are the root (for a request not sent, or
+ * abandoned, because its route or the endpoint was declared unresponsive, the silence that declared
+ * it); `declared`, when that was why: the route declared (`endpoint` for the whole endpoint) and on
+ * what grounds.
+ */
+export interface ErrorCause {
+  code: string;
+  what: string;
+  declared?: { route: string; grounds: string };
+}
+
 /** The result of one check on one model of one target. */
 export interface CheckResult {
   checkId: string;
@@ -93,6 +127,8 @@ export interface CheckResult {
   reason?: string;
   /** A skip's kind (SkipKind); reports written before it had one are read by skipKindOf. */
   skipKind?: SkipKind;
+  /** An error's cause, typed: what counts it, what is advised (never read back out of `reason`). */
+  cause?: ErrorCause;
   /** A fail's failures; a flaky check's, those of its failing runs. */
   failures?: Failure[];
   durationMs: number;

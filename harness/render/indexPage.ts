@@ -33,7 +33,7 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     const link = c.report.replace(/report\.json$/, 'report.html');
     const score = r?.score === undefined ? '<span class="muted">–</span>' : `${r.score}${meter(r.score, '', 'score')}`;
     const coverage = r?.coverage === undefined ? '<span class="muted">–</span>' : `${r.coverage.percent}%${meter(r.coverage.percent, ' cov', 'coverage')}`;
-    const causeList = causes.length === 0 ? '<span class="muted">none</span>' : `<ul class="causes">${causes.slice(0, 5).map((k) => `<li><strong>${h(k.severity)}</strong> ${h(k.message.split(' — ')[0]!)} <span class="muted">(${h(plural(k.affected.length, 'check'))})</span></li>`).join('')}${causes.length > 5 ? `<li class="muted">and ${causes.length - 5} more in the report</li>` : ''}</ul>`;
+    const causeList = causes.length === 0 ? '<span class="muted">none</span>' : `<ul class="causes">${causes.slice(0, 5).map((k) => `<li><strong>${h(k.severity)}</strong> ${h(k.headline)} <span class="muted">(${h(plural(k.affected.length, 'check'))})</span></li>`).join('')}${causes.length > 5 ? `<li class="muted">and ${causes.length - 5} more in the report</li>` : ''}</ul>`;
     return `<tr><td><code>${h(c.baseUrl)}</code></td><td><code>${h(c.model)}</code></td><td><span class="badge ${c.outcome}">${OUTCOME_WORD[c.outcome]}</span><div class="muted">${h(c.reason)}</div></td><td class="n">${score}</td><td class="n">${coverage}</td><td>${causeList}</td><td><a href="${h(encodeURI(link))}">report</a></td></tr>`;
   });
   return [

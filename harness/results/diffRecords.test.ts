@@ -53,6 +53,8 @@ describe('failure keys', () => {
     const exchange = (status?: number) => ({ request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, ...(status ? { response: { status, headers: {}, durationMs: 1 } } : { error: { code: 'HARNESS_RESET', message: 'reset' } }), attempts: 1 });
     expect(failureKey('c', { message: 'm', path: '/choices/0/message/tool_calls/12/id', evidence: exchange(200) })).toBe('c at:/choices/*/message/tool_calls/*/id');
     expect(failureKey('c', { message: 'expected HTTP 400, got 200', evidence: exchange(200) })).toBe('c status:200');
+    expect(failureKey('c', { message: 'x', defect: { kind: 'status', expected: '400', got: 500 } })).toBe('c status:500');
+    expect(failureKey('c', { message: 'x', defect: { kind: 'schema', path: '/choices/3/index', keyword: 'type', what: 'must be integer' } })).toBe('c at:/choices/*/index');
     expect(failureKey('c', { message: 'reset', evidence: exchange() })).toBe('c transport:HARNESS_RESET');
     expect(failureKey('c', { message: 'the model list holds 3 ids, not 4' })).toBe('c said:the model list holds N ids, not N');
   });

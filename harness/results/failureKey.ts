@@ -1,5 +1,5 @@
 import type { Failure } from '#harness/core/outcome.ts';
-import { ARRAY_INDEX, causeKey } from './causes.ts';
+import { ARRAY_INDEX, defectOf, folded, headlineOf } from './causes.ts';
 
 /**
  * A failure's stable key, as schemathesis keys its failures: the check, the kind of cause, and
@@ -10,10 +10,11 @@ import { ARRAY_INDEX, causeKey } from './causes.ts';
  * tells a check that fails for another cause from one that fails as before.
  */
 export function failureKey(checkId: string, f: Failure): string {
-  if (f.path !== undefined) return `${checkId} at:${f.path.replace(ARRAY_INDEX, '/*')}`;
-  const status = f.evidence?.response?.status;
+  const d = defectOf(f);
+  const path = 'path' in d && d.path !== undefined ? d.path : f.path;
+  if (path !== undefined) return `${checkId} at:${path.replace(ARRAY_INDEX, '/*')}`;
+  const status = d.kind === 'status' ? d.got : f.evidence?.response?.status;
   if (status !== undefined) return `${checkId} status:${status}`;
-  const code = f.evidence?.error?.code;
-  if (code !== undefined) return `${checkId} transport:${code}`;
-  return `${checkId} said:${causeKey(f.message)}`;
+  if (d.kind === 'transport') return `${checkId} transport:${d.code}`;
+  return `${checkId} said:${folded(headlineOf(d))}`;
 }

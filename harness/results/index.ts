@@ -11,7 +11,7 @@ export { readRunRecord } from './readRunRecord.ts';
 export { writeRunRecord } from './writeRunRecord.ts';
 export { mergeRecords } from './mergeRecords.ts';
 export { summaryOf } from './summaryOf.ts';
-export { causeKey, causesOf, firstFailureOf, rootOfError, type Cause } from './causes.ts';
+export { causeKey, causesOf, defectOf, firstFailureOf, headlineOf, type Cause } from './causes.ts';
 export { failureKey } from './failureKey.ts';
 export { addUsd, sumUsage } from './usage.ts';
 export { ReportInvalidError, isReportInvalidError } from './ReportInvalidError.ts';

@@ -23,7 +23,7 @@ const ESTIMATE = object(['method', 'requests', 'expected', 'upperBound'], {
   expected: object(['promptTokens', 'completionTokens', 'costUsd']),
   upperBound: object(['promptTokens', 'completionTokens', 'costUsd', 'uncappedRequests']),
 });
-const CAUSE = object(['message', 'severity', 'failures', 'affected'], { affected: array(object(['checkId', 'model'])) });
+const CAUSE = object(['key', 'message', 'headline', 'code', 'severity', 'failures', 'affected'], { affected: array(object(['checkId', 'model'])) });
 const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
 const TRAFFIC = object(['requests', 'retries', 'concurrency'], { concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases']) });
 
@@ -36,14 +36,16 @@ const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
 });
 
 const CHECK_RESULT = object(
-  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'durationMs', 'tokens', 'attempts', 'repeat', 'judged', 'failures'],
+  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'cause', 'durationMs', 'tokens', 'attempts', 'repeat', 'judged', 'failures'],
   {
+    cause: object(['code', 'what', 'declared'], { declared: object(['route', 'grounds']) }),
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
     judged: object(['exchanges']),
     attempts: object(['requests', 'attempts']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(
-      object(['message', 'key', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
+      object(['message', 'key', 'defect', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
+        defect: object(['kind', 'path', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'what']),
         reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,
         comparison: EXCHANGE,

@@ -4,7 +4,7 @@ import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
 import { isTransportError } from '#harness/transport/index.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
-import type { CheckResult, Failure, TokenUse } from '#harness/core/outcome.ts';
+import type { CheckResult, ErrorCause, Failure, TokenUse } from '#harness/core/outcome.ts';
 import { NO_TOKENS } from '#harness/core/tokens.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
@@ -57,8 +57,22 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     // Stopped by the user, not by the endpoint: the check judged nothing.
     if (isTransportError(err) && err.code === 'HARNESS_INTERRUPTED') return { ...base, verdict: 'skip', skipKind: 'interrupted', reason: `interrupted: ${err.message}`, ...done() };
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
-    return { ...base, verdict: 'error', reason, ...done() };
+    return { ...base, verdict: 'error', reason, cause: errorCause(err), ...done() };
   }
+}
+
+/**
+ * An error's cause, typed: a request not sent (or abandoned) for a declaration is the silence that
+ * declared it; a transport failure its code and what happened, without where; a harness error its
+ * code; a bug of the check is the check's own.
+ */
+function errorCause(err: unknown): ErrorCause {
+  if (isTransportError(err)) {
+    const d = err.declaration;
+    return d ? { code: d.root.code, what: d.root.what, declared: { route: d.declared, grounds: d.grounds } } : { code: err.code, what: err.what };
+  }
+  if (isHarnessError(err)) return { code: err.code, what: err.message };
+  return { code: 'CHECK_THREW', what: (err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err) };
 }
 
 /** What a check's run left for the runner: its tokens (read once it ended) and the endpoint's answers it read. */

@@ -1,5 +1,6 @@
 import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
+import type { Declaration } from './routeHealth.ts';
 
 /**
  * Why no complete response came back:
@@ -14,6 +15,9 @@ import type { Exchange } from '#harness/core/exchange.ts';
  */
 export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' | 'HARNESS_INTERRUPTED';
 
+/** The codes that mean the endpoint gave no answer at all: silence, which alone makes a route (or the endpoint) unresponsive. */
+export const NO_ANSWER: ReadonlySet<string> = new Set<TransportErrorCode>(['HARNESS_CONNECT', 'HARNESS_TIMEOUT', 'HARNESS_RESET', 'HARNESS_PROTOCOL']);
+
 /**
  * Why the transport itself ended a dispatch: the reason an interceptor aborts it with (a request not
  * sent, one abandoned, a body past its deadline). networkError.ts turns it into a TransportError.
@@ -22,6 +26,8 @@ export class DispatchEnded extends Error {
   constructor(
     readonly code: 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' | 'HARNESS_INTERRUPTED' | 'HARNESS_TIMEOUT',
     message: string,
+    /** For HARNESS_UNRESPONSIVE: the declaration it was not sent (or abandoned) for. */
+    readonly declaration?: Declaration,
   ) {
     super(message);
     this.name = 'DispatchEnded';
@@ -37,12 +43,18 @@ export class DispatchEnded extends Error {
 export class TransportError extends HarnessError {
   declare readonly code: TransportErrorCode;
   readonly exchange: Exchange;
+  /** What happened, without where (redacted). */
+  readonly what: string;
+  /** For HARNESS_UNRESPONSIVE: the declaration it was not sent (or abandoned) for. */
+  readonly declaration: Declaration | undefined;
 
   /** @param what already redacted */
-  constructor(code: TransportErrorCode, what: string, exchange: Exchange, options?: { cause?: unknown }) {
+  constructor(code: TransportErrorCode, what: string, exchange: Exchange, options?: { cause?: unknown; declaration?: Declaration }) {
     super(code, `${what} — ${exchange.request.method} ${exchange.request.url}`, options);
     this.name = 'TransportError';
     this.exchange = exchange;
+    this.what = what;
+    this.declaration = options?.declaration;
     exchange.error = { code, message: this.message };
   }
 }

@@ -1,6 +1,7 @@
 import { redactText } from '#harness/core/redact.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import { DispatchEnded, TransportError, type TransportErrorCode } from './errors.ts';
+import type { Declaration } from './routeHealth.ts';
 import type { Timing } from './timing.ts';
 
 const CONNECT_CODES: Record<string, string> = {
@@ -39,8 +40,8 @@ function nameOf(err: unknown): string | undefined {
  * `UND_ERR_DESTROYED`/`UND_ERR_CLOSED` (the agent was closed), `AbortError` (a retry wait cut short
  * by close()).
  */
-export function classifyNetworkError(err: unknown, timing: Timing): { code: TransportErrorCode; what: string } | undefined {
-  if (err instanceof DispatchEnded) return { code: err.code, what: err.message };
+export function classifyNetworkError(err: unknown, timing: Timing): { code: TransportErrorCode; what: string; declaration?: Declaration } | undefined {
+  if (err instanceof DispatchEnded) return { code: err.code, what: err.message, ...(err.declaration ? { declaration: err.declaration } : {}) };
   const code = codeOf(err);
   const name = nameOf(err);
   const detail = err instanceof Error ? `: ${err.message}` : '';
@@ -63,5 +64,5 @@ export function toTransportError(err: unknown, exchange: Exchange, secrets: read
   if (err instanceof TransportError) return err;
   const found = classifyNetworkError(err, timing);
   if (found === undefined) return err;
-  return new TransportError(found.code, redactText(found.what, secrets), exchange, { cause: err });
+  return new TransportError(found.code, redactText(found.what, secrets), exchange, { cause: err, ...(found.declaration ? { declaration: found.declaration } : {}) });
 }

@@ -11,20 +11,43 @@
  *   is broken on chat, not down.
  * Not sent to a declared route or endpoint: a request fails citing the first cause.
  */
+/** The silence a declaration rests on: its HARNESS_ code and what happened, without where. */
+export interface Silence {
+  code: string;
+  what: string;
+}
+
+/**
+ * Why requests to a route are not sent: the sentence (`why`), what was declared (a route, or
+ * `endpoint`), on what grounds (`grounds`: "3 requests in a row got no answer; the first: ..."), and
+ * the silence at its root.
+ */
+export interface Declaration {
+  why: string;
+  declared: string;
+  grounds: string;
+  root: Silence;
+}
+
 export class RouteHealth {
   static readonly THRESHOLD = 3;
   static readonly SEVERAL = 2;
   /** Per route: silences in a row since its last answer, and the first of them. */
-  readonly #silences = new Map<string, { count: number; first: string }>();
-  readonly #declared = new Map<string, string>();
+  readonly #silences = new Map<string, { count: number; first: string; root: Silence }>();
+  readonly #declared = new Map<string, { why: string; root: Silence }>();
   #rootSilent: string | undefined;
-  #endpoint: string | undefined;
+  #endpoint: { why: string; root: Silence } | undefined;
 
   /** Why a request to `route` is not sent, or undefined when it may be. */
   refusal(route: string): string | undefined {
-    if (this.#endpoint !== undefined) return `the endpoint was declared unresponsive: ${this.#endpoint}`;
-    const why = this.#declared.get(route);
-    return why === undefined ? undefined : `${route} was declared unresponsive: ${why}`;
+    return this.declaration(route)?.why;
+  }
+
+  /** Why a request to `route` is not sent, typed, or undefined when it may be. */
+  declaration(route: string): Declaration | undefined {
+    if (this.#endpoint !== undefined) return { why: `the endpoint was declared unresponsive: ${this.#endpoint.why}`, declared: 'endpoint', grounds: this.#endpoint.why, root: this.#endpoint.root };
+    const found = this.#declared.get(route);
+    return found === undefined ? undefined : { why: `${route} was declared unresponsive: ${found.why}`, declared: route, grounds: found.why, root: found.root };
   }
 
   /** Whether the whole endpoint was declared unresponsive. */
@@ -39,16 +62,16 @@ export class RouteHealth {
 
   /**
    * No answer on `route`. `how`: `probe`, the request was the smallest valid one (servedGate.ts);
-   * `timedOut`, it waited its whole timeout or deadline.
+   * `timedOut`, it waited its whole timeout or deadline. `root`: the silence itself, typed (`cause` says where too).
    */
-  silent(route: string, cause: string, how: { probe?: boolean; timedOut?: boolean } = {}): void {
+  silent(route: string, cause: string, how: { probe?: boolean; timedOut?: boolean } = {}, root: Silence = { code: 'HARNESS_UNRESPONSIVE', what: cause }): void {
     if (this.#endpoint !== undefined || this.#declared.has(route)) return;
-    const seen = this.#silences.get(route) ?? { count: 0, first: cause };
+    const seen = this.#silences.get(route) ?? { count: 0, first: cause, root };
     seen.count += 1;
     this.#silences.set(route, seen);
-    if (how.probe) this.#declared.set(route, `a minimal valid request got no answer: ${cause}`);
-    else if (how.timedOut) this.#declared.set(route, `a request waited its whole timeout: ${cause}`);
-    else if (seen.count >= RouteHealth.THRESHOLD) this.#declared.set(route, `${seen.count} requests in a row got no answer; the first: ${seen.first}`);
+    if (how.probe) this.#declared.set(route, { why: `a minimal valid request got no answer: ${cause}`, root });
+    else if (how.timedOut) this.#declared.set(route, { why: `a request waited its whole timeout: ${cause}`, root });
+    else if (seen.count >= RouteHealth.THRESHOLD) this.#declared.set(route, { why: `${seen.count} requests in a row got no answer; the first: ${seen.first}`, root: seen.root });
     this.#judgeEndpoint();
   }
 
@@ -62,6 +85,6 @@ export class RouteHealth {
     if (this.#endpoint !== undefined || this.#rootSilent === undefined) return;
     const silentRoutes = [...this.#silences.keys()];
     if (silentRoutes.length < RouteHealth.SEVERAL) return;
-    this.#endpoint = `${silentRoutes.length} routes got no answer (${silentRoutes.join(', ')}), and ${this.#rootSilent}`;
+    this.#endpoint = { why: `${silentRoutes.length} routes got no answer (${silentRoutes.join(', ')}), and ${this.#rootSilent}`, root: this.#silences.get(silentRoutes[0]!)!.root };
   }
 }

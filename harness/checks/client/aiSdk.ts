@@ -51,7 +51,7 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
       hands: (ctx) => completionToHand(ctx),
       async judge(seen, use) {
         const got = await caught(() => use.module.ai.generateText(callOf(use.clientFor(seen), seen)));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200`, seen, `${got.threw}`);
         const message = get(seen.body, 'choices', 0, 'message');
         // Its usage total is its own sum of the two counts, so the counts are what it reads.
         return use.differences(seen, [
@@ -87,8 +87,8 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
           }
           return { text, finish };
         });
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
-        if (errors.length > 0) return use.breaks(`it ends a stream the harness read to its end with an error — ${named(errors[0])}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
+        if (errors.length > 0) return use.breaks(`it ends a stream the harness read to its end with an error`, seen, `${named(errors[0])}`);
         return use.differences(seen, [
           ['content', got.value.text, stream.message.content.text],
           ['finish_reason', wireFinish(got.value.finish), stream.message.finishReason],

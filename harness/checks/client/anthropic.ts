@@ -45,7 +45,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
       hands: messagesReplyToHand,
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).messages.create(paramsOf(seen) as never));
-        if ('threw' in got) return use.breaks(`it throws on a reply the endpoint answered 200 — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a reply the endpoint answered 200`, seen, `${got.threw}`);
         if (typeof got.value !== 'object' || got.value === null) return use.breaks(`it hands back the answer as ${typeof got.value === 'string' ? 'a string' : shown(got.value)}, not a message: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
         return use.differences(seen, [
           ['content', get(got.value, 'content'), get(seen.body, 'content')],
@@ -64,7 +64,7 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
       hands: messagesStreamToHand,
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).messages.stream(paramsOf(seen) as never).finalMessage());
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
         const read = streamRead(seen.events);
         return use.differences(seen, [
           ['text', textOf(get(got.value, 'content')), read.text],

@@ -36,8 +36,8 @@ export interface ClientUse<M, C> {
   version: string;
   /** A client whose every request is answered with this answer (support/clientReplay.ts). */
   clientFor(seen: SharedAnswer): C;
-  /** A failure that names the client: `breaks <name>@<version>: <what>`. */
-  breaks(what: string, seen: SharedAnswer): CheckOutcome;
+  /** A failure that names the client: `breaks <name>@<version>: <what> — <said>` (`said`: the client's own words, context). */
+  breaks(what: string, seen: SharedAnswer, said?: string): CheckOutcome;
   /** The failures of the fields the client exposes that differ from what the harness read. */
   differences(seen: SharedAnswer, fields: [string, unknown, unknown][]): CheckOutcome;
   /**
@@ -102,8 +102,9 @@ export function clientCheck<M, C, S extends SharedAnswer>(def: ClientCheckDef<M,
       const found = await def.load();
       if ('missing' in found) return skip(found.missing, 'out-of-scope');
       const label = `${def.client}@${found.version}`;
-      const broken = (what: string, seen: SharedAnswer) => failure(`breaks ${label}: ${what}`, seen.res, reproducerOf(def, found.version, seen, ctx.options.keyVariable));
-      const breaks = (what: string, seen: SharedAnswer): CheckOutcome => ({ verdict: 'fail', failures: [broken(what, seen)] });
+      const broken = (what: string, seen: SharedAnswer, said?: string) =>
+        failure(`breaks ${label}: ${what}${said === undefined ? '' : ` — ${said}`}`, seen.res, { ...reproducerOf(def, found.version, seen, ctx.options.keyVariable), defect: { kind: 'client', client: def.client, version: found.version, what } });
+      const breaks = (what: string, seen: SharedAnswer, said?: string): CheckOutcome => ({ verdict: 'fail', failures: [broken(what, seen, said)] });
       const handed = await def.hands(ctx);
       if ('outcome' in handed) return handed.outcome;
       return def.judge(handed.seen, {
@@ -116,10 +117,10 @@ export function clientCheck<M, C, S extends SharedAnswer>(def: ClientCheckDef<M,
           const got = await caught(call);
           if (!('threw' in got)) return breaks(`the endpoint refused with HTTP ${seen.res.status}, but the client returned as if it had answered`, seen);
           const error = got.error;
-          if (!(error instanceof apiError)) return breaks(`it raises no APIError for the refusal — it raised ${got.threw}`, seen);
+          if (!(error instanceof apiError)) return breaks(`it raises no APIError for the refusal`, seen, `it raised ${got.threw}`);
           if (error.status !== seen.res.status) return breaks(`its APIError says status ${shown(error.status)}, the endpoint answered ${seen.res.status}`, seen);
-          if (typeof said !== 'string') return breaks(`the refusal carries no message for the client to pass on — the client says ${shown(error.message)}`, seen);
-          if (!carriesMessage(error, said)) return breaks(`the service's message ${shown(said)} is lost — the client says ${shown(error.message)}`, seen);
+          if (typeof said !== 'string') return breaks(`the refusal carries no message for the client to pass on`, seen, `the client says ${shown(error.message)}`);
+          if (!carriesMessage(error, said)) return breaks(`the service's message ${shown(said)} is lost`, seen, `the client says ${shown(error.message)}`);
           return { verdict: 'pass' };
         },
         differences: (seen, fields) => {

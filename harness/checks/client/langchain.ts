@@ -69,7 +69,7 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
       hands: (ctx) => completionToHand(ctx),
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).invoke(seen));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200`, seen, `${got.threw}`);
         const message = get(seen.body, 'choices', 0, 'message');
         // Its content is always a string: an answer with no text (null content) is its "".
         return use.differences(seen, [
@@ -91,7 +91,7 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
       async judge(seen, use) {
         const { stream } = seen;
         const got = await caught(() => use.clientFor(seen).stream(seen));
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
         return use.differences(seen, [
           ['content', got.value?.text ?? '', stream.message.content.text],
           ['finish_reason', got.value?.response_metadata['finish_reason'], stream.message.finishReason],

@@ -41,7 +41,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       hands: (ctx) => completionToHand(ctx),
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200 — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200`, seen, `${got.threw}`);
         if (typeof got.value === 'string') return use.breaks(`it hands back the answer as a string, not a completion: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
         const message = get(seen.body, 'choices', 0, 'message');
         return use.differences(seen, [
@@ -63,7 +63,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       async judge(seen, use) {
         const { stream } = seen;
         const got = await caught(() => assembled(use.clientFor(seen), seen));
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
         return use.differences(seen, [
           ['content', get(got.value.message, 'content') ?? '', stream.message.content.text],
           ['finish_reason', get(got.value.completion, 'choices', 0, 'finish_reason'), stream.message.finishReason],
@@ -82,7 +82,7 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
       async judge(seen, use) {
         const { stream } = seen;
         const got = await caught(() => assembled(use.clientFor(seen), seen));
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end — ${got.threw}`, seen);
+        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
         const calls = (get(got.value.message, 'tool_calls') as unknown[] | undefined) ?? [];
         return use.differences(seen, [
           ['tool calls', calls.map((c) => [get(c, 'id'), get(c, 'function', 'name'), get(c, 'function', 'arguments')]), stream.message.toolCalls.map((c) => [c.id, c.name.text, c.arguments.text])],

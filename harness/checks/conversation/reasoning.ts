@@ -4,7 +4,7 @@ import { behaviourOf, modelsOf } from '../support/behaviour.ts';
 import { get, readJson } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { failure, outcomeOf, pass, shown, shownBody } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, shown, shownBody, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { chat } from '../support/requests.ts';
 import { legacyRulesStand } from '../support/retirement.ts';
@@ -51,7 +51,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
         const without = await ctx.send(chat(ctx, { messages: [FIRST, turn, next] }));
         if (without.status !== 200) {
           const read = await readJson(without);
-          failures.push(failure(`the assistant turn sent back with content only, as the description asks, was answered HTTP ${without.status}: ${shownBody(read)}`, without));
+          failures.push(failure(`the assistant turn sent back with content only, as the description asks, was answered HTTP ${without.status}: ${shownBody(read)}`, without, statusDefect(without)));
         }
         return outcomeOf(failures);
       },
@@ -76,7 +76,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
         // What the production service wants instead, asked only to say so in the report.
         const withIt = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId, true), ...rest }));
         const production = withIt.status === 200 ? `; sent back with its reasoning_content it is answered, as the production service requires (fixtures/real-world/${capture})` : '';
-        return outcomeOf([failure(`the tool-call turn sent back with content and tool_calls only (no reasoning_content, as the description's rule asks) was answered HTTP ${res.status}: ${shownBody(read)}${production}. A client following the description cannot continue this conversation`, res)]);
+        return outcomeOf([failure(`the tool-call turn sent back with content and tool_calls only (no reasoning_content, as the description's rule asks) was answered HTTP ${res.status}: ${shownBody(read)}${production}. A client following the description cannot continue this conversation`, res, statusDefect(res))]);
       },
     }),
   ];

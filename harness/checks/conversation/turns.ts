@@ -6,7 +6,7 @@ import { behaviourOf, modelsOf } from '../support/behaviour.ts';
 import { get, isObject, readJson } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { inconclusive, repeated } from '../support/cooperation.ts';
-import { failure, outcomeOf, pass, shown, shownBody } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, shown, shownBody, statusDefect } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { sample } from '../support/samples.ts';
 
@@ -67,7 +67,7 @@ export function roundTrip(message: Message, callId: string, withReasoning = fals
 /** How the answer to a tool result breaks the rules: refused, another call under `none`, no text. */
 async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckOutcome> {
   const read = await readJson(res);
-  if (res.status !== 200) return outcomeOf([failure(`${what} was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
+  if (res.status !== 200) return outcomeOf([failure(`${what} was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
   if (!read.ok) return outcomeOf([failure(`${what} was answered 200 with a body that is not JSON: ${read.why}`, res)]);
   const finish = get(read.body, 'choices', 0, 'finish_reason');
   const content = get(read.body, 'choices', 0, 'message', 'content');
@@ -131,7 +131,7 @@ export function conversationChecks(spec: Spec): Check[] {
         ] }));
         if (res.status === 200) return pass();
         const read = await readJson(res);
-        return outcomeOf([failure(`a conversation with an earlier assistant turn (user, assistant, user) was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
+        return outcomeOf([failure(`a conversation with an earlier assistant turn (user, assistant, user) was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
       },
     }),
     defineCheck({
@@ -152,7 +152,7 @@ export function conversationChecks(spec: Spec): Check[] {
         const res = await ctx.send(chat(ctx, { messages: told(word) }));
         const read = await readJson(res);
         const said = get(read.body, 'choices', 0, 'message', 'content');
-        if (res.status !== 200) return outcomeOf([failure(`the conversation telling the code word ${word} in an earlier turn was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
+        if (res.status !== 200) return outcomeOf([failure(`the conversation telling the code word ${word} in an earlier turn was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
         if (repeated(said, word)) return pass();
         return outcomeOf([failure(`the code word ${word} was told in an earlier turn of the history sent, and the answer does not have it (${shown(said)}), though the endpoint answers with it when it is in the same message`, res)]);
       },

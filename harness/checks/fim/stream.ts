@@ -1,7 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { defineCheck, fimModels, gradeOf, type Check } from '../define.ts';
 import { get, isObject } from '../support/body.ts';
-import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { fim } from '../support/requests.ts';
 import { isEventStream } from '../support/stream.ts';
@@ -58,7 +58,7 @@ export function fimStreamChecks(spec: Spec): Check[] {
           const failures = await judgeRefusal(ctx, res, { error: true, status_unspecified: true }, 'fill-in-the-middle refusing `stream`');
           return failures.length > 0 ? outcomeOf(failures) : pass(`refused \`stream\` with HTTP ${res.status} and an error envelope (a clear refusal)`);
         }
-        if (res.status !== 200) return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered HTTP ${res.status}`, res)]);
+        if (res.status !== 200) return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered HTTP ${res.status}`, res, statusDefect(res))]);
         if (!isEventStream(ctx.spec, res)) {
           return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered 200 as ${shown(res.headers['content-type'] ?? '')}, not a stream: a streaming client (the official openai one) reads it as a stream of no chunks, without an error`, res)]);
         }

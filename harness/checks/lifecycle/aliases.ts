@@ -1,7 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, readJson } from '../support/body.ts';
-import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { retirementState } from '../support/retirement.ts';
 import { chatBody } from '../support/requests.ts';
@@ -29,7 +29,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
             return outcomeOf(failures);
           }
           const { body } = await readJson(res);
-          if (res.status !== 200) return outcomeOf([failure(`${alias} before retirement (${s.at}) was answered HTTP ${res.status}`, res)]);
+          if (res.status !== 200) return outcomeOf([failure(`${alias} before retirement (${s.at}) was answered HTTP ${res.status}`, res, statusDefect(res))]);
           const reasoning = get(body, 'choices', 0, 'message', 'reasoning_content');
           const reasons = typeof reasoning === 'string' && reasoning.length > 0;
           if (reasons !== thinking) return outcomeOf([failure(`${alias} routes to ${model.routes_to!.mode}: expected ${thinking ? 'reasoning_content' : 'no reasoning_content'}, got ${JSON.stringify(reasoning)?.slice(0, 60)}`, res)]);
@@ -49,7 +49,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
           for (const r of model.replacement ?? []) {
             const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body: { ...chatBody(ctx), model: ctx.mapModel(r.model), ...(r.request ?? {}) } });
             await res.text();
-            if (res.status !== 200) failures.push(failure(`replacement ${r.model} ${JSON.stringify(r.request ?? {})} answered HTTP ${res.status}`, res));
+            if (res.status !== 200) failures.push(failure(`replacement ${r.model} ${JSON.stringify(r.request ?? {})} answered HTTP ${res.status}`, res, statusDefect(res)));
           }
           return outcomeOf(failures);
         },

@@ -5,7 +5,7 @@ import { behaviourOf } from '../support/behaviour.ts';
 import { get, isObject, readJson } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { failure, outcomeOf, shown, shownBody } from '../support/outcome.ts';
+import { failure, outcomeOf, shown, shownBody, statusDefect } from '../support/outcome.ts';
 import { messagesRequest } from '../support/requests.ts';
 import { sample } from '../support/samples.ts';
 import { ROOM_TOKENS } from '../support/premises.ts';
@@ -34,7 +34,7 @@ export function messagesToolChecks(spec: Spec): Check[] {
       appliesTo: messagesModels,
       async run(ctx) {
         const { res, body, unreadable } = await forcedToolUse(ctx);
-        if (res.status !== 200 || body === undefined) return outcomeOf([failure(`a messages-format request offering tools was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`, res)]);
+        if (res.status !== 200 || body === undefined) return outcomeOf([failure(`a messages-format request offering tools was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}`, res, statusDefect(res))]);
         // Cut off by max_tokens (the format's stop_reason for it): half a tool use says nothing of its form.
         if (get(body, 'stop_reason') === 'max_tokens') return inconclusive(`the reply was cut off by max_tokens (stop_reason "max_tokens") after ${shown(get(body, 'usage', 'output_tokens'))} tokens: what it says is incomplete, so it cannot be judged`);
         const block = toolUseBlock(body);
@@ -66,7 +66,7 @@ export function messagesToolChecks(spec: Spec): Check[] {
           max_tokens: 64,
         }));
         const read = await readJson(res);
-        if (res.status !== 200) return outcomeOf([failure(`the tool_result turn was answered HTTP ${res.status}: ${shownBody(read)}`, res)]);
+        if (res.status !== 200) return outcomeOf([failure(`the tool_result turn was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
         const content = get(read.body, 'content');
         // Another call is the model's choice (no tool_choice forbids it here): the answer to the result is then not seen.
         if (toolUseBlock(read.body) !== undefined) return inconclusive(`the tool_result turn was answered with another tool_use (stop_reason ${shown(get(read.body, 'stop_reason'))}), so whether a result is answered with text cannot be seen`);

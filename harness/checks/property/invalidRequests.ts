@@ -14,7 +14,7 @@ async function judgeRefused(ctx: CheckContext, { request, broken }: InvalidChatR
   const first = failures[0];
   if (!first) return undefined;
   const pointer = `/${broken.field.split('.').join('/')}`;
-  return { message: first.message, res, extra: { path: first.path ?? pointer, specRef: first.specRef ?? `rules.${broken.ruleId}` } };
+  return { message: first.message, res, extra: { path: first.path ?? pointer, specRef: first.specRef ?? `rules.${broken.ruleId}`, ...(first.defect ? { defect: first.defect } : {}) } };
 }
 
 /** Rules the arbitrary breaks on the spec's current models: the check's specRefs. */

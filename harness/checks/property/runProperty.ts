@@ -7,8 +7,8 @@ import { failure, pass } from '../support/outcome.ts';
 export interface Problem {
   message: string;
   res: CheckResponse;
-  /** Extra fields of the failure (a JSON pointer, the spec entry broken). */
-  extra?: Pick<Failure, 'path' | 'specRef'>;
+  /** Extra fields of the failure (a JSON pointer, the spec entry broken, its defect). */
+  extra?: Pick<Failure, 'path' | 'specRef' | 'defect'>;
 }
 
 export interface PropertyCheck<T> {
@@ -55,5 +55,7 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
   const again = await prop.judge(value);
   if (!again) return pass(`a failure found after ${details.numRuns} of ${ctx.options.runs} runs (${replay}) did not recur when its shrunk counterexample was sent again: ${describe(value)}`);
   const message = `${again.message} — shrunk counterexample (${details.numShrinks} shrinks; ${replay}), sent again with the same answer: ${describe(value)}`;
-  return { verdict: 'fail', failures: [failure(message, again.res, { ...again.extra, reproducer: { curl: '', seed: details.seed, path: details.counterexamplePath } })] };
+  // The shrinking is context: the defect is the answer's, as judged before it was said.
+  const defect = again.extra?.defect ?? failure(again.message, again.res, again.extra).defect;
+  return { verdict: 'fail', failures: [failure(message, again.res, { ...again.extra, ...(defect ? { defect } : {}), reproducer: { curl: '', seed: details.seed, path: details.counterexamplePath } })] };
 }

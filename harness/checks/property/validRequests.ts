@@ -9,14 +9,14 @@ import { runProperty, type Problem } from './runProperty.ts';
 async function judgeAccepted(ctx: CheckContext, body: ChatRequestBody): Promise<Problem | undefined> {
   const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body });
   const read = await readJson(res);
-  if (res.status !== 200) return { message: `a valid request was refused with HTTP ${res.status}${read.ok ? errorText(read.body) : ''}`, res, extra: { specRef: 'objects.chat_completion_request' } };
+  if (res.status !== 200) return { message: `a valid request was refused with HTTP ${res.status}${read.ok ? errorText(read.body) : ''}`, res, extra: { specRef: 'objects.chat_completion_request', defect: { kind: 'status', expected: '200', got: res.status } } };
   if (!read.ok) return { message: `a valid request was answered 200, but ${read.why}`, res, extra: { specRef: 'objects.chat_completion' } };
   const parsed = read.body;
   const broken = ctx.judge('chat_completion', parsed).filter((v) => v.level === 'must');
   if (broken.length === 0) return undefined;
   const first = broken[0]!;
   const listed = broken.slice(0, 3).map((v) => `${v.path || '/'} ${v.message}`).join('; ');
-  return { message: `a valid request was answered 200, but the body is not a well-formed chat_completion: ${listed}${broken.length > 3 ? ` (and ${broken.length - 3} more)` : ''}`, res, extra: { path: first.path, specRef: first.specRef } };
+  return { message: `a valid request was answered 200, but the body is not a well-formed chat_completion: ${listed}${broken.length > 3 ? ` (and ${broken.length - 3} more)` : ''}`, res, extra: { path: first.path, specRef: first.specRef, defect: { kind: 'schema', path: first.path, keyword: first.keyword, what: first.message } } };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CheckContext, CheckRequest } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { modelMax } from '../support/build.ts';
 import { chat } from '../support/requests.ts';
-import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { sample } from '../support/samples.ts';
@@ -97,7 +97,7 @@ export function boundChecks(spec: Spec): Check[] {
           if ('skip' in p) return skip(p.skip, 'inconclusive');
           // Sent together (none depends on another), each shared with the refusal check's control: the same request, one answer.
           const answers = await Promise.all(p.inside.map(async (probe) => ({ probe, res: (await sample(ctx, request(ctx, probe.value))).res })));
-          return outcomeOf(answers.filter(({ res }) => res.status !== 200).map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res)));
+          return outcomeOf(answers.filter(({ res }) => res.status !== 200).map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res, statusDefect(res))));
         },
       }),
       defineCheck({

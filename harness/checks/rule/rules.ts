@@ -4,7 +4,7 @@ import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, readJson, type Json } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { buildForRule } from '../support/build.ts';
-import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, skip, statusDefect, unsupported } from '../support/outcome.ts';
 import { legacyRulesStand } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
@@ -136,7 +136,7 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   }
   if (res.status !== 200) {
     if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');
-    return outcomeOf([failure(`${label}expected the request to be accepted, got HTTP ${res.status}`, res)]);
+    return outcomeOf([failure(`${label}expected the request to be accepted, got HTTP ${res.status}`, res, statusDefect(res))]);
   }
   if (!isObject(body)) return outcomeOf([failure(`${label}accepted, but the body is not a JSON object${unreadable}`, res)]);
   if (!effect) return pass();

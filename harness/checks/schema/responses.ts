@@ -5,7 +5,7 @@ import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { currentModels, defaultModelOnly, defineCheck, fimModels, messagesModels, severityOf, type Check } from '../define.ts';
 import { chat, chatBody, fim, messagesRequest } from '../support/requests.ts';
-import { failure, outcomeOf, pass, skip, unsupported } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, schemaFailure, skip, statusDefect, unsupported } from '../support/outcome.ts';
 import { isObject } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { plainCompletion, sample, streamedWithUsage } from '../support/samples.ts';
@@ -125,7 +125,7 @@ function judgeStreamed(stream: ReadStream | undefined, res: CheckResponse, level
   const out: Failure[] = [];
   if (stream.error !== undefined) out.push(failure(brokeOff(stream), res));
   else if (stream.chunks === 0) out.push(failure('no chunk in the stream to judge', res));
-  for (const v of found?.first ?? []) out.push(failure(`/${v.chunk}${v.path}: ${v.message}`, res, { path: `/${v.chunk}${v.path}`, specRef: v.specRef }));
+  for (const v of found?.first ?? []) out.push(schemaFailure({ ...v, path: `/${v.chunk}${v.path}` }, res));
   if (found && found.count > found.first.length) out.push(failure(`and ${found.count - found.first.length} more violation(s) at this level (${found.count} in ${stream.chunks} chunks)`, res));
   return outcomeOf(out);
 }
@@ -155,7 +155,7 @@ export function schemaChecks(spec: Spec): Check[] {
               if (got.res.status === 404 && source.object !== 'error_envelope') return unsupported(`the endpoint answered 404: not served here`);
               // No refusal came, so there is no envelope to judge: the status is the rule checks' finding.
               if (source.object === 'error_envelope') return skip(`no error answer to judge: a request with empty \`messages\` was answered HTTP ${got.res.status} (rule.chat.messages.non-empty judges the status)`, 'inconclusive');
-              return outcomeOf([failure(`expected a ${source.object === 'error_envelope' ? 'refusal' : 'success'} to judge, got HTTP ${got.res.status}`, got.res)]);
+              return outcomeOf([failure(`expected a ${source.object === 'error_envelope' ? 'refusal' : 'success'} to judge, got HTTP ${got.res.status}`, got.res, statusDefect(got.res, source.object === 'error_envelope' ? '4xx' : '200'))]);
             }
             if ('stream' in got) return judgeStreamed(got.stream, got.res, lvl.level);
             if (got.bodies.length === 0) return outcomeOf([failure(`no JSON body to judge${got.unreadable === undefined ? '' : `: ${got.unreadable}`}`, got.res)]);
@@ -163,7 +163,7 @@ export function schemaChecks(spec: Spec): Check[] {
             const violations: Violation[] = got.bodies.flatMap((b, i) =>
               ctx.judge(source.object, b, profile).filter((v) => v.level === lvl.level).map((v) => ({ ...v, path: got.bodies.length > 1 ? `/${i}${v.path}` : v.path })),
             );
-            if (violations.length > 0) return outcomeOf(violations.slice(0, MAX_SAMPLES).map((v) => failure(`${v.path || '/'}: ${v.message}`, got.res, { path: v.path, specRef: v.specRef })));
+            if (violations.length > 0) return outcomeOf(violations.slice(0, MAX_SAMPLES).map((v) => schemaFailure(v, got.res)));
             // Shapes hold of fields vacuously: a body with none of the object's fields showed none of them.
             const fields = Object.keys(spec.objects[source.object]!.fields ?? {});
             const shown = got.bodies.some((b) => !isObject(b) || fields.length === 0 || fields.some((f) => f in b));

@@ -6,7 +6,7 @@ import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../de
 import { inconclusive, runsPastStop, STOP, stopControl } from '../support/cooperation.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/build.ts';
-import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { streamedCompletion } from '../support/samples.ts';
 import { brokeOff, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
@@ -48,7 +48,7 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
     appliesTo: currentModels,
     async run(ctx) {
       const { res, stream } = await streamedCompletion(ctx);
-      if (res.status !== 200 || !stream) return outcomeOf([failure(`the streamed request was answered HTTP ${res.status}`, res)]);
+      if (res.status !== 200 || !stream) return outcomeOf([failure(`the streamed request was answered HTTP ${res.status}`, res, statusDefect(res))]);
       // A property of each chunk holds of none vacuously: over no chunk nothing was judged (the checks of the whole stream fail it).
       if (needs === 'per-event' && stream.chunks === 0 && stream.error === undefined) return inconclusive(NO_CHUNK_READ);
       if (stream.error === undefined) return outcomeOf(judge(stream, res));
@@ -67,7 +67,7 @@ async function ownStream(ctx: CheckContext, extra: Record<string, unknown>) {
 /** The message an own stream adds up to, or the failure that says why there is none to judge. */
 async function assembled(ctx: CheckContext, extra: Record<string, unknown>, what = 'the streamed request'): Promise<{ res: CheckResponse; message: AssembledMessage } | { failed: CheckOutcome }> {
   const { res, stream } = await ownStream(ctx, extra);
-  if (!stream) return { failed: outcomeOf([failure(`${what} was answered HTTP ${res.status}`, res)]) };
+  if (!stream) return { failed: outcomeOf([failure(`${what} was answered HTTP ${res.status}`, res, statusDefect(res))]) };
   // A message cut short says nothing of its finish_reason or its sum: the break is the finding.
   if (stream.error !== undefined) return { failed: outcomeOf([failure(brokeOff(stream), res)]) };
   if (stream.chunks === 0) return { failed: inconclusive(NO_CHUNK_READ) };

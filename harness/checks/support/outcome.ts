@@ -1,4 +1,5 @@
-import type { Failure, SkipKind } from '#harness/core/outcome.ts';
+import type { Defect, Failure, SkipKind } from '#harness/core/outcome.ts';
+import type { Violation } from '#harness/derive/validators/index.ts';
 import type { CheckOutcome, CheckResponse } from '../context.ts';
 import type { JsonRead } from './body.ts';
 
@@ -7,9 +8,29 @@ export const pass = (note?: string): CheckOutcome => (note === undefined ? { ver
 export const skip = (reason: string, kind: SkipKind = 'not-applicable'): CheckOutcome => ({ verdict: 'skip', reason, kind });
 export const unsupported = (reason: string): CheckOutcome => ({ verdict: 'unsupported', reason });
 
-/** A failure with the exchange as evidence (the runner adds the curl reproducer from it). */
+/**
+ * A failure with the exchange as evidence (the runner adds the curl reproducer from it). Its defect
+ * is `extra.defect` when the check names one; else no complete answer is a `transport` defect, and
+ * anything else a `value` in the message's words (at `extra.path`).
+ */
 export function failure(message: string, res?: CheckResponse, extra: Partial<Failure> = {}): Failure {
-  return { message, ...extra, ...(res ? { evidence: res.exchange } : {}) };
+  const error = res?.exchange.error;
+  const defect: Defect = extra.defect ?? (error ? { kind: 'transport', code: error.code, what: error.message } : { kind: 'value', what: message, ...(extra.path === undefined ? {} : { path: extra.path }) });
+  return { message, ...extra, defect, ...(res ? { evidence: res.exchange } : {}) };
+}
+
+/** `statement`: the endpoint answered a status the rule does not give (`expected`: "400 or 422"). */
+export function statusFailure(statement: string, res: CheckResponse, expected: string, extra: Partial<Failure> = {}): Failure {
+  return failure(`${statement}: expected HTTP ${expected}, got ${res.status}`, res, { ...extra, defect: { kind: 'status', expected, got: res.status } });
+}
+
+/** The facts of a failure that is an answer's status: `expected` is what the rule gives ("200" unless said). */
+export const statusDefect = (res: CheckResponse, expected = '200'): Partial<Failure> => ({ defect: { kind: 'status', expected, got: res.status } });
+
+/** A schema violation of the judged body, after `statement` when the check says what it judged. */
+export function schemaFailure(v: Violation, res: CheckResponse | undefined, statement?: string, extra: Partial<Failure> = {}): Failure {
+  const at = `${v.path || '/'}: ${v.message}`;
+  return failure(statement === undefined ? at : `${statement}${at}`, res, { path: v.path, specRef: v.specRef, ...extra, defect: { kind: 'schema', path: v.path, keyword: v.keyword, what: v.message } });
 }
 
 export function fail(message: string, res?: CheckResponse, extra: Partial<Failure> = {}): CheckOutcome {

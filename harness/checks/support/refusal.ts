@@ -1,7 +1,7 @@
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Expectation } from '#harness/spec/model.ts';
 import type { CheckContext, CheckResponse } from '../context.ts';
-import { failure } from './outcome.ts';
+import { failure, schemaFailure, statusFailure } from './outcome.ts';
 import { readJson } from './body.ts';
 
 /** Statuses an expectation allows, or undefined for "any error" (status not stated). */
@@ -20,12 +20,12 @@ export async function judgeRefusal(ctx: CheckContext, res: CheckResponse, expect
   const read = await readJson(res);
   if (allowed ? !allowed.includes(res.status) : res.status < 400 || res.status >= 500) {
     const want = allowed ? allowed.join(' or ') : 'an error status (4xx; the spec does not name one)';
-    return [failure(`${what}: expected HTTP ${want}, got ${res.status}`, res)];
+    return [statusFailure(what, res, want)];
   }
   if (!read.ok) {
     return [failure(`${what}: refused with ${res.status}; the description says errors carry a JSON body, but ${read.why}`, res, { specRef: 'errors.envelope' })];
   }
   const broken = ctx.judge('error_envelope', read.body).filter((v) => v.level === 'must');
-  return broken.map((v) => failure(`${what}: refused with ${res.status}, but the envelope is not well-formed: ${v.path || '/'}: ${v.message}`, res, { path: v.path, specRef: v.specRef }));
+  return broken.map((v) => schemaFailure(v, res, `${what}: refused with ${res.status}, but the envelope is not well-formed: `));
 }
 

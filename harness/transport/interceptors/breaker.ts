@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { NOT_CAPTURED_HEADER } from '#harness/core/notCaptured.ts';
-import { DispatchEnded } from '../errors.ts';
+import { DispatchEnded, NO_ANSWER } from '../errors.ts';
 import type { KeyRefusal } from '../keyRefusal.ts';
 import { classifyNetworkError } from '../networkError.ts';
 import type { RouteHealth } from '../routeHealth.ts';
@@ -10,8 +10,6 @@ import { ForwardingHandler, failedController } from './forwardingHandler.ts';
 
 type Controller = Dispatcher.DispatchController;
 
-/** Failures that mean no answer came: the only ones that count toward declaring a route unresponsive. */
-const NO_ANSWER = new Set(['HARNESS_CONNECT', 'HARNESS_TIMEOUT', 'HARNESS_RESET', 'HARNESS_PROTOCOL']);
 /** A server that answered its root once may still die: it is asked again at most this often. */
 const ROOT_PROBE_EVERY_MS = 30_000;
 
@@ -77,8 +75,8 @@ export class Breaker {
     if (this.#interrupted !== undefined) return new DispatchEnded('HARNESS_INTERRUPTED', `not sent: ${this.#interrupted}`);
     const key = keyed ? this.#options.keys.refusal() : undefined;
     if (key !== undefined) return new DispatchEnded('HARNESS_KEY_REFUSED', `not sent: ${key}`);
-    const why = this.#options.health.refusal(route);
-    return why === undefined ? undefined : new DispatchEnded('HARNESS_UNRESPONSIVE', `not sent: ${why}`);
+    const declared = this.#options.health.declaration(route);
+    return declared === undefined ? undefined : new DispatchEnded('HARNESS_UNRESPONSIVE', `not sent: ${declared.why}`, declared);
   }
 
   /** @internal a flight got response headers */
@@ -95,7 +93,7 @@ export class Breaker {
     const failed = classifyNetworkError(error, this.#options.timing);
     if (failed === undefined || !NO_ANSWER.has(failed.code)) return;
     const cause = this.#options.redact(`${failed.code}: ${failed.what} — ${flight.info.where}`);
-    this.#options.health.silent(flight.info.route, cause, { probe: flight.info.probe, timedOut: failed.code === 'HARNESS_TIMEOUT' });
+    this.#options.health.silent(flight.info.route, cause, { probe: flight.info.probe, timedOut: failed.code === 'HARNESS_TIMEOUT' }, { code: failed.code, what: this.#options.redact(failed.what) });
     this.#probeRoot(flight.info.origin);
     this.#abandonDeclared();
   }
@@ -115,8 +113,8 @@ export class Breaker {
 
   #abandonDeclared(): void {
     for (const f of this.#flights) {
-      const why = this.#options.health.refusal(f.info.route);
-      if (why !== undefined) f.abort(new DispatchEnded('HARNESS_UNRESPONSIVE', `abandoned: ${why}`));
+      const declared = this.#options.health.declaration(f.info.route);
+      if (declared !== undefined) f.abort(new DispatchEnded('HARNESS_UNRESPONSIVE', `abandoned: ${declared.why}`, declared));
     }
   }
 }
