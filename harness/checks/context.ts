@@ -74,7 +74,8 @@ export type ServedVerdict =
   | { served: false; why: string; evidence: Exchange[] } | { outOfScope: string } | { unknown: string };
 
 export type CheckOutcome =
-  | { verdict: 'pass'; note?: string }
+  /** `cases`: how many the pass rests on, for a check that puts several (a property's values, a rule's cases). */
+  | { verdict: 'pass'; note?: string; cases?: number }
   | { verdict: 'fail'; failures: Failure[] }
   | { verdict: 'skip'; reason: string; kind: SkipKind }
   | { verdict: 'unsupported'; reason: string };

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -13,7 +13,7 @@ import { main } from './main.ts';
 /**
  * A pass shows what it saw. Every check of the catalogue is walked against endpoints that show
  * nothing a pass could rest on (a web server's page to every request, an empty stream to every
- * request, a recording whose exchanges are gone): none passes there, and the run is never PASS.
+ * request, `{}`, a 503 to every request, a recording whose exchanges are gone): none passes there, and the run is never PASS.
  * Against the embedded emulator every pass says what it judged.
  */
 const tmp = tempDirs('svc-nothing-shown-');
@@ -83,6 +83,34 @@ test('an endpoint answering `{}` to every request: only what a status shows pass
   expect(passed.filter((r) => byId.get(r.checkId)?.judges !== 'status').map((r) => r.checkId)).toEqual([]);
 }, 120_000);
 
+test('an endpoint answering 503 to every request: each route is said unavailable, nothing passes, what needs a route is blocked, and the run fails', async () => {
+  // The spec's retry policy, its waits made instant (the policy is data: the harness waits what it says).
+  const specDir = join(tmp(), 'spec');
+  cpSync(fileURLToPath(new URL('../../spec/', import.meta.url)), specDir, { recursive: true });
+  const errors = join(specDir, 'errors.yaml');
+  writeFileSync(errors, readFileSync(errors, 'utf8').replace(/initial_delay_seconds: \d+/, 'initial_delay_seconds: 0.001').replace(/jitter_seconds: \{[^}]*\}/, 'jitter_seconds: { min: 0, max: 0 }').replace(/min_delay_after_503_seconds: \d+/, 'min_delay_after_503_seconds: 0'));
+  let asked = 0;
+  const server = await startServer((req, res) => {
+    asked += 1;
+    req.resume();
+    req.on('end', () => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the service is under maintenance', type: 'service_unavailable', code: 'overloaded', param: null } })));
+  });
+  servers.push(server);
+  const { code, summary, records } = await run(['--spec', specDir, '--base-url', server.url, '--model', 'svc-v4-flash', '--now', NOW], { SVC_API_KEY: 'sk-nothing-shown' });
+  const results = records.flatMap((r) => r.results);
+  expect(results.length).toBeGreaterThan(100);
+  expect(asked).toBeGreaterThan(0);
+  expect(passes(records)).toEqual([]);
+  // No check fails the endpoint for a "not now": the served checks end in error naming it, the rest are blocked or inconclusive.
+  expect(results.filter((r) => r.verdict === 'fail').map((r) => r.checkId)).toEqual([]);
+  const served = results.filter((r) => r.checkId.startsWith('endpoint.') && r.checkId.endsWith('.served'));
+  expect(served.length).toBeGreaterThan(0);
+  for (const r of served) expect([r.verdict, r.reason], r.checkId).toEqual(['error', expect.stringMatching(/answered HTTP 503 on each of its \d+ attempts/)]);
+  expect(results.filter((r) => r.skipKind === 'blocked').length).toBeGreaterThan(50);
+  expect(summary.outcome).not.toBe('pass');
+  expect(code).toBe(1);
+}, 120_000);
+
 test('a recording whose exchanges are gone judges nothing: each check is not recorded, and the run is NOTHING JUDGED', async () => {
   const dir = join(tmp(), 'recording');
   cpSync(join(FIXTURES, 'emulator-after-retirement'), dir, { recursive: true });
@@ -107,4 +135,9 @@ test('against the embedded emulator every pass says what it judged, and the repo
   const md = readFileSync(join(dir, 'emulator', 'svc-v4-flash', 'report.md'), 'utf8');
   for (const r of passed) expect(md, r.checkId).toContain(`\`${r.checkId}\``);
   expect(md.match(/\): judged \d+ answers?/g)?.length).toBe(passed.length);
+  // What it judged beyond answers: a stream's chunks, a property's values.
+  const byId = new Map(passed.map((r) => [r.checkId, r]));
+  expect(byId.get('stream.events.all-parse')?.judged?.chunks).toBeGreaterThan(1);
+  expect(byId.get('property.valid-requests.accepted')?.judged?.cases).toBe(records[0]!.options.runs);
+  expect(md).toMatch(/`stream\.events\.all-parse`[^\n]*judged \d+ answers?, \d+ chunks/);
 }, 120_000);

@@ -145,4 +145,8 @@ export interface CheckResult {
 export interface Judged {
   /** Answers of the endpoint read (a response came back), whoever sent the request. */
   exchanges: number;
+  /** Stream chunks in those answers (data events; comments and the `[DONE]` sentinel are not chunks), when any was a stream. */
+  chunks?: number;
+  /** Cases the check put to the endpoint (a property's values, a rule's sets of conditions), when it has cases. */
+  cases?: number;
 }

@@ -139,12 +139,14 @@ export function trafficByTarget(records: readonly RunRecord[]): { baseUrl: strin
   return [...seen.values()];
 }
 
-/** "2 attempts for 1 request", when a check's requests were retried (a 5xx asked again, a 429 waited out); undefined otherwise. */
-/** "judged 3 answers": what the verdict rests on (a pass always has it), or undefined when the check read none. */
+/** "judged 3 answers, 41 chunks, 10 cases": what the verdict rests on (a pass always has it), or undefined when the check read none. */
 export function judgedLine(r: CheckResult): string | undefined {
-  return r.judged === undefined ? undefined : `judged ${plural(r.judged.exchanges, 'answer')}`;
+  const j = r.judged;
+  if (j === undefined) return undefined;
+  return `judged ${[plural(j.exchanges, 'answer'), ...(j.chunks === undefined ? [] : [plural(j.chunks, 'chunk')]), ...(j.cases === undefined ? [] : [plural(j.cases, 'case')])].join(', ')}`;
 }
 
+/** "2 attempts for 1 request", when a check's requests were retried (a 5xx asked again, a 429 waited out); undefined otherwise. */
 export function attemptsLine(r: CheckResult): string | undefined {
   return r.attempts === undefined ? undefined : `${plural(r.attempts.attempts, 'attempt')} for ${plural(r.attempts.requests, 'request')}`;
 }

@@ -40,7 +40,7 @@ const CHECK_RESULT = object(
   {
     cause: object(['code', 'what', 'declared'], { declared: object(['route', 'grounds']) }),
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
-    judged: object(['exchanges']),
+    judged: object(['exchanges', 'chunks', 'cases']),
     attempts: object(['requests', 'attempts']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(

@@ -47,7 +47,7 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
   });
   const details = await fc.check(property, { numRuns: ctx.options.runs, seed: ctx.options.seed });
   if (thrown) throw thrown.error;
-  if (!details.failed) return pass();
+  if (!details.failed) return pass(undefined, details.numRuns);
   if (details.counterexample === null) throw new Error(`fast-check stopped without a counterexample (seed ${details.seed}): ${details.interrupted ? 'interrupted' : 'too many skipped values'}`);
 
   const [value] = details.counterexample;

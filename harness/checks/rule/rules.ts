@@ -92,7 +92,8 @@ const isRefusal = (rule: Rule) => rule.expect.status !== undefined || rule.expec
 function mergeCases(outcomes: CheckOutcome[]): CheckOutcome {
   const failures = outcomes.flatMap((o) => (o.verdict === 'fail' ? o.failures : []));
   if (failures.length > 0) return { verdict: 'fail', failures };
-  return outcomes.find((o) => o.verdict !== 'pass') ?? outcomes[0] ?? pass();
+  const first = outcomes[0];
+  return outcomes.find((o) => o.verdict !== 'pass') ?? (first?.verdict === 'pass' && outcomes.length > 1 ? { ...first, cases: outcomes.length } : (first ?? pass()));
 }
 
 /** One case of a rule (a set of conditions): the request meeting it, judged by the rule's expectation. */

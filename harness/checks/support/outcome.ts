@@ -3,7 +3,7 @@ import type { Violation } from '#harness/derive/validators/index.ts';
 import type { CheckOutcome, CheckResponse } from '../context.ts';
 import type { JsonRead } from './body.ts';
 
-export const pass = (note?: string): CheckOutcome => (note === undefined ? { verdict: 'pass' } : { verdict: 'pass', note });
+export const pass = (note?: string, cases?: number): CheckOutcome => ({ verdict: 'pass', ...(note === undefined ? {} : { note }), ...(cases === undefined ? {} : { cases }) });
 /** A skip of its kind (core/outcome.ts SkipKind): by default the check does not apply here. */
 export const skip = (reason: string, kind: SkipKind = 'not-applicable'): CheckOutcome => ({ verdict: 'skip', reason, kind });
 export const unsupported = (reason: string): CheckOutcome => ({ verdict: 'unsupported', reason });
