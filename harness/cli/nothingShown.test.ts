@@ -1,6 +1,7 @@
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { RunRecord, RunSummary } from '#harness/results/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
@@ -8,6 +9,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { JUDGED_NOTHING } from '#harness/runner/execute.ts';
 import { main } from './main.ts';
 
 /**
@@ -27,7 +29,9 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<{ 
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {
-    const code = await main(['run', ...args, '--quiet', '--report-dir', dir, '--json', join(dir, 'all.json')], captureIO());
+    const io = captureIO();
+    const code = await main(['run', ...args, '--quiet', '--report-dir', dir, '--json', join(dir, 'all.json')], io);
+    if (!existsSync(join(dir, 'all.json'))) throw new Error(`run ${args.join(' ')} wrote no report (exit ${code}): ${io.err.join('\n')}`);
     const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { summary: RunSummary; records: RunRecord[] };
     return { code, ...all, dir };
   } finally {
@@ -141,3 +145,44 @@ test('against the embedded emulator every pass says what it judged, and the repo
   expect(byId.get('property.valid-requests.accepted')?.judged?.cases).toBe(records[0]!.options.runs);
   expect(md).toMatch(/`stream\.events\.all-parse`[^\n]*judged \d+ answers?, \d+ chunks/);
 }, 120_000);
+
+/** What an endpoint may answer: a status, a media type and a body, anything from right to nonsense. */
+const answerArb = fc.record({
+  status: fc.constantFrom(200, 200, 201, 400, 401, 404, 422, 500),
+  type: fc.constantFrom('application/json', 'text/event-stream', 'text/html', 'text/plain'),
+  body: fc.oneof(
+    fc.constant(''),
+    fc.constant('{}'),
+    fc.constant('<html><body>hello</body></html>'),
+    fc.constant('data: {}\n\ndata: [DONE]\n\n'),
+    fc.constant('data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'),
+    fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+    fc.constant(JSON.stringify({ id: 'x', object: 'chat.completion', created: 1780000000, model: 'svc-v4-flash', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })),
+  ),
+});
+
+test('a property over the whole registry: whatever an endpoint answers, no check passes on evidence that is empty', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(answerArb, { minLength: 1, maxLength: 4 }), async (answers) => {
+      let n = 0;
+      const server = await startServer((req, res) => {
+        const a = answers[n++ % answers.length]!;
+        req.resume();
+        req.on('end', () => res.writeHead(a.status, { 'content-type': a.type }).end(a.body));
+      });
+      try {
+        const { records } = await run(['--base-url', server.url, '--model', 'svc-v4-flash', '--now', NOW], { SVC_API_KEY: 'sk-nothing-shown' });
+        const results = records.flatMap((r) => r.results);
+        const passed = results.filter((r) => r.verdict === 'pass');
+        // No check claimed a pass over nothing (the runner would have made it inconclusive, saying so:
+        // execute.test.ts shows it does), every pass read at least one answer, and no more than the endpoint gave.
+        expect(results.filter((r) => r.reason === JUDGED_NOTHING).map((r) => r.checkId)).toEqual([]);
+        expect(passed.filter((r) => (r.judged?.exchanges ?? 0) < 1).map((r) => r.checkId)).toEqual([]);
+        for (const r of passed) expect(r.judged!.exchanges, r.checkId).toBeLessThanOrEqual(n);
+      } finally {
+        await server.close();
+      }
+    }),
+    { numRuns: 6, seed: 20261127 },
+  );
+}, 240_000);
