@@ -65,7 +65,7 @@ export class BudgetLedger {
   /** After a target: what its records cost, and whether the budget kept any check from running. */
   settle(records: readonly RunRecord[], results: readonly CheckResult[]): void {
     this.#spentPico += records.reduce((sum, r) => sum + parseUsd(r.usage.costUsd), 0n);
-    if (results.some((r) => r.verdict === 'skip' && r.reason?.startsWith('budget:'))) this.#reached = true;
+    if (results.some((r) => r.verdict === 'skip' && r.skipKind === 'budget')) this.#reached = true;
   }
 
   /** What the reports say of the budget. */
