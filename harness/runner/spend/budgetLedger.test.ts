@@ -9,7 +9,7 @@ const { spec } = loadSpec();
 const at = new Date('2026-06-01T00:00:00Z');
 const ledger = (usd: string) => new BudgetLedger(usd, parseUsd(usd));
 const estimate = (costUsd: string) => ({ expected: { costUsd } }) as CostEstimate;
-const result = (tokens?: CheckResult['tokens'], reason?: string) => ({ model: 'svc-v4-flash', verdict: reason ? 'skip' : 'pass', ...(reason ? { reason } : {}), ...(tokens ? { tokens } : {}) }) as CheckResult;
+const result = (tokens?: CheckResult['tokens'], reason?: string) => ({ model: 'svc-v4-flash', verdict: reason ? 'skip' : 'pass', ...(reason ? { reason, skipKind: 'budget' } : {}), ...(tokens ? { tokens } : {}) }) as CheckResult;
 
 describe('BudgetLedger', () => {
   test('an estimate above the budget is refused, naming both and what to do', () => {
