@@ -179,7 +179,7 @@ describe('runProperty', () => {
     send: () => Promise.reject(new Error('no request is sent in these tests')),
   };
   const ctxFor = (runs: number, seed: number) => createCheckContext(spec, config(targets.get('clean')!.emu, runs, seed), unusedSender, 'svc-v4-flash');
-  const fakeResponse = () => ({ status: 400, headers: {}, exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 }, text: async () => '', json: async () => ({}), events: async function* () {} });
+  const fakeResponse = (status = 400) => ({ status, headers: {}, exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 }, text: async () => '', json: async () => ({}), events: async function* () {} });
 
   test('reports a failure only when the shrunk counterexample fails again: a flaky one is a pass with a note', async () => {
     const seen = new Set<number>();
@@ -211,6 +211,20 @@ describe('runProperty', () => {
     const run = runProperty(ctxFor(50, 3), { arbitrary: fc.integer(), judge: async () => { calls += 1; throw new HarnessError('HARNESS_TIMEOUT', 'no answer'); } }, String);
     await expect(run).rejects.toThrow(/no answer/);
     expect(calls).toBe(1);
+  });
+
+  test('a value answered "not now" on every try is not judged: it is skipped, never a failure, and costs at most one more value', async () => {
+    let calls = 0;
+    // Every third value is turned away with a 429; the others hold.
+    const outcome = await runProperty(ctxFor(30, 3), { arbitrary: fc.integer(), judge: async () => (++calls % 3 === 0 ? { message: 'turned away', res: fakeResponse(429) } : undefined) }, String);
+    expect(outcome).toMatchObject({ verdict: 'pass', cases: 30 });
+    expect(calls).toBeLessThanOrEqual(60);
+    // Every value turned away: the failure is the 429 (the runner makes it inconclusive, runner/execute.ts), after at most twice the runs.
+    calls = 0;
+    const refused = await runProperty(ctxFor(10, 3), { arbitrary: fc.integer(), judge: async () => (calls++, { message: 'turned away', res: fakeResponse(503) }) }, String);
+    expect(refused.verdict).toBe('fail');
+    if (refused.verdict === 'fail') expect(refused.failures.map((f) => f.evidence?.response?.status ?? f.message)).toEqual(['turned away']);
+    expect(calls).toBeLessThanOrEqual(21);
   });
 
   test('shrinking stops after its budget of requests', async () => {

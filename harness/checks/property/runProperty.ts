@@ -35,18 +35,30 @@ export const SHRINK_BUDGET = 100;
  */
 export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, describe: (value: T) => string): Promise<CheckOutcome> {
   let thrown: { error: unknown } | undefined;
+  // A value answered "not now" (429, 503) on every try was never judged: skipped, as a value a precondition refuses.
+  const notNow = ctx.spec.errors.retry.statuses;
+  let unanswered: Problem | undefined;
   // fast-check counts the candidates it shrinks through; past the budget it stops at the smallest failure so far.
   const property = fc.asyncProperty(fc.limitShrink(prop.arbitrary, SHRINK_BUDGET), async (value) => {
     if (thrown) return true;
+    let problem: Problem | undefined;
     try {
-      return (await prop.judge(value)) === undefined;
+      problem = await prop.judge(value);
     } catch (error) {
       thrown = { error };
       return true;
     }
+    if (problem !== undefined && notNow.includes(problem.res.status)) {
+      unanswered = problem;
+      fc.pre(false);
+    }
+    return problem === undefined;
   });
-  const details = await fc.check(property, { numRuns: ctx.options.runs, seed: ctx.options.seed });
+  // A skip costs a request: at most one per run, so an endpoint turning requests away does not multiply them.
+  const details = await fc.check(property, { numRuns: ctx.options.runs, seed: ctx.options.seed, maxSkipsPerRun: 1 });
   if (thrown) throw thrown.error;
+  // Too many values turned away to judge the rest: the failure's evidence is that "not now", which the runner makes inconclusive (runner/execute.ts).
+  if (unanswered && (details.numRuns === 0 || (details.failed && details.counterexample === null))) return { verdict: 'fail', failures: [failure(unanswered.message, unanswered.res, unanswered.extra)] };
   if (!details.failed) return pass(undefined, details.numRuns);
   if (details.counterexample === null) throw new Error(`fast-check stopped without a counterexample (seed ${details.seed}): ${details.interrupted ? 'interrupted' : 'too many skipped values'}`);
 
