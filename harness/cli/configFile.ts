@@ -4,6 +4,7 @@ import { UsageError } from '#harness/core/errors/index.ts';
 import { locate } from '#harness/spec/locate.ts';
 import { yaml } from '#harness/spec/yaml.ts';
 import { parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
+import { CONFIG_KEYS } from './runOptions.ts';
 
 /** One target of svc-conformance.yaml. */
 export interface TargetEntry {
@@ -21,27 +22,12 @@ export interface TargetEntry {
 export const CONFIG_FILE = 'svc-conformance.yaml';
 const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_balance_key_env', 'model_map', 'headers', 'header_env', 'without']);
 
-/** The run options a config file may hold beside its targets: each is the flag of the same name. */
-export interface ConfigOptions {
-  models?: string[];
-  only?: string[];
-  skip?: string[];
-  strict?: boolean;
-  concurrency?: number;
-  timeout_ms?: number;
-  deadline_ms?: number;
-  without?: string[];
-  /** A known-failures file (--known). */
-  known?: string;
-  strict_known?: boolean;
-  /** The pinned clients each answer is handed to (--clients), and whether their failures gate (--clients-gate). */
-  clients?: string[];
-  clients_gate?: boolean;
-}
+/** The run options a config file holds beside its targets, by key (cli/runOptions.ts declares each). */
+export type ConfigOptions = Record<string, string | number | boolean | string[]>;
 
-type OptionKind = 'list' | 'boolean' | 'integer' | 'string';
-const OPTIONS: Record<keyof ConfigOptions, OptionKind> = { models: 'list', only: 'list', skip: 'list', strict: 'boolean', concurrency: 'integer', timeout_ms: 'integer', deadline_ms: 'integer', without: 'list', known: 'string', strict_known: 'boolean', clients: 'list', clients_gate: 'boolean' };
-const TOP_KEYS = ['targets', ...Object.keys(OPTIONS)];
+/** How the file writes each key (the run options' table, cli/runOptions.ts). */
+type OptionKind = 'list' | 'boolean' | 'integer' | 'amount' | 'string';
+const TOP_KEYS = ['targets', ...CONFIG_KEYS.keys()];
 
 /** A config file read whole: its targets (none when it names none) and its run options. */
 export interface ConfigFile {
@@ -110,15 +96,20 @@ export function readConfigFile(file: string): ConfigFile {
     if (!TOP_KEYS.includes(k)) problem([k], `unknown key \`${k}\` (known: ${TOP_KEYS.join(', ')})`, true);
   }
   const options: ConfigOptions = {};
-  for (const [key, kind] of Object.entries(OPTIONS) as [keyof ConfigOptions, OptionKind][]) {
-    const v = top[key];
-    if (v === undefined) continue;
+  // In the file's order, as it is said back.
+  for (const [key, v] of Object.entries(top)) {
+    const option = CONFIG_KEYS.get(key);
+    if (option === undefined || v === undefined) continue;
+    const kind: OptionKind = option.config.kind;
     if (kind === 'list') {
       const list = typeof v === 'string' ? [v] : v;
       if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== 'string' || x === '')) problem([key], 'a list of strings, e.g. [a, b]');
       (options as Record<string, unknown>)[key] = list;
     } else if (kind === 'string') {
-      if (typeof v !== 'string' || v === '') problem([key], 'a non-empty string (a file path)');
+      if (typeof v !== 'string' || v === '') problem([key], 'a non-empty string');
+      (options as Record<string, unknown>)[key] = v;
+    } else if (kind === 'amount') {
+      if ((typeof v !== 'string' || v === '') && typeof v !== 'number') problem([key], `an amount, e.g. 0.05 (got ${JSON.stringify(v)})`);
       (options as Record<string, unknown>)[key] = v;
     } else if (kind === 'boolean') {
       if (typeof v !== 'boolean') problem([key], 'true or false');

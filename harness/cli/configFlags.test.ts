@@ -51,6 +51,16 @@ describe('svc-conformance.yaml in the working directory', { timeout: 60_000 }, (
     expect(io.err).toEqual([]);
   });
 
+  test('every option with a key comes from the file, as its flag would (those the file once refused too)', () => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': 'runs: 3\nseed: 7\nrepeat: 2\nallow_flaky: true\nbudget_usd: 0.05\nnow: 2026-07-24T15:58:00Z\nreport_dir: out\nquiet: true\n' });
+    const found = configFlags('run', {}, captureIO(), cwd);
+    expect(found.values).toEqual({ runs: '3', seed: '7', repeat: '2', 'allow-flaky': true, 'budget-usd': '0.05', now: '2026-07-24T15:58:00Z', 'report-dir': 'out', quiet: true });
+    // Checked as the flag is, named by file, line and key.
+    for (const [line, message] of [['runs: 0', /:1:7 runs: must be a positive integer from 1 to 100000 \(got "0"\)\.$/], ['budget_usd: -1', /:1:13 budget_usd: must be a positive amount of USD such as 0\.05 \(got "-1"\)\.$/], ['now: yesterday', /:1:6 now: "yesterday" is not an ISO 8601 instant/]] as const) {
+      expect(() => configFlags('run', {}, captureIO(), cwdWith({ 'svc-conformance.yaml': `${line}\n` })), line).toThrow(message);
+    }
+  });
+
   test('found: its targets are the run\'s, its options become flags, one line says so', () => {
     const cwd = cwdWith({ 'svc-conformance.yaml': 'targets:\n  - base_url: https://a.example\n  - base_url: https://b.example\nmodels: [svc-v4-flash]\nconcurrency: 2\nwithout: [fim]\n' });
     const io = captureIO();

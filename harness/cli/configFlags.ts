@@ -1,30 +1,15 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isUsageError, UsageError } from '#harness/core/errors/index.ts';
-import { featuresOf } from '#harness/runner/features.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { CONFIG_FILE, readConfigFile, type ConfigFile, type TargetEntry } from '#harness/targets/configFile.ts';
+import { CONFIG_FILE, readConfigFile, type ConfigFile, type TargetEntry } from './configFile.ts';
 import type { CommandIO } from './command.ts';
-import { clientsOf, integer, parseWithout, RANGES } from './runFlags.ts';
+import { CONFIG_KEYS, type RunFlagValues } from './runOptions.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import { featuresOf } from '#harness/runner/features.ts';
 
 /** The names a config file is found by in the working directory, as vitest and eslint find theirs. */
 export const CONFIG_NAMES = [CONFIG_FILE, 'svc-conformance.yml'] as const;
-
-/** The run flags a config file can set, in the shape parseFlags gives them. */
-export interface FileFlags {
-  model?: string[];
-  only?: string[];
-  skip?: string[];
-  strict?: boolean;
-  concurrency?: string;
-  'timeout-ms'?: string;
-  'deadline-ms'?: string;
-  without?: string;
-  known?: string;
-  'strict-known'?: boolean;
-  clients?: string;
-  'clients-gate'?: boolean;
-}
 
 /** The flags of `run` and `record` this module reads. */
 interface GivenFlags {
@@ -37,7 +22,7 @@ interface GivenFlags {
 
 /** What the config file adds: flags to merge under the command line's, and the targets file for targetsOf. */
 export interface FromConfig {
-  values: FileFlags;
+  values: RunFlagValues;
   /** The file whose targets the run uses; undefined when no file names targets, or flags override them. */
   config: string | undefined;
   /** Those targets, as read once here (none when `config` is undefined). */
@@ -81,59 +66,25 @@ export function configFlags(command: 'run' | 'record', flags: GivenFlags, io: Co
   return { values, config, targets: config === undefined ? [] : read.targets };
 }
 
-/** The file's run options as flag values, each checked as its flag is, but named by file, line and key. */
-function flagsOf(command: string, read: ConfigFile, specDir: string | undefined): FileFlags {
-  const o = read.options;
-  const at = <T>(key: string, check: () => T): T => {
+/**
+ * The file's run options as flag values (the table's `kind` says how: a list joined with commas for a
+ * flag taking one, a number as its text), each checked as its flag is, but named by file, line and key.
+ */
+function flagsOf(command: string, read: ConfigFile, specDir: string | undefined): RunFlagValues {
+  let loaded: Spec | undefined;
+  const spec = () => (loaded ??= loadSpec(specDir).spec);
+  const out: Record<string, string | boolean | string[]> = {};
+  for (const [key, value] of Object.entries(read.options)) {
+    const option = CONFIG_KEYS.get(key)!;
+    const flagValue = Array.isArray(value) ? (option.multiple ? value : value.join(',')) : typeof value === 'number' ? String(value) : value;
     try {
-      return check();
+      option.check?.(command, flagValue, { spec, features: () => featuresOf(spec()) });
     } catch (err) {
       if (!isUsageError(err)) throw err;
       // The flag's own words, after the file's position: "must be a positive integer from 1 to 256 ...".
       throw new UsageError(`${command}: ${read.where(key)}: ${err.message.replace(/^\w+: --[\w-]+ /, '').replace(/, e\.g\. --[\w-]+ \S+$/, '.')}`);
     }
-  };
-  const spec = () => loadSpec(specDir).spec;
-  const out: FileFlags = {};
-  if (o.models) {
-    const models = o.models;
-    at('models', () => {
-      const known = Object.keys(spec().models);
-      const wrong = models.find((m) => !known.includes(m));
-      if (wrong !== undefined) throw new UsageError(`${command}: --model ${wrong} is not a model of the spec (${known.join(', ')}).`);
-    });
-    out.model = models;
+    out[option.flag] = flagValue;
   }
-  if (o.only) out.only = o.only;
-  if (o.skip) out.skip = o.skip;
-  if (o.strict !== undefined) out.strict = o.strict;
-  if (o.known !== undefined) out.known = o.known;
-  if (o.strict_known !== undefined) out['strict-known'] = o.strict_known;
-  if (o.clients_gate !== undefined) out['clients-gate'] = o.clients_gate;
-  if (o.clients) {
-    const text = o.clients.join(',');
-    at('clients', () => clientsOf(command, text));
-    out.clients = text;
-  }
-  if (o.concurrency !== undefined) {
-    const text = String(o.concurrency);
-    at('concurrency', () => integer(command, 'concurrency', text, ...RANGES.concurrency));
-    out.concurrency = text;
-  }
-  if (o.timeout_ms !== undefined) {
-    const text = String(o.timeout_ms);
-    at('timeout_ms', () => integer(command, 'timeout-ms', text, ...RANGES['timeout-ms']));
-    out['timeout-ms'] = text;
-  }
-  if (o.deadline_ms !== undefined) {
-    const text = String(o.deadline_ms);
-    at('deadline_ms', () => integer(command, 'deadline-ms', text, ...RANGES['deadline-ms']));
-    out['deadline-ms'] = text;
-  }
-  if (o.without) {
-    const text = o.without.join(',');
-    at('without', () => parseWithout(command, text, featuresOf(spec())));
-    out.without = text;
-  }
-  return out;
+  return out as RunFlagValues;
 }

@@ -5,9 +5,9 @@ import type { FaultId } from '#harness/emulator/index.ts';
 import type { RunTarget } from '#harness/runner/runTargets.ts';
 import { featuresOf } from '#harness/runner/features.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { TargetEntry } from '#harness/targets/configFile.ts';
+import type { TargetEntry } from './configFile.ts';
 import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';
-import { parseWithout } from './runFlags.ts';
+import { parseWithout } from './runOptions.ts';
 
 /** The flags of `run` and `record` that say where requests go, each already checked. */
 export interface TargetFlags {

@@ -18,8 +18,12 @@ function messagesBase(r: RunRecord): string {
   return `{base_url}${messagesBaseUrl.slice(baseUrl.length)}`;
 }
 
-/** What every shard of one cell must agree on: they ran the same harness, spec and options. */
-const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
+/**
+ * What every shard of one cell must agree on: they ran the same harness, spec and options (the run
+ * options a record carries whose shards must agree, as cli/runOptions.ts declares them: a test
+ * keeps the two in step).
+ */
+export const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
   ['harness.version', (r) => r.harness.version],
   ['spec.revision', (r) => r.spec.revision],
   ['spec.updated', (r) => r.spec.updated],
@@ -37,6 +41,7 @@ const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
   ['options.allowFlaky', (r) => r.options.allowFlaky],
   ['options.clients', (r) => r.options.clients],
   ['options.clientsGate', (r) => r.options.clientsGate],
+  ['options.without', (r) => r.options.without],
 ];
 
 function shardName(record: RunRecord, index: number): string {

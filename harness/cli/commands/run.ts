@@ -17,7 +17,8 @@ import { runOutputs } from '../outputs.ts';
 import { progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
 import { clearReports } from '../reportFiles.ts';
-import { budgetOf, clientsOf, concurrencyOf, instant, integer, parseModelMap, parseShard, parseWithout, RANGES, repeatOf, selectionOf } from '../runFlags.ts';
+import { clientsOf, concurrencyOf, parseModelMap, parseShard, repeatOf, selectionOf } from '../runFlags.ts';
+import { budgetOf, flagsOf, instant, integer, parseWithout, RANGES, type RunFlagValues } from '../runOptions.ts';
 import { targetsOf } from '../targetsOf.ts';
 import { VERSION } from '../version.ts';
 import { runInfo } from './runHelp.ts';
@@ -29,44 +30,11 @@ export const run: Command = {
 
 /** `run`, and `record` (a run with --out DIR: every exchange and a manifest written there). */
 export async function runOrRecord(name: 'run' | 'record', argv: string[], io: CommandIO): Promise<number> {
-  const { values: flags } = parseFlags(name, argv, {
-    'base-url': { type: 'string', multiple: true },
-    'api-key-env': { type: 'string' },
-    'empty-balance-key-env': { type: 'string' },
-    'messages-base-url': { type: 'string' },
-    model: { type: 'string', multiple: true },
-    'model-map': { type: 'string' },
-    header: { type: 'string', multiple: true },
-    without: { type: 'string' },
-    'header-env': { type: 'string', multiple: true },
-    only: { type: 'string', multiple: true },
-    skip: { type: 'string', multiple: true },
-    strict: { type: 'boolean' },
-    now: { type: 'string' },
-    concurrency: { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    'deadline-ms': { type: 'string' },
-    runs: { type: 'string' },
-    repeat: { type: 'string' },
-    'allow-flaky': { type: 'boolean' }, clients: { type: 'string' }, 'clients-gate': { type: 'boolean' },
-    seed: { type: 'string' },
-    shard: { type: 'string' },
-    'report-dir': { type: 'string' },
-    json: { type: 'string' },
-    fault: { type: 'string', multiple: true },
-    fixtures: { type: 'string' },
-    fast: { type: 'boolean' },
-    ...(name === 'record' ? { out: { type: 'string' } } : {}),
-    config: { type: 'string' },
-    baseline: { type: 'string' }, known: { type: 'string' }, 'strict-known': { type: 'boolean' },
-    spec: { type: 'string' },
-    quiet: { type: 'boolean' },
-    'budget-usd': { type: 'string' },
-  });
+  const { values: flags } = parseFlags(name, argv, flagsOf(name)) as { values: RunFlagValues };
   // svc-conformance.yaml (found in the working directory, or --config) under the command line's flags.
   const fromConfig = configFlags(name, flags, io);
   const values = { ...fromConfig.values, ...flags, config: fromConfig.config };
-  const out = (values as { out?: string }).out;
+  const out = values.out;
   if (name === 'record' && out === undefined) throw new UsageError('record: --out DIR is required (e.g. fixtures/emulator).');
   if (name === 'record' && values.fixtures !== undefined) throw new UsageError('record: --fixtures replays a recording; record a live endpoint or the embedded emulator.');
   if (values.fixtures !== undefined && (values['base-url'] || values.config !== undefined || values.fault)) throw new UsageError('run: --fixtures replaces --base-url, --config and --fault; give one target.');
@@ -87,9 +55,9 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const modelMap = parseModelMap(name, values['model-map']);
   const concurrency = concurrencyOf(name, values.concurrency);
   const [timeoutMs, deadlineMs] = (['timeout-ms', 'deadline-ms'] as const).map((flag) => integer(name, flag, values[flag], ...RANGES[flag]));
-  const runs = integer(name, 'runs', values.runs, 1, 100_000) ?? 10;
+  const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
-  const seed = integer(name, 'seed', values.seed, 0, 2 ** 31 - 1) ?? 1;
+  const seed = integer(name, 'seed', values.seed, ...RANGES.seed) ?? 1;
   const shard = parseShard(name, values.shard);
   const without = parseWithout(name, values.without, featuresOf(spec));
   const headers = [...(values.header ?? []).map((h) => parseHeader(`${name}: --header`, h)), ...(values['header-env'] ?? []).map((h) => parseHeaderEnv(`${name}: --header-env`, h))];

@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { MUST_AGREE } from '#harness/results/mergeRecords.ts';
+import { RUN_RECORD_LAYOUT } from '#harness/results/serialize.ts';
+import { COMMANDS } from './commands/index.ts';
+import { CONFIG_KEYS, RECORDED, RUN_OPTIONS } from './runOptions.ts';
+import { RUN_HELP } from './commands/runHelp.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const flagsIn = (text: string) => new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!));
+
+/** Flags the docs name that are not this tool's: node's, npm's, a test server's. */
+const NOT_OURS = new Set(['import', 'save-dev', 'cpu-prof', 'run']);
+
+describe('the run options, declared once (cli/runOptions.ts)', () => {
+  test('`run --help` names every option of the table, and nothing else', () => {
+    // The flags that head an option's lines (a help line may name another command's flag).
+    const named = new Set([...RUN_HELP.matchAll(/^ {2}--([a-z][a-z-]*)/gm)].map((m) => m[1]!));
+    named.delete('help');
+    expect([...named].sort()).toEqual(RUN_OPTIONS.map((o) => o.flag).filter((f) => f !== 'out').sort());
+  });
+
+  test('every flag docs/config.md names is in `run --help`; every flag README and docs name is a flag of some command', async () => {
+    const runFlags = flagsIn(RUN_HELP);
+    expect([...flagsIn(read('docs/config.md'))].filter((f) => !runFlags.has(f))).toEqual([]);
+    const helps = (await Promise.all(COMMANDS.map(async (c) => c.help))).join('\n');
+    const known = flagsIn(helps);
+    for (const doc of docs) expect([...flagsIn(read(doc))].filter((f) => !known.has(f) && !NOT_OURS.has(f)), doc).toEqual([]);
+  });
+
+  test('every option has a config key, or says why not; docs/config.md shows every key', () => {
+    const config = read('docs/config.md');
+    for (const o of RUN_OPTIONS) {
+      if ('key' in o.config) expect(config, o.config.key).toMatch(new RegExp(`^${o.config.key}:`, 'm'));
+      else expect(o.config.none.length, o.flag).toBeGreaterThan(10);
+    }
+    // The keys the issue found refused: each is now a key.
+    for (const key of ['runs', 'seed', 'repeat', 'budget_usd', 'allow_flaky', 'now']) expect(CONFIG_KEYS.has(key), key).toBe(true);
+  });
+
+  test("what a record carries of the options is the table's: the record's layout, and what merge compares", () => {
+    const options = (RUN_RECORD_LAYOUT as { fields: Record<string, { keys: readonly string[] }> }).fields.options!.keys;
+    expect([...RECORDED.map((r) => r.field)].sort()).toEqual([...options].sort());
+    const agreed = MUST_AGREE.map(([name]) => name).filter((n) => n.startsWith('options.')).map((n) => n.slice('options.'.length));
+    expect(agreed.sort()).toEqual(RECORDED.filter((r) => r.merge === 'agree').map((r) => r.field).sort());
+  });
+});
