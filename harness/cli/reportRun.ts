@@ -5,10 +5,13 @@ import { concurrencyNote, plural, trafficByTarget } from '#harness/render/view.t
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import type { CommandIO } from './command.ts';
+import type { RunFlagValues } from './runOptions.ts';
 import { writeCellReports, writeSummary } from './reportFiles.ts';
 import { hintsOf } from './hints.ts';
 
 export interface ReportOptions {
+  /** The run's options as given (flags over the config file): what reporting reads of them, by flag (cli/runOptions.ts). */
+  given?: RunFlagValues;
   reportDir: string;
   /** --json FILE: the whole machine report (summary and every cell). */
   json?: string;

@@ -107,7 +107,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     clearReports(reportDir);
     const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io) });
     const interrupted = stop.signal.aborted ? stop.signalName : undefined;
-    return reportRun(ran, { reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
+    return reportRun(ran, { given: values, reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {
     stop.dispose();
     // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.
