@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
 import { concurrencyNote, plural, trafficByTarget } from '#harness/render/view.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
@@ -55,6 +55,9 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   // Paths relative to the summary, so the report directory can be moved or published whole.
   const summary = { ...summaryOf(timed, paths.map((p) => relative(reportDir, p))), ...extras, timings };
   writeSummary(reportDir, summary, timed);
+  // --step-summary FILE: a CI job's summary (GitHub's $GITHUB_STEP_SUMMARY) gets the run's, whatever its outcome.
+  const stepSummary = options.given?.['step-summary'];
+  if (stepSummary !== undefined) appendFileSync(resolve(stepSummary), readFileSync(join(reportDir, 'summary.md')));
   if (options.json) writeFileSync(resolve(options.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
   for (const r of timed) {
     const s = r.summary;

@@ -232,6 +232,13 @@ export const RUN_OPTIONS = [
   { flag: 'report-dir', type: 'string', arg: 'DIR', help: ['where reports go (default reports/)'], config: { key: 'report_dir', kind: 'string' } },
   { flag: 'json', type: 'string', arg: 'FILE', help: ['also write the whole machine report (every cell) to FILE'], config: { key: 'json', kind: 'string' } },
   {
+    flag: 'step-summary',
+    type: 'string',
+    arg: 'FILE',
+    help: ["also append summary.md to FILE, as a CI job's summary", 'takes it: --step-summary "$GITHUB_STEP_SUMMARY"'],
+    config: { key: 'step_summary', kind: 'string' },
+  },
+  {
     flag: 'baseline',
     type: 'string',
     arg: 'FILE',
