@@ -152,3 +152,64 @@ describe('one of each', () => {
     expect(readFileSync(join(ROOT, 'cli', 'commands', 'run.ts'), 'utf8').split('\n').length).toBeLessThan(150);
   });
 });
+
+describe('no import cycles', () => {
+  /** Every module each production module imports (types too: a cycle of types is still two modules that need each other). */
+  function graph(): Map<string, string[]> {
+    const files = sourceFiles(ROOT);
+    const edges = new Map<string, string[]>();
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      const out: string[] = [];
+      for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+        const spec = m[1]!;
+        const target = spec.startsWith('#harness/') ? join(ROOT, spec.slice('#harness/'.length)) : spec.startsWith('.') ? resolve(dirname(f), spec) : undefined;
+        if (target !== undefined && files.includes(target)) out.push(target);
+      }
+      edges.set(f, out);
+    }
+    return edges;
+  }
+
+  /** The strongly connected components of more than one module (Tarjan). */
+  function cycles(edges: Map<string, string[]>): string[][] {
+    let index = 0;
+    const idx = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const on = new Set<string>();
+    const found: string[][] = [];
+    const visit = (v: string): void => {
+      idx.set(v, index);
+      low.set(v, index++);
+      stack.push(v);
+      on.add(v);
+      for (const w of edges.get(v) ?? []) {
+        if (!idx.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+      }
+      if (low.get(v) === idx.get(v)) {
+        const scc: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          on.delete(w);
+          scc.push(relative(ROOT, w));
+        } while (w !== v);
+        if (scc.length > 1) found.push(scc.sort());
+      }
+    };
+    for (const v of edges.keys()) if (!idx.has(v)) visit(v);
+    return found;
+  }
+
+  test('no two production modules import each other, directly or around a loop', () => {
+    expect(cycles(graph())).toEqual([]);
+  });
+
+  test('the search can fail: a loop is found', () => {
+    expect(cycles(new Map([['/a', ['/b']], ['/b', ['/c']], ['/c', ['/a']], ['/d', ['/a']]]))).toEqual([['/a', '/b', '/c'].map((p) => relative(ROOT, p)).sort()]);
+  });
+});

@@ -1,10 +1,9 @@
 import type { Exchange } from '#harness/core/exchange.ts';
-import type { SseEvent } from '#harness/core/sseFold.ts';
+import type { Answer } from '#harness/core/answer.ts';
 import type { Failure, SkipKind } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
-import type { SharedAnswer } from './support/samples.ts';
 
 /** Which credentials a request carries: the run's key, none, a malformed header, a wrong key, or a
  * second key whose balance is empty (when the run has one). */
@@ -24,16 +23,8 @@ export interface CheckRequest {
   retry?: boolean;
 }
 
-/** What a check gets back. The transport's result satisfies this; checks never see the transport. */
-export interface CheckResponse {
-  status: number;
-  headers: Record<string, string>;
-  exchange: Exchange;
-  text(): Promise<string>;
-  json(): Promise<unknown>;
-  /** Events as the one SSE reader (core/sseFold.ts) hands them out: classified, comments included. */
-  events(): AsyncIterable<SseEvent>;
-}
+/** What a check gets back: the transport's answer (core/answer.ts). Checks never see the transport. */
+export type CheckResponse = Answer;
 
 export interface ReferenceTime {
   value: Date;
@@ -62,8 +53,13 @@ export interface CheckContext {
 
 /** Where shared answers are kept (a Map will do): the runner's view of it also notes which answers each check read. */
 export interface SampleStore {
-  get(key: string): Promise<SharedAnswer> | undefined;
-  set(key: string, answer: Promise<SharedAnswer>): unknown;
+  get(key: string): Promise<StoredAnswer> | undefined;
+  set(key: string, answer: Promise<StoredAnswer>): unknown;
+}
+
+/** What the store holds of a shared answer: its response, at least (support/samples.ts SharedAnswer adds what was read of it). */
+export interface StoredAnswer {
+  res: CheckResponse;
 }
 
 /** Whether the target serves an endpoint on a base (runner/servedGate.ts), or the run left its feature out; `evidence`: the answers that showed it. */

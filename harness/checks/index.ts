@@ -30,7 +30,7 @@ import { streamUsageChecks } from './stream/usage.ts';
 import { usageChecks } from './usage/arithmetic.ts';
 
 export type { Check } from './define.ts';
-export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode, SampleStore, ServedVerdict } from './context.ts';
+export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode, SampleStore, ServedVerdict, StoredAnswer } from './context.ts';
 export type { SharedAnswer } from './support/samples.ts';
 export { CheckRegistry } from './registry.ts';
 

@@ -1,38 +1,10 @@
 import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
-import type { RunRecord } from './runRecord.ts';
+import type { ExitCode, Outcome, RunRecord } from './runRecord.ts';
 import { skipKindOf } from './skipKind.ts';
 import { isFailing } from './failing.ts';
 import { knownStanding, staleEntries, type KnownEntry } from './known.ts';
 
-/**
- * THE decision of whether a run passed, written once. The exit code, summary.json, every report's
- * headline, the JUnit and `diff` all read it, so they cannot disagree. Its whole policy travels in
- * each record (`options.strict`, `options.allowFlaky`, `options.clientsGate`, `options.baseline`, `interrupted`,
- * `endedEarly`): a saved report.json is judged again exactly as its run was.
- *
- * A result that failed (verdict fail, error or flaky):
- * - `must` fails the run; `should` only with `strict`; `advisory` never (the description leaves it open),
- *   except a client check (`client.*`) with `clientsGate` (--clients-gate: a user who gates on the
- *   clients they ship asks for it);
- * - `error` (the check could not be judged: refused connection, stall, unreadable bytes, a harness
- *   bug) counts as a failure of its severity: a CI gate must not pass a dead endpoint;
- * - `flaky` (passed and failed over `--repeat N`) counts as a failure of its severity, unless
- *   `allowFlaky`: then it is tolerated (still reported);
- * - with a baseline, only a regression fails the run: a check the baseline judged and did not see
- *   failing (pass, skip, unsupported there). One failing there too is `known`; one the baseline never
- *   ran is tolerated as `not in the baseline` (a newer harness's check does not break an old gate).
- *
- * The run's outcome, most telling first:
- * - `interrupted`: SIGINT or SIGTERM stopped it (exit 130 or 143): the reports are partial, never PASS;
- * - `fail`: a result fails the run, or the harness ended it early (the key was refused) (exit 1);
- * - `nothing-judged`: a cell in which no must-check was judged, pass or fail (every one skipped,
- *   blocked, not recorded, unsupported or errored below the gate); with no must-check in the
- *   selection, no check at all judged (exit 1): a PASS has to be earned;
- * - `pass` (exit 0).
- */
-export type Outcome = 'pass' | 'fail' | 'interrupted' | 'nothing-judged';
-
-export type ExitCode = 0 | 1 | 130 | 143;
+export type { ExitCode, Outcome } from './runRecord.ts';
 
 /** The word every headline uses for an outcome. */
 export const OUTCOME_WORD: Readonly<Record<Outcome, string>> = { pass: 'PASS', fail: 'FAIL', interrupted: 'INTERRUPTED', 'nothing-judged': 'NOTHING JUDGED' };
@@ -178,7 +150,26 @@ function countsText(results: readonly CheckResult[]): string {
 
 const RANK: readonly Outcome[] = ['interrupted', 'fail', 'nothing-judged', 'pass'];
 
-/** The gate over every cell of a run: its outcome is the most telling of its cells'. */
+/**
+ * THE decision of whether a run passed, written once. The exit code, summary.json, every report's
+ * headline, the JUnit and `diff` all read it, so they cannot disagree. Its whole policy travels in
+ * each record (`options.strict`, `options.allowFlaky`, `options.clientsGate`, `options.baseline`, `interrupted`,
+ * `endedEarly`): a saved report.json is judged again exactly as its run was.
+ *
+ * A result that failed (verdict fail, error or flaky):
+ * - `must` fails the run; `should` only with `strict`; `advisory` never (the description leaves it open),
+ *   except a client check (`client.*`) with `clientsGate` (--clients-gate: a user who gates on the
+ *   clients they ship asks for it);
+ * - `error` (the check could not be judged: refused connection, stall, unreadable bytes, a harness
+ *   bug) counts as a failure of its severity: a CI gate must not pass a dead endpoint;
+ * - `flaky` (passed and failed over `--repeat N`) counts as a failure of its severity, unless
+ *   `allowFlaky`: then it is tolerated (still reported);
+ * - with a baseline, only a regression fails the run: a check the baseline judged and did not see
+ *   failing (pass, skip, unsupported there). One failing there too is `known`; one the baseline never
+ *   ran is tolerated as `not in the baseline` (a newer harness's check does not break an old gate).
+ *
+ * Over every cell of a run: its outcome is the most telling of its cells'.
+ */
 export function gate(records: readonly RunRecord[]): GateDecision {
   const cells = records.map(cellGate);
   if (cells.length === 0) return { outcome: 'nothing-judged', exitCode: 1, cells, reason: 'no cell was run' };

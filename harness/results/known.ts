@@ -2,43 +2,10 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { globMatcher } from '#harness/core/glob.ts';
 import { isFailing } from './failing.ts';
 import { targetKey } from './baseline.ts';
-import type { RunRecord } from './runRecord.ts';
+import type { KnownEntry, KnownPolicy, RunRecord } from './runRecord.ts';
 import { wilsonInterval } from './wilson.ts';
 
-/**
- * One entry of a known-failures file (svc-conformance.known.yaml): a check that fails today for a
- * reason the team knows. Where it came from (file and line) travels with it, so every message can
- * point back at it.
- */
-export interface KnownEntry {
-  /** A check id, or a glob of ids with `*`. */
-  check: string;
-  /** Only on this model (the spec's id), or every model. */
-  model?: string;
-  /** Only at this base URL, or every target. */
-  baseUrl?: string;
-  reason: string;
-  /** YYYY-MM-DD: past it the entry no longer excuses anything (it fails the run, saying so). */
-  until?: string;
-  link?: string;
-  /** The causes it is known for (Failure.key, as `init-known` writes them); none: any failure of the check. */
-  causes?: string[];
-  /** A flaky check's expected pass rate (0..1, over `--repeat N`): it fails the run only when the rate seen is significantly below. */
-  passRate?: number;
-  /** Where it is written: `file:line`. */
-  at: string;
-  /** Set on a cell's copy when its `until` was before the run (withKnown). */
-  expired?: true;
-}
-
-/** The known failures of one cell, as its record carries them (the gate reads them there). */
-export interface KnownPolicy {
-  /** The file, as the user gave it. */
-  source: string;
-  entries: KnownEntry[];
-  /** --strict-known: a stale entry (its check passes now) fails the run. */
-  strict?: boolean;
-}
+export type { KnownEntry, KnownPolicy } from './runRecord.ts';
 
 /** Whether `entry` is about this result's check and model (and, given one, target). */
 export function entryCovers(entry: KnownEntry, r: Pick<CheckResult, 'checkId' | 'model'>, target?: Pick<RunRecord['target'], 'kind' | 'baseUrl'>): boolean {

@@ -1,7 +1,5 @@
 import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
-import type { KnownPolicy } from './known.ts';
 import type { Cause } from './causes.ts';
-import type { ExitCode, Outcome } from './gate.ts';
 
 /**
  * Everything one run learned about one base URL and one model. Reports are rendered from this
@@ -179,4 +177,52 @@ export interface RunSummary {
   timings?: RunTimings;
   /** The failures and errors of every cell grouped by cause. */
   causes?: Cause[];
+}
+
+/**
+ * The run's outcome, most telling first:
+ * - `interrupted`: SIGINT or SIGTERM stopped it (exit 130 or 143): the reports are partial, never PASS;
+ * - `fail`: a result fails the run, or the harness ended it early (the key was refused) (exit 1);
+ * - `nothing-judged`: a cell in which no must-check was judged, pass or fail (every one skipped,
+ *   blocked, not recorded, unsupported or errored below the gate); with no must-check in the
+ *   selection, no check at all judged (exit 1): a PASS has to be earned;
+ * - `pass` (exit 0).
+ */
+export type Outcome = 'pass' | 'fail' | 'interrupted' | 'nothing-judged';
+
+export type ExitCode = 0 | 1 | 130 | 143;
+
+/**
+ * One entry of a known-failures file (svc-conformance.known.yaml): a check that fails today for a
+ * reason the team knows. Where it came from (file and line) travels with it, so every message can
+ * point back at it.
+ */
+export interface KnownEntry {
+  /** A check id, or a glob of ids with `*`. */
+  check: string;
+  /** Only on this model (the spec's id), or every model. */
+  model?: string;
+  /** Only at this base URL, or every target. */
+  baseUrl?: string;
+  reason: string;
+  /** YYYY-MM-DD: past it the entry no longer excuses anything (it fails the run, saying so). */
+  until?: string;
+  link?: string;
+  /** The causes it is known for (Failure.key, as `init-known` writes them); none: any failure of the check. */
+  causes?: string[];
+  /** A flaky check's expected pass rate (0..1, over `--repeat N`): it fails the run only when the rate seen is significantly below. */
+  passRate?: number;
+  /** Where it is written: `file:line`. */
+  at: string;
+  /** Set on a cell's copy when its `until` was before the run (withKnown). */
+  expired?: true;
+}
+
+/** The known failures of one cell, as its record carries them (the gate reads them there). */
+export interface KnownPolicy {
+  /** The file, as the user gave it. */
+  source: string;
+  entries: KnownEntry[];
+  /** --strict-known: a stale entry (its check passes now) fails the run. */
+  strict?: boolean;
 }

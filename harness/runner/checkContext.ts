@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured.ts';
-import type { CheckContext, CheckRequest, CheckResponse, SampleStore, SharedAnswer } from '#harness/checks/index.ts';
+import type { CheckContext, CheckRequest, CheckResponse, SampleStore, StoredAnswer } from '#harness/checks/index.ts';
 import { validatorFor } from '#harness/derive/validators/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { chainPriority, KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
@@ -72,7 +72,7 @@ export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): 
 
 /** The run's shared answers as one check sees them: each it reads (asked first or not) is noted as judged by it. */
 function judgedSamples(store: SampleStore, tracker: CheckTracker): SampleStore {
-  const note = (answer: Promise<SharedAnswer> | undefined) => {
+  const note = (answer: Promise<StoredAnswer> | undefined) => {
     answer?.then((a) => tracker.saw(a.res), () => undefined);
     return answer;
   };

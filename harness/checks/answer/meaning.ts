@@ -4,10 +4,9 @@ import type { Meaning, Model, Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, supportsTools, type Check } from '../define.ts';
 import { get, isObject, type Json } from '../support/body.ts';
-import { SAMPLE_TOOLS } from '../support/build.ts';
+import { SAMPLE_TOOLS, toolCallRequest } from '../support/requests.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
-import { toolCallRequest } from '../support/requests.ts';
 import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '../support/samples.ts';
 import { brokeOff, type ReadStream } from '../support/stream.ts';
 

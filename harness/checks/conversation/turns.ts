@@ -4,10 +4,9 @@ import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { behaviourOf, modelsOf } from '../support/behaviour.ts';
 import { get, isObject, readJson } from '../support/body.ts';
-import { SAMPLE_TOOLS } from '../support/build.ts';
+import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { inconclusive, repeated } from '../support/cooperation.ts';
 import { failure, outcomeOf, pass, shown, shownBody, statusDefect } from '../support/outcome.ts';
-import { chat } from '../support/requests.ts';
 import { sample } from '../support/samples.ts';
 
 type Message = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { createAjv } from '#harness/derive/validators/createAjv.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { get, isObject, type Json } from '../support/body.ts';
-import { SAMPLE_TOOLS } from '../support/build.ts';
+import { SAMPLE_TOOLS } from '../support/requests.ts';
 import { ignoresPrefix, PREFIX, prefixPremise, runsPastStop, STOP, stopPremise } from '../support/cooperation.ts';
 import { failure, shown } from '../support/outcome.ts';
 

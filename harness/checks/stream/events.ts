@@ -5,9 +5,8 @@ import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../define.ts';
 import { inconclusive, runsPastStop, STOP, stopControl } from '../support/cooperation.ts';
 import { get, isObject, type Json } from '../support/body.ts';
-import { SAMPLE_TOOLS } from '../support/build.ts';
+import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
-import { chat } from '../support/requests.ts';
 import { streamedCompletion } from '../support/samples.ts';
 import { brokeOff, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
 

@@ -2,15 +2,10 @@ import { isUnspecified, type Condition, type Rule, type Spec, type TypeExpr } fr
 import { parseQuantity } from '#harness/spec/quantity.ts';
 import type { CheckContext, CheckRequest } from '../context.ts';
 import { isObject } from './body.ts';
-import { chatBody, fimBody } from './requests.ts';
+import { chatBody, fimBody, SAMPLE_TOOLS } from './requests.ts';
 
 /** A model id no service has: what an `unknown_model` condition sends. */
 export const UNKNOWN_MODEL = 'svc-no-such-model';
-
-export const SAMPLE_TOOLS = [
-  { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city', 'unit'] } } },
-  { type: 'function', function: { name: 'get_time', description: 'Local time in a time zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } },
-];
 
 /** Values a condition `{field, present: true}` sets, for fields whose value is not a scalar. */
 const SAMPLE_VALUES: Record<string, unknown> = {

@@ -1,6 +1,11 @@
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import type { CheckContext, CheckRequest } from '../context.ts';
-import { SAMPLE_TOOLS } from './build.ts';
+
+/** The tools a request offers when a check needs some: a call of `get_weather` needs a city and a unit. */
+export const SAMPLE_TOOLS = [
+  { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city', 'unit'] } } },
+  { type: 'function', function: { name: 'get_time', description: 'Local time in a time zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } },
+];
 
 /**
  * The smallest valid chat request for the model under test, capped in output so a live run stays

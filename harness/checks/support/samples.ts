@@ -25,7 +25,8 @@ export type ReadAs = 'body' | 'chunks' | 'events';
  */
 export function sample(ctx: CheckContext, request: CheckRequest, readAs: ReadAs = 'body'): Promise<SharedAnswer> {
   const key = keyOf(request, readAs);
-  let hit = ctx.samples.get(key);
+  // Only sample() puts answers in the store, each a SharedAnswer.
+  let hit = ctx.samples.get(key) as Promise<SharedAnswer> | undefined;
   if (!hit) {
     hit = (async () => {
       const res = await ctx.send(request);
