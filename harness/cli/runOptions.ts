@@ -1,5 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { ADAPTIVE } from '#harness/transport/adaptiveLimit.ts';
+import { DEFAULT_TIMING } from '#harness/transport/timing.ts';
 import { CLIENT_NAMES, DEFAULT_CLIENTS } from '#harness/checks/client/names.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { parseUsd } from '#harness/spec/money.ts';
@@ -176,7 +177,7 @@ export const RUN_OPTIONS = [
     flag: 'timeout-ms',
     type: 'string',
     arg: 'N',
-    help: ['how long to wait for response headers, and between two', 'pieces of a body, before the check ends in error', '(default 60000; connecting: at most 10000)'],
+    help: ['how long to wait for response headers, and between two', 'pieces of a body, before the check ends in error', `(default ${DEFAULT_TIMING.headersMs}; connecting: at most ${DEFAULT_TIMING.connectMs})`],
     config: { key: 'timeout_ms', kind: 'integer' },
     check: inRange('timeout-ms'),
   },
@@ -186,7 +187,7 @@ export const RUN_OPTIONS = [
     arg: 'N',
     help: [
       "the most one answer's body may take, headers to last",
-      'byte (default 120000; a request asking for few tokens',
+      `byte (default ${DEFAULT_TIMING.totalMs}; a request asking for few tokens`,
       'gets less: 30 s + 0.1 s per max_tokens). A route that',
       'got no answer in time is declared silent: nothing more',
       'is sent there. Only silence is: any HTTP answer, 5xx',

@@ -1,7 +1,7 @@
 import { dateHeaderMs, type Clock } from '#harness/core/clock.ts';
 import { createTransport } from '#harness/transport/index.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
-import type { Timing } from '#harness/transport/timing.ts';
+import { probeTiming, type Timing } from '#harness/transport/timing.ts';
 import type { RunConfig } from './runConfig.ts';
 
 export interface ReferenceTimeAsk {
@@ -22,8 +22,7 @@ export interface ReferenceTimeAsk {
  */
 export async function resolveReferenceTime(now: string | undefined, ask: ReferenceTimeAsk, local: Clock): Promise<RunConfig['referenceTime']> {
   if (now !== undefined) return { value: new Date(now).toISOString(), source: 'flag' };
-  const quick = Math.min(ask.timing.connectMs, ask.timing.headersMs);
-  const transport = createTransport({ secrets: ask.secrets, concurrency: 1, retry: { ...ask.retry, max_attempts: 1 }, timing: { ...ask.timing, headersMs: quick, idleMs: quick, totalMs: quick } });
+  const transport = createTransport({ secrets: ask.secrets, concurrency: 1, retry: { ...ask.retry, max_attempts: 1 }, timing: probeTiming(ask.timing) });
   try {
     const res = await transport.send({ method: 'GET', url: ask.modelsUrl, headers: { ...ask.headers, authorization: `Bearer ${ask.apiKey}` } });
     const date = dateHeaderMs(res.headers.date);

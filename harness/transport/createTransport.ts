@@ -20,7 +20,7 @@ import { RecordingResponse } from './recordingResponse.ts';
 import { Semaphore } from './semaphore.ts';
 import { AdaptiveLimit } from './adaptiveLimit.ts';
 import { adapt } from './interceptors/adapt.ts';
-import { bodyDeadlineMs, DEFAULT_TIMING, rootProbeMs, type Timing } from './timing.ts';
+import { bodyDeadlineMs, completeTiming, rootProbeMs, type Timing } from './timing.ts';
 import type { SendRequest, SendResult, Transport, TransportOptions } from './types.ts';
 
 const DEFAULT_MAX_RECORDED_BYTES = 1024 * 1024;
@@ -43,7 +43,7 @@ const routeOf = (req: SendRequest, url: URL) => `${req.method} ${url.pathname}${
  * stored.
  */
 export function createTransport(options: TransportOptions): Transport {
-  const timing: Timing = { ...DEFAULT_TIMING, ...definedOnly(options.timing ?? {}) };
+  const timing = completeTiming(options.timing);
   const maxRecordedBytes = options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES;
   const maxStreamBytes = options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES;
   checkOptions(options, timing, maxRecordedBytes, maxStreamBytes);
@@ -207,10 +207,6 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Options are checked up front, so a bad one fails at construction with its name. */

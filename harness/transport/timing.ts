@@ -61,3 +61,15 @@ export const STOP_GRACE_MS = 2_000;
 export function rootProbeMs(timing: Timing): number {
   return Math.min(timing.connectMs, timing.headersMs);
 }
+
+/** The timing of a quick question (the root's, the server's Date): every wait as short as a root probe's. */
+export function probeTiming(timing: Timing): Timing {
+  const quick = rootProbeMs(timing);
+  return { ...timing, headersMs: quick, idleMs: quick, totalMs: quick };
+}
+
+/** A transport's timing: what it is given, the rest DEFAULT_TIMING's. */
+export function completeTiming(given: Partial<Timing> = {}): Timing {
+  const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<Timing>;
+  return { ...DEFAULT_TIMING, ...set };
+}
