@@ -29,6 +29,8 @@ import { streamChecks } from './stream/events.ts';
 import { streamUsageChecks } from './stream/usage.ts';
 import { usageChecks } from './usage/arithmetic.ts';
 
+import type { Check } from './define.ts';
+
 export type { Check } from './define.ts';
 export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode, SampleStore, ServedVerdict, StoredAnswer } from './context.ts';
 export type { SharedAnswer } from './support/samples.ts';
@@ -47,37 +49,46 @@ export function buildRegistry(spec: Spec): CheckRegistry {
   return registry;
 }
 
+/**
+ * The areas of the catalogue, each with the module that builds its checks from the spec, in the
+ * order a run lists them. An area's checks carry its name (`area`, and the start of their ids): a
+ * test holds every check to the area it is registered under.
+ */
+export const AREAS = [
+  { area: 'endpoint', checks: servedChecks },
+  { area: 'models', checks: modelChecks },
+  { area: 'schema', checks: schemaChecks },
+  { area: 'request', checks: boundChecks },
+  { area: 'rule', checks: ruleChecks },
+  { area: 'auth', checks: authChecks },
+  { area: 'stream', checks: streamChecks },
+  { area: 'stream', checks: streamUsageChecks },
+  { area: 'usage', checks: usageChecks },
+  { area: 'fim', checks: fimStreamChecks },
+  { area: 'answer', checks: answerChecks },
+  { area: 'output', checks: outputChecks },
+  { area: 'caching', checks: cachingChecks },
+  { area: 'balance', checks: balanceChecks },
+  { area: 'balance', checks: balanceTotalChecks },
+  { area: 'bases', checks: baseChecks },
+  { area: 'stateless', checks: statelessChecks },
+  { area: 'conversation', checks: conversationChecks },
+  { area: 'conversation', checks: reasoningTurnChecks },
+  { area: 'messages', checks: messagesFormatChecks },
+  { area: 'messages', checks: messagesStreamChecks },
+  { area: 'messages', checks: messagesToolChecks },
+  { area: 'lifecycle', checks: lifecycleChecks },
+  { area: 'property', checks: propertyChecks },
+  { area: 'client', checks: openaiClientChecks },
+  { area: 'client', checks: anthropicClientChecks },
+  { area: 'client', checks: aiSdkClientChecks },
+  { area: 'client', checks: langchainClientChecks },
+] as const satisfies readonly { area: string; checks: (spec: Spec) => Check[] }[];
+
+export type Area = (typeof AREAS)[number]['area'];
+
 function registryOf(spec: Spec): CheckRegistry {
-  return new CheckRegistry().register(
-    ...servedChecks(spec),
-    ...modelChecks(spec),
-    ...schemaChecks(spec),
-    ...boundChecks(spec),
-    ...ruleChecks(spec),
-    ...authChecks(spec),
-    ...streamChecks(spec),
-    ...streamUsageChecks(spec),
-    ...usageChecks(spec),
-    ...fimStreamChecks(spec),
-    ...answerChecks(spec),
-    ...outputChecks(spec),
-    ...cachingChecks(spec),
-    ...balanceChecks(spec),
-    ...balanceTotalChecks(spec),
-    ...baseChecks(spec),
-    ...statelessChecks(spec),
-    ...conversationChecks(spec),
-    ...reasoningTurnChecks(spec),
-    ...messagesFormatChecks(spec),
-    ...messagesStreamChecks(spec),
-    ...messagesToolChecks(spec),
-    ...lifecycleChecks(spec),
-    ...propertyChecks(spec),
-    ...openaiClientChecks(spec),
-    ...anthropicClientChecks(spec),
-    ...aiSdkClientChecks(spec),
-    ...langchainClientChecks(spec),
-  );
+  return new CheckRegistry().register(...AREAS.flatMap(({ checks }) => checks(spec)));
 }
 
 /** Models a run covers by default: every current model, and the legacy aliases for lifecycle. */

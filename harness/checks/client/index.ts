@@ -2,6 +2,7 @@ import { AI_SDK_CLIENT } from './aiSdk.ts';
 import { ANTHROPIC_CLIENT } from './anthropic.ts';
 import { LANGCHAIN_CLIENT } from './langchain.ts';
 import { OPENAI_CLIENT } from './openai.ts';
+import { CLIENT_NAMES, type ClientName } from './names.ts';
 
 /** A pinned client the client checks hand answers to: its name in check ids, its package, and how it is loaded. */
 export interface PinnedClient {
@@ -13,5 +14,8 @@ export interface PinnedClient {
 
 export { CLIENT_NAMES, DEFAULT_CLIENTS } from './names.ts';
 
-/** Every client the checks know, in the order of CLIENT_NAMES (a test holds them in step). */
-export const CLIENTS: readonly PinnedClient[] = [OPENAI_CLIENT, ANTHROPIC_CLIENT, AI_SDK_CLIENT, LANGCHAIN_CLIENT];
+/** Each client by its name: a name of CLIENT_NAMES without its client, or a client not named there, does not compile. */
+const BY_NAME: { readonly [N in ClientName]: PinnedClient & { name: N } } = { openai: OPENAI_CLIENT, anthropic: ANTHROPIC_CLIENT, 'ai-sdk': AI_SDK_CLIENT, langchain: LANGCHAIN_CLIENT };
+
+/** Every client the checks know, in the order of CLIENT_NAMES, the one list of their names. */
+export const CLIENTS: readonly PinnedClient[] = CLIENT_NAMES.map((name) => BY_NAME[name]);

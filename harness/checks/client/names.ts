@@ -4,6 +4,8 @@
  */
 export const CLIENT_NAMES = ['openai', 'anthropic', 'ai-sdk', 'langchain'] as const;
 
+export type ClientName = (typeof CLIENT_NAMES)[number];
+
 /**
  * The clients a run hands answers to when --clients does not say: the official two, whose makers
  * publish the formats the service speaks. The others are chosen by name.
