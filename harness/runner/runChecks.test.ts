@@ -12,7 +12,6 @@ import { planRun } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runChecks } from './runChecks.ts';
 import { runSuites } from './runVitest.ts';
-import { STOP_GRACE_MS } from '#harness/transport/timing.ts';
 import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
 
 const { spec } = loadSpec();
@@ -71,12 +70,11 @@ describe('runSuites: the suites are an adapter over runChecks', () => {
     const target = await emulatorTarget(spec, { now: NOW, latencyMs: 200 });
     try {
       const config = emulatorRunConfig(target, defaultModels(spec), NOW);
-      const started = performance.now();
       const run = await runSuites(config, { stop: AbortSignal.timeout(3_000) });
       expect(run.cancelled).toBe(true);
+      // The run stopped with the stop, not after every check (at 200 ms a round trip the plan takes 12 s or more):
+      // counted, not timed, so a busy machine cannot fail it.
       expect(run.results.length).toBeLessThan(planRun(spec, config).length);
-      // The run stopped with the stop (and its grace), not after every check: at 200 ms a round trip and 4 at once, the plan takes 12 s or more.
-      expect(performance.now() - started).toBeLessThan(3_000 + STOP_GRACE_MS + 3_000);
     } finally {
       await target.close();
     }
