@@ -6,7 +6,7 @@ import { chat } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { sample } from '../support/samples.ts';
+import { sample, settled } from '../support/samples.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
@@ -116,7 +116,7 @@ export function boundChecks(spec: Spec): Check[] {
           const control = sample(ctx, request(ctx, valid.value));
           const judged = await Promise.all(p.outside.map(async (probe) => judgeRefusal(ctx, await ctx.send(request(ctx, probe.value)), rule.expect, `\`${name}\` = ${probe.label}`)));
           const failures = judged.flat();
-          if (failures.length > 0) return { verdict: 'fail', failures };
+          if (failures.length > 0) return (await settled(control), { verdict: 'fail', failures });
           const { res } = await control;
           if (res.status !== 200) return inconclusive(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}; request.${kebab(name)}.accepted-within-bounds reports it): refusing the values beyond the bounds shows no bound`);
           return pass();

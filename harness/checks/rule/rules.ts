@@ -8,7 +8,7 @@ import { failure, outcomeOf, pass, skip, statusDefect, unsupported } from '../su
 import { legacyRulesStand } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
-import { sample } from '../support/samples.ts';
+import { sample, settled } from '../support/samples.ts';
 import { cutOff, withRoom } from '../support/premises.ts';
 import { EFFECTS } from './effects.ts';
 
@@ -78,7 +78,7 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         const control = valid !== undefined && !('skip' in valid) ? sample(ctx, valid.request) : undefined;
         const outcomes = await Promise.all(cases.map((when, i) => judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : '')));
         const merged = mergeCases(outcomes);
-        if (merged.verdict !== 'pass' || control === undefined) return merged;
+        if (merged.verdict !== 'pass' || control === undefined) return (await settled(control), merged);
         const seen = await control;
         if (seen.res.status !== 200) return inconclusive(`a valid request to the same endpoint is refused too (HTTP ${seen.res.status}): the refusal shows nothing of the rule`);
         return merged;
@@ -111,14 +111,14 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   // Asked through the run's store: the same request asked by another check (the same case of a rule
   // for another model, when it names none; a control) is one answer. A stream is read by this check alone.
   const sent = streamed ? ctx.send(request) : sample(ctx, request).then((seen) => seen.res);
-  sent.catch(() => undefined); // not awaited when the control already says the effect cannot be seen
+  sent.catch(() => undefined); // a rejection while the control is awaited is handled where `sent` is awaited or settled
   let control: Json | undefined;
   if (effect && controlled) {
     const seen = await controlled;
-    if (seen.res.status !== 200 || !isObject(seen.body)) return inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`);
+    if (seen.res.status !== 200 || !isObject(seen.body)) return (await settled(sent), inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`));
     control = seen.body;
     const why = effect.premise?.(control);
-    if (why) return inconclusive(why);
+    if (why) return (await settled(sent), inconclusive(why));
   }
   const res = await sent;
   if (isRefusal(rule)) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, `${label}${rule.statement}`));

@@ -68,3 +68,12 @@ export const streamedToolCall = (ctx: CheckContext) => sample(ctx, toolCallReque
 export const messagesAnswer = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx));
 /** The streamed messages-format answer: its event order is judged, and it is handed to the messages client. */
 export const messagesStreamed = (ctx: CheckContext) => sample(ctx, messagesRequest(ctx, { stream: true }), 'events');
+
+/**
+ * Waits for answers asked alongside (a control, a request the verdict did not need), ignoring their
+ * failure: a check that has its verdict before them still ends after them, so what it judged (the
+ * answers the runner counts) is the same run after run, not whichever came back first.
+ */
+export async function settled(...asked: readonly (Promise<unknown> | undefined)[]): Promise<void> {
+  await Promise.all(asked.map((a) => a?.catch(() => undefined)));
+}
