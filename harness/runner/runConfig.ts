@@ -1,13 +1,55 @@
 import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 
+/** What every target of a run shares: the flags of `run` and `record`, checked. */
+export interface RunSettings {
+  command: 'run' | 'record';
+  specDir?: string;
+  models: string[];
+  /** --only and --skip: check-id patterns (checks/selection.ts), empty when not given. */
+  only: string[];
+  skip: string[];
+  shard?: { index: number; count: number };
+  strict: boolean;
+  /** --clients: the pinned clients whose checks run; --clients-gate: their failures fail the run (results/gate.ts). */
+  clients: string[];
+  clientsGate: boolean;
+  /** --repeat N: the plan runs N times, each in its own scope, and the results are merged (1: once). */
+  repeat: number;
+  /** --allow-flaky: a flaky check does not fail the run (recorded in the reports, which judge by it). */
+  allowFlaky: boolean;
+  runs: number;
+  seed: number;
+  /** Requests in flight: where the limit starts; up to `maxConcurrency` when it adapts (transport/adaptiveLimit.ts). */
+  concurrency: number;
+  maxConcurrency?: number;
+  timeoutMs?: number;
+  deadlineMs?: number;
+  /** --now: the reference time, instead of the target's clock. */
+  now?: Date;
+  /** `record`: the folder the exchanges and the manifest go to. */
+  recordDir?: string;
+  quiet: boolean;
+  version: string;
+}
+
+/** The settings a target's checks read, by name: RunConfig is a view of them, never a second declaration. */
+const CHECK_SETTINGS = ['specDir', 'models', 'concurrency', 'maxConcurrency', 'timeoutMs', 'deadlineMs', 'strict', 'only', 'skip', 'clients', 'shard', 'runs', 'seed'] as const satisfies readonly (keyof RunSettings)[];
+
+type CheckSettings = Pick<RunSettings, 'models' | 'concurrency' | 'strict' | 'runs' | 'seed'> & Partial<Pick<RunSettings, Exclude<(typeof CHECK_SETTINGS)[number], 'models' | 'concurrency' | 'strict' | 'runs' | 'seed'>>>;
+
+/** The run's settings as a target's checks see them: those the checks read, each as set (a selection left empty is left out). */
+export function checkSettingsOf(s: RunSettings): CheckSettings {
+  const picked = Object.fromEntries(CHECK_SETTINGS.flatMap((k) => (s[k] === undefined || (Array.isArray(s[k]) && (s[k] as unknown[]).length === 0 && k !== 'clients' && k !== 'models') ? [] : [[k, s[k]]])));
+  return picked as CheckSettings;
+}
+
 /**
  * What the CLI hands one target's checks (runChecks.ts in-process, or the suites through vitest's
  * provide/inject): plain data, so it can cross into a worker. The key travels only in memory, never
  * through a file.
  */
-export interface RunConfig {
-  specDir?: string;
+export interface RunConfig extends CheckSettings {
   target: {
     kind: 'emulator' | 'fixtures' | 'live';
     baseUrl: string;
@@ -24,27 +66,8 @@ export interface RunConfig {
   without?: string[];
   /** --header / --header-env: sent with every request (env-sourced values are secrets). */
   extraHeaders?: ExtraHeader[];
-  /** Spec model ids to cover. */
-  models: string[];
   /** spec id -> the target's own id. */
   modelMap: Record<string, string>;
-  /** Requests in flight at once: where the limit starts, and all it ever is when `maxConcurrency` is absent (--concurrency N). */
-  concurrency: number;
-  /** Without --concurrency: the limit adapts to the endpoint up to this (transport/adaptiveLimit.ts). */
-  maxConcurrency?: number;
-  /** --timeout-ms: headers and body-idle timeout of every request (connect: at most 10 s); transport/timing.ts. */
-  timeoutMs?: number;
-  /** --deadline-ms: the most one exchange's body may take, from its headers to its last byte; transport/timing.ts. */
-  deadlineMs?: number;
-  strict: boolean;
-  /** --only and --skip: check-id patterns (checks/selection.ts). */
-  only?: string[];
-  skip?: string[];
-  /** --clients: the pinned clients whose `client.*` checks run (checks/selection.ts); every client's when absent. */
-  clients?: string[];
-  shard?: { index: number; count: number };
-  runs: number;
-  seed: number;
   /** The instant lifecycle checks judge against, resolved once by the CLI: --now, else the
    * server's Date header, else the local clock. */
   referenceTime: { value: string; source: 'flag' | 'server-date' | 'local-clock' | 'fixture' };

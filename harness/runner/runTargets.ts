@@ -12,7 +12,7 @@ import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
 import { heartbeat } from './heartbeat.ts';
 import { RunClock } from './runClock.ts';
-import type { RunConfig } from './runConfig.ts';
+import { checkSettingsOf, type RunConfig, type RunSettings } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
 import { repeatedEstimate } from './spend/repeatedEstimate.ts';
@@ -26,37 +26,7 @@ export interface RunTarget {
   without: string[];
 }
 
-/** What every target of a run shares: the flags of `run` and `record`, checked. */
-export interface RunSettings {
-  command: 'run' | 'record';
-  specDir?: string;
-  models: string[];
-  /** --only and --skip: check-id patterns (checks/selection.ts), empty when not given. */
-  only: string[];
-  skip: string[];
-  shard?: { index: number; count: number };
-  strict: boolean;
-  /** --clients: the pinned clients whose checks run; --clients-gate: their failures fail the run (results/gate.ts). */
-  clients: string[];
-  clientsGate: boolean;
-  /** --repeat N: the plan runs N times, each in its own scope, and the results are merged (1: once). */
-  repeat: number;
-  /** --allow-flaky: a flaky check does not fail the run (recorded in the reports, which judge by it). */
-  allowFlaky: boolean;
-  runs: number;
-  seed: number;
-  /** Requests in flight: where the limit starts; up to `maxConcurrency` when it adapts (transport/adaptiveLimit.ts). */
-  concurrency: number;
-  maxConcurrency?: number;
-  timeoutMs?: number;
-  deadlineMs?: number;
-  /** --now: the reference time, instead of the target's clock. */
-  now?: Date;
-  /** `record`: the folder the exchanges and the manifest go to. */
-  recordDir?: string;
-  quiet: boolean;
-  version: string;
-}
+export type { RunSettings } from './runConfig.ts';
 
 export interface RunHooks {
   /** Aborted on SIGINT or SIGTERM: no new check starts, the reports are written partial. */
@@ -161,30 +131,17 @@ async function estimate(spec: Spec, config: RunConfig, planned: number, pricedAt
   return e;
 }
 
-/** What the checks get for one target (in-process, or through vitest's provide/inject). */
+/** What the checks get for one target (in-process, or through vitest's provide/inject): the target, and the run's settings as the checks see them. */
 function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSettings, extra: Pick<RunConfig, 'referenceTime' | 'recordDir' | 'budget'>): RunConfig {
   return {
-    ...(s.specDir !== undefined ? { specDir: s.specDir } : {}),
+    ...checkSettingsOf(s),
     target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl, ...(target.recording ? { recording: target.recording } : {}) },
     apiKey: target.apiKey,
     ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
     apiKeyEnv: target.apiKeyEnv,
     ...(headers.length > 0 ? { extraHeaders: headers } : {}),
     ...(without.length > 0 ? { without } : {}),
-    models: s.models,
     modelMap,
-    concurrency: s.concurrency,
-    // Equal to `concurrency` (--concurrency N): a fixed limit (adaptiveLimit.ts decides which).
-    ...(s.maxConcurrency !== undefined ? { maxConcurrency: s.maxConcurrency } : {}),
-    ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
-    ...(s.deadlineMs !== undefined ? { deadlineMs: s.deadlineMs } : {}),
-    strict: s.strict,
-    ...(s.only.length > 0 ? { only: s.only } : {}),
-    ...(s.skip.length > 0 ? { skip: s.skip } : {}),
-    clients: s.clients,
-    ...(s.shard ? { shard: s.shard } : {}),
-    runs: s.runs,
-    seed: s.seed,
     lifecycleToleranceSeconds: 120,
     ...extra,
   };
