@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import type { Spec } from '#harness/spec/model.ts';
-import { currentModels, defaultModelOnly, type Check } from '../define.ts';
+import type { Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import type { SharedAnswer } from '../support/samples.ts';
-import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
+import { CAPABILITIES } from './capabilities.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
 
 /** The AI SDK as people point it at an OpenAI-compatible endpoint: `ai` and its openai-compatible provider. */
@@ -43,15 +43,12 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
   return [
     clientCheck({
       ...common,
-      capability: 'chat',
+      ...CAPABILITIES.chat,
       call: `generateText(${CALL})`,
       title: 'the AI SDK reads a completion as the harness does: text, finish reason, tool calls and usage',
-      reads: ['objects.chat_completion'],
-      appliesTo: currentModels,
-      hands: (ctx) => completionToHand(ctx),
       async judge(seen, use) {
         const got = await caught(() => use.module.ai.generateText(callOf(use.clientFor(seen), seen)));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         const message = get(seen.body, 'choices', 0, 'message');
         // Its usage total is its own sum of the two counts, so the counts are what it reads.
         return use.differences(seen, [
@@ -65,12 +62,9 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
     }),
     clientCheck({
       ...common,
-      capability: 'stream',
+      ...CAPABILITIES.stream,
       call: `streamText(${CALL}).text`,
       title: 'the AI SDK\'s streamText reads a streamed completion to its end as the harness does: text and finish reason',
-      reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
-      appliesTo: currentModels,
-      hands: (ctx) => streamToHand(ctx),
       async judge(seen, use) {
         const { stream } = seen;
         // streamText never throws what goes wrong in a stream: it hands it on as an error part (and to
@@ -87,7 +81,7 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
           }
           return { text, finish };
         });
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         if (errors.length > 0) return use.breaks(`it ends a stream the harness read to its end with an error`, seen, `${named(errors[0])}`);
         return use.differences(seen, [
           ['content', got.value.text, stream.message.content.text],
@@ -97,12 +91,9 @@ export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = import
     }),
     clientCheck({
       ...common,
-      capability: 'error',
+      ...CAPABILITIES.error,
       // No `call`: the AI SDK sends no empty prompt, so no request of its own meets this refusal.
       title: 'the AI SDK raises its APICallError for a refusal, carrying the status and the service\'s message',
-      reads: ['objects.error_envelope'],
-      appliesTo: defaultModelOnly,
-      hands: (ctx) => refusalToHand(ctx),
       async judge(seen, use) {
         const { APICallError } = use.module.ai;
         // The AI SDK refuses an empty prompt itself, before any request: it is asked a one-message

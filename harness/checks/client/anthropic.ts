@@ -1,10 +1,10 @@
 import type { SseEvent } from '#harness/core/sseFold.ts';
-import type { Model, Spec } from '#harness/spec/model.ts';
-import { messagesModels, type Check } from '../define.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { named } from '../messages/stream.ts';
 import { shown } from '../support/outcome.ts';
-import { messagesRefusalToHand, messagesReplyToHand, messagesStreamToHand } from './handed.ts';
+import { CAPABILITIES } from './capabilities.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
@@ -14,9 +14,6 @@ const importAnthropic = (): Promise<[AnthropicModule, { VERSION: string }]> => P
 
 /** The official messages-format client, pinned in package.json's optionalDependencies. */
 export const ANTHROPIC_CLIENT = { name: 'anthropic', package: '@anthropic-ai/sdk', load: loaderOf('@anthropic-ai/sdk', importAnthropic) } as const;
-
-/** The format's errors are the service's, not a model's: judged once, on the default model. */
-const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
 
 /**
  * What the official `@anthropic-ai/sdk` client makes of the messages-format answers the run already
@@ -37,15 +34,12 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
   return [
     clientCheck({
       ...common,
-      capability: 'messages',
+      ...CAPABILITIES.messages,
       call: 'client.messages.create(params)',
       title: 'the official anthropic client reads a messages-format reply as the harness does: text, stop reason and usage',
-      reads: ['messages_format'],
-      appliesTo: messagesModels,
-      hands: messagesReplyToHand,
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).messages.create(paramsOf(seen) as never));
-        if ('threw' in got) return use.breaks(`it throws on a reply the endpoint answered 200`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         if (typeof got.value !== 'object' || got.value === null) return use.breaks(`it hands back the answer as ${typeof got.value === 'string' ? 'a string' : shown(got.value)}, not a message: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
         return use.differences(seen, [
           ['content', get(got.value, 'content'), get(seen.body, 'content')],
@@ -56,15 +50,12 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
     }),
     clientCheck({
       ...common,
-      capability: 'stream',
+      ...CAPABILITIES['messages-stream'],
       call: 'client.messages.stream(params).finalMessage()',
       title: 'the official anthropic client\'s stream helper assembles a messages-format stream as the harness does: text, stop reason and usage',
-      reads: ['messages_format'],
-      appliesTo: messagesModels,
-      hands: messagesStreamToHand,
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).messages.stream(paramsOf(seen) as never).finalMessage());
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         const read = streamRead(seen.events);
         return use.differences(seen, [
           ['text', textOf(get(got.value, 'content')), read.text],
@@ -75,13 +66,9 @@ export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic 
     }),
     clientCheck({
       ...common,
-      capability: 'error',
+      ...CAPABILITIES['messages-error'],
       call: 'client.messages.create(params)',
       title: 'the official anthropic client raises its typed error for a refusal, carrying the status and the service\'s message',
-      reads: ['messages_format'],
-      appliesTo: messagesDefaultModel,
-      // The refusal the messages error checks judge: one answer for all.
-      hands: messagesRefusalToHand,
       async judge(seen, use) {
         return use.refusal(seen, () => use.clientFor(seen).messages.create(paramsOf(seen) as never), use.module.default.APIError);
       },

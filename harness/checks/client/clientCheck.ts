@@ -38,6 +38,8 @@ export interface ClientUse<M, C> {
   clientFor(seen: SharedAnswer): C;
   /** A failure that names the client: `breaks <name>@<version>: <what> — <said>` (`said`: the client's own words, context). */
   breaks(what: string, seen: SharedAnswer, said?: string): CheckOutcome;
+  /** The client threw on the answer (`threw`: what it threw): the capability's words for it. */
+  threw(seen: SharedAnswer, threw: string): CheckOutcome;
   /** The failures of the fields the client exposes that differ from what the harness read. */
   differences(seen: SharedAnswer, fields: [string, unknown, unknown][]): CheckOutcome;
   /**
@@ -70,7 +72,9 @@ export interface ClientCheckDef<M, C, S extends SharedAnswer = SharedAnswer> {
   capability: string;
   title: string;
   /** The spec entries whose answers the client is handed (a fault breaking one may break the client). */
-  reads: string[];
+  reads: readonly string[];
+  /** How a client that throws on the answer is said to break (capabilities.ts). */
+  throws?: string;
   appliesTo: Check['appliesTo'];
   load: () => Promise<Loaded<M>>;
   /** How the client is made in a reproducer, and the call (an expression of `client` and `params`) this check hands the answer to. */
@@ -96,7 +100,7 @@ export function clientCheck<M, C, S extends SharedAnswer>(def: ClientCheckDef<M,
     area: 'client',
     severity: 'advisory',
     basis: 'unspecified',
-    specRefs: def.reads,
+    specRefs: [...def.reads],
     appliesTo: def.appliesTo,
     async run(ctx) {
       const found = await def.load();
@@ -112,6 +116,7 @@ export function clientCheck<M, C, S extends SharedAnswer>(def: ClientCheckDef<M,
         version: found.version,
         clientFor: (seen) => def.make(found.module, replayOf(seen)),
         breaks,
+        threw: (seen, threw) => breaks(def.throws ?? 'it throws on the answer', seen, threw),
         async refusal(seen, call, apiError) {
           const said = get(seen.body, 'error', 'message') ?? get(seen.body, 'message');
           const got = await caught(call);

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { Spec } from '#harness/spec/model.ts';
-import { currentModels, defaultModelOnly, type Check } from '../define.ts';
+import type { Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import type { SharedAnswer } from '../support/samples.ts';
-import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
+import { CAPABILITIES } from './capabilities.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
 
 /** LangChain's ChatOpenAI, the openai client it wraps (whose APIError it lets through), and LangChain's run context. */
@@ -61,15 +61,12 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
   return [
     clientCheck({
       ...common,
-      capability: 'chat',
+      ...CAPABILITIES.chat,
       call: 'client(params).invoke(params.messages)',
       title: 'LangChain\'s ChatOpenAI reads a completion as the harness does: text, finish reason, tool calls and usage',
-      reads: ['objects.chat_completion'],
-      appliesTo: currentModels,
-      hands: (ctx) => completionToHand(ctx),
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).invoke(seen));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         const message = get(seen.body, 'choices', 0, 'message');
         // Its content is always a string: an answer with no text (null content) is its "".
         return use.differences(seen, [
@@ -82,16 +79,13 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
     }),
     clientCheck({
       ...common,
-      capability: 'stream',
+      ...CAPABILITIES.stream,
       call: 'client(params).stream(params.messages).then(async (chunks) => { let whole; for await (const chunk of chunks) whole = whole ? whole.concat(chunk) : chunk; return whole; })',
       title: 'LangChain\'s ChatOpenAI.stream, its chunks concatenated, adds up to what the harness read from the stream',
-      reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
-      appliesTo: currentModels,
-      hands: (ctx) => streamToHand(ctx),
       async judge(seen, use) {
         const { stream } = seen;
         const got = await caught(() => use.clientFor(seen).stream(seen));
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         return use.differences(seen, [
           ['content', got.value?.text ?? '', stream.message.content.text],
           ['finish_reason', got.value?.response_metadata['finish_reason'], stream.message.finishReason],
@@ -100,12 +94,9 @@ export function langchainClientChecks(_spec: Spec, load: typeof importLangChain 
     }),
     clientCheck({
       ...common,
-      capability: 'error',
+      ...CAPABILITIES.error,
       call: 'client(params).invoke(params.messages)',
       title: 'LangChain\'s ChatOpenAI raises the openai client\'s typed error for a refusal, carrying the status and the service\'s message',
-      reads: ['objects.error_envelope'],
-      appliesTo: defaultModelOnly,
-      hands: (ctx) => refusalToHand(ctx),
       async judge(seen, use) {
         return use.refusal(seen, () => use.clientFor(seen).invoke(seen), use.module.openai.default.APIError);
       },

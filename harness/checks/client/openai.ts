@@ -1,9 +1,9 @@
 import type { Spec } from '#harness/spec/model.ts';
-import { currentModels, defaultModelOnly, supportsTools, type Check } from '../define.ts';
+import type { Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import { shown } from '../support/outcome.ts';
 import type { SharedAnswer } from '../support/samples.ts';
-import { completionToHand, refusalToHand, streamToHand } from './handed.ts';
+import { CAPABILITIES } from './capabilities.ts';
 import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type OpenAIModule = typeof import('openai');
@@ -33,15 +33,12 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
   return [
     clientCheck({
       ...common,
-      capability: 'chat',
+      ...CAPABILITIES.chat,
       call: 'client.chat.completions.create(params)',
       title: 'the official openai client reads a completion as the harness does: text, finish reason, tool calls and usage',
-      reads: ['objects.chat_completion'],
-      appliesTo: currentModels,
-      hands: (ctx) => completionToHand(ctx),
       async judge(seen, use) {
         const got = await caught(() => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never));
-        if ('threw' in got) return use.breaks(`it throws on a completion the endpoint answered 200`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         if (typeof got.value === 'string') return use.breaks(`it hands back the answer as a string, not a completion: the answer is served as ${shown(seen.res.headers['content-type'])}`, seen);
         const message = get(seen.body, 'choices', 0, 'message');
         return use.differences(seen, [
@@ -54,16 +51,13 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
     }),
     clientCheck({
       ...common,
-      capability: 'stream',
+      ...CAPABILITIES.stream,
       call: 'client.chat.completions.stream(params).finalMessage()',
       title: 'the official openai client\'s stream helper assembles a streamed completion as the harness does',
-      reads: ['objects.chat_completion_chunk', 'objects.chunk_choice', 'streaming.events'],
-      appliesTo: currentModels,
-      hands: (ctx) => streamToHand(ctx),
       async judge(seen, use) {
         const { stream } = seen;
         const got = await caught(() => assembled(use.clientFor(seen), seen));
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         return use.differences(seen, [
           ['content', get(got.value.message, 'content') ?? '', stream.message.content.text],
           ['finish_reason', get(got.value.completion, 'choices', 0, 'finish_reason'), stream.message.finishReason],
@@ -72,17 +66,13 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
     }),
     clientCheck({
       ...common,
-      capability: 'stream-tool-calls',
+      ...CAPABILITIES['stream-tool-calls'],
       call: 'client.chat.completions.stream(params).finalMessage()',
       title: 'the official openai client\'s stream helper assembles a streamed tool call as the harness does: id, function name and arguments',
-      reads: ['objects.chat_completion_chunk', 'objects.tool_call'],
-      appliesTo: supportsTools,
-      // The stream answer.stream-tool-call.names-an-offered-function judges: one answer for both.
-      hands: (ctx) => streamToHand(ctx, 'tool-call'),
       async judge(seen, use) {
         const { stream } = seen;
         const got = await caught(() => assembled(use.clientFor(seen), seen));
-        if ('threw' in got) return use.breaks(`it throws on a stream the harness read to its end`, seen, `${got.threw}`);
+        if ('threw' in got) return use.threw(seen, got.threw);
         const calls = (get(got.value.message, 'tool_calls') as unknown[] | undefined) ?? [];
         return use.differences(seen, [
           ['tool calls', calls.map((c) => [get(c, 'id'), get(c, 'function', 'name'), get(c, 'function', 'arguments')]), stream.message.toolCalls.map((c) => [c.id, c.name.text, c.arguments.text])],
@@ -91,12 +81,9 @@ export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = impo
     }),
     clientCheck({
       ...common,
-      capability: 'error',
+      ...CAPABILITIES.error,
       call: 'client.chat.completions.create(params)',
       title: 'the official openai client raises its typed error for a refusal, carrying the status and the service\'s message',
-      reads: ['objects.error_envelope'],
-      appliesTo: defaultModelOnly,
-      hands: (ctx) => refusalToHand(ctx),
       async judge(seen, use) {
         return use.refusal(seen, () => use.clientFor(seen).chat.completions.create(paramsOf(seen) as never), use.module.default.APIError);
       },
