@@ -120,6 +120,18 @@ describe('premises: inconclusive where a premise fails, a failure where the cont
     expect(verdictOf('reasoning-effort-always-refused', 'request.reasoning-effort.refused-beyond-bounds')).toBe('skip (inconclusive)');
   });
 
+  test('every `stop` refused: its acceptance check fails; the checks that need `stop` are inconclusive, naming it', () => {
+    expect(verdictOf('stop-always-refused', 'request.stop.accepted-within-bounds')).toBe('fail');
+    for (const id of ['rule.chat.stop.not-in-output', 'stream.assembled.honours-stop', 'output.stop-sequence.left-out']) {
+      expect(verdictOf('stop-always-refused', id), id).toBe('skip (inconclusive)');
+      const r = runs.get('stop-always-refused')!.results.find((x) => x.checkId === id && x.model === 'svc-v4-flash')!;
+      expect(r.reason, id).toMatch(/because of `stop`: the same request without it was accepted\. request\.stop\.accepted-within-bounds judges that refusal/);
+    }
+    // Besides the owner, only the property of valid requests (which meets random requests carrying `stop`) fails.
+    const must = runs.get('stop-always-refused')!.results.filter((r) => r.verdict === 'fail' && r.severity === 'must' && r.model === 'svc-v4-flash').map((r) => r.checkId);
+    expect(must.sort()).toEqual(['property.valid-requests.accepted', 'request.stop.accepted-within-bounds']);
+  });
+
   test('usage without the cache fields: the schema check reports the absence once; the checks of their values are inconclusive, never a pass', () => {
     expect(verdictOf('usage-no-cache-fields', 'schema.chat-completion.matches-schema')).toBe('fail');
     for (const id of ['usage.cache.hit-plus-miss-equals-prompt', 'usage.stream-cache.hit-plus-miss-equals-prompt', 'caching.short-prompt.never-hits', 'caching.repeated-prefix.hits']) {

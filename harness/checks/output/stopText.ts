@@ -4,6 +4,7 @@ import { get, readJson } from '../support/body.ts';
 import { inconclusive, STOP, stopControl } from '../support/cooperation.ts';
 import { failure, outcomeOf, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
+import { refusedForParameters } from '../support/premises.ts';
 
 /** The stop sequence itself is left out of the output: not stated by the description, so advisory. */
 export function outputChecks(spec: Spec): Check[] {
@@ -21,8 +22,11 @@ export function outputChecks(spec: Spec): Check[] {
       async run(ctx) {
         const control = await stopControl(ctx);
         if (control.why !== undefined) return inconclusive(control.why);
-        const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] }));
+        const request = chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] });
+        const res = await ctx.send(request);
         const content = get((await readJson(res)).body, 'choices', 0, 'message', 'content');
+        // No answer with `stop` to look into: a refusal of it is its acceptance check's, any other one shows nothing.
+        if (res.status !== 200 || typeof content !== 'string') return (await refusedForParameters(ctx, request, res, ['stop'])) ?? inconclusive(`the request with \`stop\` was answered HTTP ${res.status} without a message to look into`);
         return outcomeOf(typeof content === 'string' && content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${shown(content)}`, res)] : []);
       },
     }),

@@ -10,6 +10,21 @@ import { sample, settled } from '../support/samples.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
+/** Whether a field of the chat request has bounds, and so checks of its own here. */
+const hasBounds = (expr: TypeExpr): boolean => typeof expr.minimum !== 'undefined' || typeof expr.maximum !== 'undefined' || (!!expr.enum && expr.type === 'string') || !!expr.one_of?.some((a) => typeof a.max_items === 'number');
+
+/** The check that owns whether a value of `field` within its bounds is accepted. */
+export const acceptanceCheckOf = (field: string): string => `request.${kebab(field)}.accepted-within-bounds`;
+
+/**
+ * The check that owns whether a request carrying `field` is accepted: its bounds check, when it has
+ * bounds; else none but the rules that need it, each of which then owns it.
+ */
+export function acceptanceOwner(spec: Spec, field: string): string | undefined {
+  const expr = spec.objects.chat_completion_request?.fields[field];
+  return expr !== undefined && hasBounds(expr) ? acceptanceCheckOf(field) : undefined;
+}
+
 interface Probe {
   value: unknown;
   label: string;
@@ -79,13 +94,12 @@ export function boundChecks(spec: Spec): Check[] {
       }
       return inside.length === 0 ? { skip: 'no bound' } : { inside, outside };
     };
-    const has = typeof expr.minimum !== 'undefined' || typeof expr.maximum !== 'undefined' || (expr.enum && expr.type === 'string') || expr.one_of?.some((a) => typeof a.max_items === 'number');
-    if (!has) continue;
+    if (!hasBounds(expr)) continue;
     const request = (ctx: CheckContext, value: unknown): CheckRequest => chat(ctx, { ...companions(ctx.spec, name), [name]: value });
 
     checks.push(
       defineCheck({
-        id: `request.${kebab(name)}.accepted-within-bounds`,
+        id: acceptanceCheckOf(name),
         title: `\`${name}\` is accepted at its bounds and allowed values`,
         area: 'request',
         ...gradeOf(expr),

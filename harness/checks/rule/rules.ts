@@ -9,7 +9,7 @@ import { legacyRulesStand } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
 import { sample, settled } from '../support/samples.ts';
-import { cutOff, withRoom } from '../support/premises.ts';
+import { cutOff, refusedForParameters, withRoom } from '../support/premises.ts';
 import { EFFECTS } from './effects.ts';
 
 /** Models a rule is about: the one it names, a kind, the models serving its endpoint's feature. */
@@ -137,6 +137,10 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   }
   if (res.status !== 200) {
     if (res.status === 404 && request.base === 'beta') return unsupported('the beta base answered 404: the feature is not served here');
+    // Refused for a parameter the rule needs: that parameter's acceptance is another check's finding.
+    const fields = [...new Set(when.flatMap((c) => (c.field === undefined ? [] : [c.field.split('.')[0]!])))].filter((f) => isObject(request.body) && f in request.body);
+    const refusedFor = await refusedForParameters(ctx, request, res, fields);
+    if (refusedFor) return refusedFor;
     return outcomeOf([failure(`${label}expected the request to be accepted, got HTTP ${res.status}`, res, statusDefect(res))]);
   }
   if (!isObject(body)) return outcomeOf([failure(`${label}accepted, but the body is not a JSON object${unreadable}`, res)]);

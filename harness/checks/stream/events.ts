@@ -1,5 +1,5 @@
 import type { Failure } from '#harness/core/outcome.ts';
-import { cutOffBy, ROOM_TOKENS } from '../support/premises.ts';
+import { cutOffBy, refusedForParameters, ROOM_TOKENS } from '../support/premises.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../define.ts';
@@ -59,14 +59,19 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
 
 /** A streamed request of its own, for checks whose request differs from the shared sample. */
 async function ownStream(ctx: CheckContext, extra: Record<string, unknown>) {
-  const res = await ctx.send(chat(ctx, { stream: true, ...extra }));
-  return { res, stream: res.status === 200 ? await readStream(res) : undefined };
+  const request = chat(ctx, { stream: true, ...extra });
+  const res = await ctx.send(request);
+  return { request, res, stream: res.status === 200 ? await readStream(res) : undefined };
 }
 
-/** The message an own stream adds up to, or the failure that says why there is none to judge. */
-async function assembled(ctx: CheckContext, extra: Record<string, unknown>, what = 'the streamed request'): Promise<{ res: CheckResponse; message: AssembledMessage } | { failed: CheckOutcome }> {
-  const { res, stream } = await ownStream(ctx, extra);
-  if (!stream) return { failed: outcomeOf([failure(`${what} was answered HTTP ${res.status}`, res, statusDefect(res))]) };
+/**
+ * The message an own stream adds up to, or the failure that says why there is none to judge. A
+ * refusal of a parameter in `needs` (the same request without it accepted) is that parameter's
+ * acceptance check's finding: inconclusive here (support/premises.ts).
+ */
+async function assembled(ctx: CheckContext, extra: Record<string, unknown>, what = 'the streamed request', needs: readonly string[] = []): Promise<{ res: CheckResponse; message: AssembledMessage } | { failed: CheckOutcome }> {
+  const { request, res, stream } = await ownStream(ctx, extra);
+  if (!stream) return { failed: (await refusedForParameters(ctx, request, res, needs)) ?? outcomeOf([failure(`${what} was answered HTTP ${res.status}`, res, statusDefect(res))]) };
   // A message cut short says nothing of its finish_reason or its sum: the break is the finding.
   if (stream.error !== undefined) return { failed: outcomeOf([failure(brokeOff(stream), res)]) };
   if (stream.chunks === 0) return { failed: inconclusive(NO_CHUNK_READ) };
@@ -171,7 +176,7 @@ export function streamChecks(spec: Spec): Check[] {
       async run(ctx) {
         const control = await stopControl(ctx);
         if (control.why !== undefined) return inconclusive(control.why);
-        const got = await assembled(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] });
+        const got = await assembled(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] }, 'the streamed request', ['stop']);
         if ('failed' in got) return got.failed;
         const { res, message: m } = got;
         const out: Failure[] = [];

@@ -1,5 +1,7 @@
-import type { CheckRequest } from '../context.ts';
+import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
+import { acceptanceOwner } from '../request/bounds.ts';
 import { get, isObject } from './body.ts';
+import { inconclusive } from './cooperation.ts';
 
 /**
  * Output room for an answer whose content a check judges (a tool call, JSON, a reply to a prompt):
@@ -29,4 +31,24 @@ export function cutOffBy(finishReason: unknown, completionTokens?: unknown): str
   if (finishReason !== 'length') return undefined;
   const used = typeof completionTokens === 'number' ? ` after ${completionTokens} tokens` : '';
   return `the answer was cut off by max_tokens (finish_reason "length"${used}): what it says is incomplete, so it cannot be judged`;
+}
+
+/**
+ * A request the check needs, refused (4xx): when the same request without `fields` is accepted, the
+ * refusal is of those parameters, whose acceptance another check owns. Then the check is
+ * inconclusive, naming that check, so one defect is one failure; shown, not assumed: the control is
+ * sent. Otherwise (a parameter no other check owns, a control refused too) undefined, and the refusal
+ * stands as the check's own finding.
+ */
+export async function refusedForParameters(ctx: CheckContext, request: CheckRequest, res: CheckResponse, fields: readonly string[]): Promise<CheckOutcome | undefined> {
+  const owners = [...new Set(fields.map((f) => acceptanceOwner(ctx.spec, f)))];
+  // A parameter no other check owns is this check's to judge: its refusal stands.
+  if (res.status < 400 || res.status >= 500 || fields.length === 0 || owners.includes(undefined) || typeof request.body !== 'object' || request.body === null) return undefined;
+  const without: Record<string, unknown> = { ...(request.body as Record<string, unknown>) };
+  for (const f of fields) delete without[f];
+  const control = await ctx.send({ ...request, body: without });
+  await control.text().catch(() => undefined);
+  if (control.status !== 200) return undefined;
+  const named = fields.map((f) => `\`${f}\``).join(' and ');
+  return inconclusive(`the request was refused (HTTP ${res.status}) because of ${named}: the same request without it was accepted. ${owners.join(' and ')} judges that refusal; this rule cannot be seen`);
 }

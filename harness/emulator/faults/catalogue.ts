@@ -53,6 +53,7 @@ export const FAULTS = [
   { id: 'bounds-too-tight', area: 'status', summary: 'values at the stated bounds (temperature 2, 4 stop sequences, max_tokens 384000...) are refused', breaks: 'objects.chat_completion_request' },
   { id: 'missing-field-422', area: 'status', summary: 'a missing required field gets 422 instead of 400', breaks: 'rules.chat.required-field.missing' },
   { id: 'second-case-500', area: 'status', summary: 'a body without `model` is refused with 400, but one with `model` and without `messages` (the rule\'s second case) gets 500 and a server_error envelope', breaks: 'rules.chat.required-field.missing' },
+  { id: 'stop-always-refused', area: 'status', summary: 'every chat request carrying `stop`, whatever its value, is refused with 400 "does not support parameters"', breaks: 'objects.chat_completion_request.fields.stop' },
   { id: 'reasoning-effort-always-refused', area: 'status', summary: 'every chat request carrying `reasoning_effort`, whatever its value, is refused with 400 "does not support parameters" (as the OpenAI-compatible provider of a gateway does)', breaks: 'objects.chat_completion_request.fields.reasoning_effort' },
   // stream order and framing
   { id: 'stream-no-done', area: 'stream', summary: 'streams end without `data: [DONE]`', breaks: 'streaming.events.terminator' },

@@ -413,6 +413,13 @@ const PROBES = {
     clean: [{ status: 400, type: 'invalid_request_error' }, { status: 400, type: 'invalid_request_error' }],
     faulty: [{ status: 400, type: 'invalid_request_error' }, { status: 500, type: 'server_error' }],
   }),
+  'stop-always-refused': p({
+    rule: '`stop` as a string or up to 4 strings is accepted',
+    probe: async (send) => [await postChat(send, chat({ stop: 'END' })), await postChat(send, chat({ stop: ['A', 'B'] })), await postChat(send, chat({}))],
+    observe: (replies) => replies.map((r) => r.status),
+    clean: [200, 200, 200],
+    faulty: [400, 400, 200],
+  }),
   'reasoning-effort-always-refused': p({
     rule: '`reasoning_effort` "low", "high" and "none" are accepted (a value not listed is refused with 400)',
     probe: async (send) => {

@@ -143,6 +143,7 @@ export const TOOL_ARGUMENTS_PADDING = 4000;
 /**
  * Faults that answer a chat request before the contract is read, as a gateway or a crashing
  * handler would: `reasoning-effort-always-refused` refuses `reasoning_effort` whatever its value
+ * (and `stop-always-refused` `stop`)
  * (LiteLLM's OpenAI-compatible provider, fixtures/litellm-openai: "does not support parameters");
  * `second-case-500` fails on the second case of chat.required-field.missing (`model` sent,
  * `messages` missing) while the first (no `model`) is still refused by validation.
@@ -150,6 +151,9 @@ export const TOOL_ARGUMENTS_PADDING = 4000;
 function beforeValidationFault(ctx: EmulatorContext, b: Record<string, unknown>): Refusal | undefined {
   if (ctx.fault('reasoning-effort-always-refused') && b.reasoning_effort !== undefined) {
     return refusal(ctx.spec, 400, "the provider does not support parameters: ['reasoning_effort']", 'unsupported_params', 'reasoning_effort');
+  }
+  if (ctx.fault('stop-always-refused') && b.stop !== undefined) {
+    return refusal(ctx.spec, 400, "the provider does not support parameters: ['stop']", 'unsupported_params', 'stop');
   }
   if (ctx.fault('second-case-500') && b.model !== undefined && b.messages === undefined) {
     return refusal(ctx.spec, 500, 'internal error', 'internal_error', null, 'server_error');
