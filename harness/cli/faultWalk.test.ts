@@ -118,6 +118,8 @@ describe('premises: inconclusive where a premise fails, a failure where the cont
   test('every reasoning_effort refused: the valid values fail; the refusal beyond the bound is inconclusive (no control accepted)', () => {
     expect(verdictOf('reasoning-effort-always-refused', 'request.reasoning-effort.accepted-within-bounds')).toBe('fail');
     expect(verdictOf('reasoning-effort-always-refused', 'request.reasoning-effort.refused-beyond-bounds')).toBe('skip (inconclusive)');
+    // As behind LiteLLM's openai provider (fixtures/litellm-openai): the rules that need it name the check that owns the refusal.
+    for (const id of ['rule.chat.reasoning-effort.none-equals-disabled', 'rule.chat.reasoning-effort.none-equals-disabled.streamed']) expect(verdictOf('reasoning-effort-always-refused', id), id).toBe('skip (inconclusive)');
   });
 
   test('every `stop` refused: its acceptance check fails; the checks that need `stop` are inconclusive, naming it', () => {
