@@ -134,6 +134,13 @@ describe('premises: inconclusive where a premise fails, a failure where the cont
     expect(must.sort()).toEqual(['property.valid-requests.accepted', 'request.stop.accepted-within-bounds']);
   });
 
+  test('thinking ignored (never any reasoning): the checks that thinking turned off does not reason are inconclusive, never a pass', () => {
+    for (const id of ['rule.chat.thinking.disabled-no-reasoning', 'rule.chat.reasoning-effort.none-equals-disabled', 'rule.chat.reasoning-effort.none-equals-disabled.streamed']) {
+      expect(verdictOf('thinking-no-reasoning', id), id).toBe('skip (inconclusive)');
+      expect(verdictOf('clean-before', id), id).toBe('pass');
+    }
+  });
+
   test('usage without the cache fields: the schema check reports the absence once; the checks of their values are inconclusive, never a pass', () => {
     expect(verdictOf('usage-no-cache-fields', 'schema.chat-completion.matches-schema')).toBe('fail');
     for (const id of ['usage.cache.hit-plus-miss-equals-prompt', 'usage.stream-cache.hit-plus-miss-equals-prompt', 'caching.short-prompt.never-hits', 'caching.repeated-prefix.hits']) {

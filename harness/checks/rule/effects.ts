@@ -31,6 +31,8 @@ export interface Effect {
   needs?(body: Json): string | undefined;
   judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext, control?: Json): Failure[];
   cannotJudge?: string;
+  /** The control's premise is needed by a pass only: a failure (reasoning where thinking is off) shows without it. */
+  passNeedsControl?: true;
   /** The effect is the cut itself (max_tokens): an answer cut off is what it judges, not a premise that failed. */
   judgesCut?: true;
   /**
@@ -148,6 +150,16 @@ export const EFFECTS: Record<string, Effect> = {
   },
   reasoning_content_null: {
     shownWhenCut: true,
+    passNeedsControl: true,
+    // "Off" shows only where "on" shows something: the same request with thinking enabled must reason.
+    control: (r) => variant(r, (b) => {
+      delete b.reasoning_effort;
+      b.thinking = { type: 'enabled' };
+    }),
+    premise: (c) => {
+      const r = get(message(c), 'reasoning_content');
+      return typeof r === 'string' && r.length > 0 ? undefined : `with thinking enabled the answer carries no reasoning either (reasoning_content ${shown(r)}): thinking turned off cannot be told from thinking ignored`;
+    },
     judge: (b, res) => {
       const r = get(message(b), 'reasoning_content');
       return r === null || r === undefined ? [] : [failure(`thinking off: reasoning_content is ${JSON.stringify(r).slice(0, 80)}`, res)];

@@ -1,5 +1,5 @@
 import type { Condition, Model, Rule, Spec } from '#harness/spec/model.ts';
-import type { CheckContext, CheckOutcome } from '../context.ts';
+import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, readJson, type Json } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
@@ -10,7 +10,7 @@ import { judgeRefusal } from '../support/refusal.ts';
 import { brokeOff, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
 import { sample, settled } from '../support/samples.ts';
 import { cutOff, refusedForParameters, withRoom } from '../support/premises.ts';
-import { EFFECTS } from './effects.ts';
+import { EFFECTS, type Effect } from './effects.ts';
 
 /** Models a rule is about: the one it names, a kind, the models serving its endpoint's feature. */
 function appliesTo(rule: Rule, spec: Spec): (m: Model, id: string) => boolean {
@@ -113,14 +113,31 @@ async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition
   const sent = streamed ? ctx.send(request) : sample(ctx, request).then((seen) => seen.res);
   sent.catch(() => undefined); // a rejection while the control is awaited is handled where `sent` is awaited or settled
   let control: Json | undefined;
-  if (effect && controlled) {
-    const seen = await controlled;
-    if (seen.res.status !== 200 || !isObject(seen.body)) return (await settled(sent), inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`));
-    control = seen.body;
-    const why = effect.premise?.(control);
-    if (why) return (await settled(sent), inconclusive(why));
+  // The control's premise comes first, unless only a pass needs it (a failure shows without it).
+  if (effect && controlled && !effect.passNeedsControl) {
+    const shown = await controlShows(effect, controlled);
+    if ('outcome' in shown) return (await settled(sent), shown.outcome);
+    control = shown.control;
   }
-  const res = await sent;
+  const outcome = await judgeAnswer(ctx, rule, when, streamed, label, request, effect, await sent, control);
+  if (effect?.passNeedsControl && controlled) {
+    if (outcome.verdict !== 'pass') return (await settled(controlled), outcome);
+    const shown = await controlShows(effect, controlled);
+    if ('outcome' in shown) return shown.outcome;
+  }
+  return outcome;
+}
+
+/** What the control answer shows: the body the effect is judged beside, or why the effect cannot be seen. */
+async function controlShows(effect: Effect, controlled: ReturnType<typeof sample>): Promise<{ control: Json } | { outcome: CheckOutcome }> {
+  const seen = await controlled;
+  if (seen.res.status !== 200 || !isObject(seen.body)) return { outcome: inconclusive(`the control request was answered HTTP ${seen.res.status}${seen.unreadable === undefined ? '' : ` (${seen.unreadable})`}, so the effect cannot be seen`) };
+  const why = effect.premise?.(seen.body);
+  return why ? { outcome: inconclusive(why) } : { control: seen.body };
+}
+
+/** The answer to one case of a rule, judged by its expectation (a refusal, or the effect it names). */
+async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Condition[], streamed: boolean, label: string, request: CheckRequest, effect: Effect | undefined, res: CheckResponse, control: Json | undefined): Promise<CheckOutcome> {
   if (isRefusal(rule)) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, `${label}${rule.statement}`));
 
   let body: unknown;
