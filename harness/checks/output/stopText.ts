@@ -27,7 +27,7 @@ export function outputChecks(spec: Spec): Check[] {
         const content = get((await readJson(res)).body, 'choices', 0, 'message', 'content');
         // No answer with `stop` to look into: a refusal of it is its acceptance check's, any other one shows nothing.
         if (res.status !== 200 || typeof content !== 'string') return (await refusedForParameters(ctx, request, res, ['stop'])) ?? inconclusive(`the request with \`stop\` was answered HTTP ${res.status} without a message to look into`);
-        return outcomeOf(typeof content === 'string' && content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${shown(content)}`, res)] : []);
+        return outcomeOf(content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${shown(content)}`, res)] : []);
       },
     }),
   ];

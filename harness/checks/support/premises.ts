@@ -2,6 +2,7 @@ import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '..
 import { acceptanceOwner } from '../request/bounds.ts';
 import { get, isObject } from './body.ts';
 import { inconclusive } from './cooperation.ts';
+import { sample } from './samples.ts';
 
 /**
  * Output room for an answer whose content a check judges (a tool call, JSON, a reply to a prompt):
@@ -46,9 +47,9 @@ export async function refusedForParameters(ctx: CheckContext, request: CheckRequ
   if (res.status < 400 || res.status >= 500 || fields.length === 0 || owners.includes(undefined) || typeof request.body !== 'object' || request.body === null) return undefined;
   const without: Record<string, unknown> = { ...(request.body as Record<string, unknown>) };
   for (const f of fields) delete without[f];
-  const control = await ctx.send({ ...request, body: without });
-  await control.text().catch(() => undefined);
+  // Shared: where the check already asked the same request without them (its own control), no request more.
+  const { res: control } = await sample(ctx, { ...request, body: without });
   if (control.status !== 200) return undefined;
   const named = fields.map((f) => `\`${f}\``).join(' and ');
-  return inconclusive(`the request was refused (HTTP ${res.status}) because of ${named}: the same request without it was accepted. ${owners.join(' and ')} judges that refusal; this rule cannot be seen`);
+  return inconclusive(`the request was refused (HTTP ${res.status}) because of ${named}: the same request without it was accepted. ${owners.join(' and ')} judges that refusal; what this check judges cannot be seen`);
 }
