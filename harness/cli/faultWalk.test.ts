@@ -122,16 +122,17 @@ describe('premises: inconclusive where a premise fails, a failure where the cont
     for (const id of ['rule.chat.reasoning-effort.none-equals-disabled', 'rule.chat.reasoning-effort.none-equals-disabled.streamed']) expect(verdictOf('reasoning-effort-always-refused', id), id).toBe('skip (inconclusive)');
   });
 
-  test('every `stop` refused: its acceptance check fails; the checks that need `stop` are inconclusive, naming it', () => {
+  test('every `stop` refused: one must failure, its acceptance check; the checks that need `stop` are inconclusive, naming it', () => {
     expect(verdictOf('stop-always-refused', 'request.stop.accepted-within-bounds')).toBe('fail');
     for (const id of ['rule.chat.stop.not-in-output', 'stream.assembled.honours-stop', 'output.stop-sequence.left-out']) {
       expect(verdictOf('stop-always-refused', id), id).toBe('skip (inconclusive)');
       const r = runs.get('stop-always-refused')!.results.find((x) => x.checkId === id && x.model === 'svc-v4-flash')!;
-      expect(r.reason, id).toMatch(/because of `stop`: the same request without it was accepted\. request\.stop\.accepted-within-bounds judges that refusal/);
+      expect(r.reason, id).toMatch(/because of `stop`: the same request without it was accepted; request\.stop\.accepted-within-bounds fails for that refusal: one defect, reported there$/);
     }
-    // Besides the owner, only the property of valid requests (which meets random requests carrying `stop`) fails.
+    // The property of valid requests, meeting random requests carrying `stop`, finds the same refusal: reported by its owner.
+    expect(verdictOf('stop-always-refused', 'property.valid-requests.accepted')).toBe('skip (inconclusive)');
     const must = runs.get('stop-always-refused')!.results.filter((r) => r.verdict === 'fail' && r.severity === 'must' && r.model === 'svc-v4-flash').map((r) => r.checkId);
-    expect(must.sort()).toEqual(['property.valid-requests.accepted', 'request.stop.accepted-within-bounds']);
+    expect(must).toEqual(['request.stop.accepted-within-bounds']);
   });
 
   test('thinking ignored (never any reasoning): the checks that thinking turned off does not reason are inconclusive, never a pass', () => {

@@ -65,6 +65,12 @@ export interface Failure {
   message: string;
   /** Its kind and facts; absent only in records written before it existed (then it is a `value` of the message). */
   defect?: Defect;
+  /**
+   * The check that owns this defect (a parameter's acceptance), when another does: where that check
+   * fails too in the same run, this one is made inconclusive, one defect being one failure
+   * (runner/owned.ts); where it passes, this failure is the only report of the defect and stands.
+   */
+  ownedBy?: string;
   /** Stable across runs: the check, the kind of cause and where (results/failureKey.ts). */
   key?: string;
   /** JSON pointer into the judged body, when the failure is about one place. */

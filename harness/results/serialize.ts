@@ -44,7 +44,7 @@ const CHECK_RESULT = object(
     attempts: object(['requests', 'attempts']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(
-      object(['message', 'key', 'defect', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
+      object(['message', 'key', 'defect', 'ownedBy', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
         defect: object(['kind', 'path', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'what']),
         reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,

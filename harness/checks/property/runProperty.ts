@@ -7,14 +7,16 @@ import { failure, pass } from '../support/outcome.ts';
 export interface Problem {
   message: string;
   res: CheckResponse;
-  /** Extra fields of the failure (a JSON pointer, the spec entry broken, its defect). */
-  extra?: Pick<Failure, 'path' | 'specRef' | 'defect'>;
+  /** Extra fields of the failure (a JSON pointer, the spec entry broken, its defect, the check that owns it). */
+  extra?: Pick<Failure, 'path' | 'specRef' | 'defect' | 'ownedBy'>;
 }
 
 export interface PropertyCheck<T> {
   arbitrary: Arbitrary<T>;
   /** Sends one value and judges the answer: a problem, or undefined when the property holds. */
   judge(value: T): Promise<Problem | undefined>;
+  /** The check that owns the shrunk counterexample's problem, when another does (asked once, not while searching). */
+  owner?(value: T, problem: Problem): Promise<string | undefined>;
 }
 
 /**
@@ -64,7 +66,9 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
 
   const [value] = details.counterexample;
   const replay = `seed ${details.seed}, path "${details.counterexamplePath}"`;
-  const again = await prop.judge(value);
+  const judged = await prop.judge(value);
+  const ownedBy = judged && (await prop.owner?.(value, judged));
+  const again = judged && ownedBy ? { ...judged, extra: { ...judged.extra, ownedBy } } : judged;
   if (!again) return pass(`a failure found after ${details.numRuns} of ${ctx.options.runs} runs (${replay}) did not recur when its shrunk counterexample was sent again: ${describe(value)}`);
   const message = `${again.message} — shrunk counterexample (${details.numShrinks} shrinks; ${replay}), sent again with the same answer: ${describe(value)}`;
   // The shrinking is context: the defect is the answer's, as judged before it was said.

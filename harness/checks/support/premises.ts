@@ -1,7 +1,7 @@
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { acceptanceOwner } from '../request/bounds.ts';
 import { get, isObject } from './body.ts';
-import { inconclusive } from './cooperation.ts';
+import { failure, statusDefect } from './outcome.ts';
 import { sample } from './samples.ts';
 
 /**
@@ -36,20 +36,22 @@ export function cutOffBy(finishReason: unknown, completionTokens?: unknown): str
 
 /**
  * A request the check needs, refused (4xx): when the same request without `fields` is accepted, the
- * refusal is of those parameters, whose acceptance another check owns. Then the check is
- * inconclusive, naming that check, so one defect is one failure; shown, not assumed: the control is
- * sent. Otherwise (a parameter no other check owns, a control refused too) undefined, and the refusal
- * stands as the check's own finding.
+ * refusal is of that parameter, whose acceptance another check owns. The failure says so and names
+ * that check (`ownedBy`): where it fails too, the runner makes this one inconclusive, one defect
+ * being one failure (runner/owned.ts). Shown, not assumed: the control is sent, and the owner's
+ * verdict is read. Otherwise (a parameter no other check owns, several owners, a control refused
+ * too) undefined, and the refusal stands as the check's own finding.
  */
 export async function refusedForParameters(ctx: CheckContext, request: CheckRequest, res: CheckResponse, fields: readonly string[]): Promise<CheckOutcome | undefined> {
   const owners = [...new Set(fields.map((f) => acceptanceOwner(ctx.spec, f)))];
+  const [owner] = owners;
   // A parameter no other check owns is this check's to judge: its refusal stands.
-  if (res.status < 400 || res.status >= 500 || fields.length === 0 || owners.includes(undefined) || typeof request.body !== 'object' || request.body === null) return undefined;
+  if (res.status < 400 || res.status >= 500 || owners.length !== 1 || owner === undefined || typeof request.body !== 'object' || request.body === null) return undefined;
   const without: Record<string, unknown> = { ...(request.body as Record<string, unknown>) };
   for (const f of fields) delete without[f];
   // Shared: where the check already asked the same request without them (its own control), no request more.
   const { res: control } = await sample(ctx, { ...request, body: without });
   if (control.status !== 200) return undefined;
   const named = fields.map((f) => `\`${f}\``).join(' and ');
-  return inconclusive(`the request was refused (HTTP ${res.status}) because of ${named}: the same request without it was accepted. ${owners.join(' and ')} judges that refusal; what this check judges cannot be seen`);
+  return { verdict: 'fail', failures: [failure(`the request was refused (HTTP ${res.status}) because of ${named}: the same request without it was accepted`, res, { ...statusDefect(res), ownedBy: owner })] };
 }
