@@ -56,4 +56,11 @@ describe('progressLine', () => {
     expect(io.err.every((l) => !/[\n\r\u2028]/.test(l))).toBe(true);
     expect(io.err[1]).toBe(`  [2/2] skip  a.two (m): ${'x'.repeat(300)}…`);
   });
+
+  test('a failure another check owns says that it is settled by that check', () => {
+    const io = captureIO();
+    const owned: CheckResult = { ...result('rule.chat.stop.not-in-output', 'fail', ''), failures: [{ message: 'refused because of `stop`', ownedBy: 'request.stop.accepted-within-bounds' }] };
+    progressLine(io)(owned, 1, 1);
+    expect(io.err[0]).toMatch(/fail  rule\.chat\.stop\.not-in-output \(m\): refused because of `stop` \(request\.stop\.accepted-within-bounds's defect if it fails too: inconclusive then\)$/);
+  });
 });

@@ -39,7 +39,9 @@ export function progressLine(io: CommandIO) {
   };
   return (r: CheckResult, n: number, planned: number, repetition?: { index: number; of: number }) => {
     const mark = r.verdict === 'pass' ? 'pass ' : r.verdict.padEnd(5);
-    const why = r.verdict === 'pass' ? '' : r.reason ? `: ${oneLine(r.reason)}` : r.failures?.[0] ? `: ${oneLine(r.failures[0].message)}` : '';
+    // A failure another check owns is settled once every check has ended (runner/owned.ts): said so, not as a plain failure.
+    const owner = r.failures?.every((f) => f.ownedBy !== undefined) ? r.failures[0]?.ownedBy : undefined;
+    const why = r.verdict === 'pass' ? '' : r.reason ? `: ${oneLine(r.reason)}` : r.failures?.[0] ? `: ${oneLine(r.failures[0].message)}${owner ? ` (${owner}'s defect if it fails too: inconclusive then)` : ''}` : '';
     const key = why === '' ? undefined : `${r.verdict}${sameCause(r, why)}`;
     if (key !== undefined && key === same?.key) {
       same.more += 1;
