@@ -85,8 +85,6 @@ export const AREAS = [
   { area: 'client', checks: langchainClientChecks },
 ] as const satisfies readonly { area: string; checks: (spec: Spec) => Check[] }[];
 
-export type Area = (typeof AREAS)[number]['area'];
-
 function registryOf(spec: Spec): CheckRegistry {
   return new CheckRegistry().register(...AREAS.flatMap(({ checks }) => checks(spec)));
 }

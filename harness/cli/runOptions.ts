@@ -275,8 +275,6 @@ export const RUN_OPTIONS = [
   { flag: 'quiet', type: 'boolean', help: ['no progress lines'], config: { key: 'quiet', kind: 'boolean' } },
 ] as const satisfies readonly RunOption[];
 
-export type RunFlag = (typeof RUN_OPTIONS)[number]['flag'];
-
 type ValueOf<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
 
 /** The flags' values as the parser gives them (and the config file's, in the same shape), by flag. */

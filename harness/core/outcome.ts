@@ -59,8 +59,6 @@ export type Defect =
   | { kind: 'transport'; code: string; what: string }
   | { kind: 'client'; client: string; version: string; what: string };
 
-export const DEFECT_KINDS = ['schema', 'status', 'value', 'transport', 'client'] as const satisfies readonly Defect['kind'][];
-
 export interface Failure {
   message: string;
   /** Its kind and facts; absent only in records written before it existed (then it is a `value` of the message). */

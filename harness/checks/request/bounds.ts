@@ -14,7 +14,7 @@ const kebab = (s: string) => s.replace(/_/g, '-');
 const hasBounds = (expr: TypeExpr): boolean => typeof expr.minimum !== 'undefined' || typeof expr.maximum !== 'undefined' || (!!expr.enum && expr.type === 'string') || !!expr.one_of?.some((a) => typeof a.max_items === 'number');
 
 /** The check that owns whether a value of `field` within its bounds is accepted. */
-export const acceptanceCheckOf = (field: string): string => `request.${kebab(field)}.accepted-within-bounds`;
+const acceptanceCheckOf = (field: string): string => `request.${kebab(field)}.accepted-within-bounds`;
 
 /**
  * The check that owns whether a request carrying `field` is accepted: its bounds check, when it has
