@@ -17,6 +17,17 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The base run with `stream.events.done-last` changed as `change` says (its summary counted again), written to `name`. */
+function baseWithDoneLast(name: string, change: (r: RunRecord['results'][number]) => RunRecord['results'][number]): string {
+  const bundle = JSON.parse(readFileSync(BASE, 'utf8')) as { records: RunRecord[] };
+  const record = bundle.records[0]!;
+  record.results = record.results.map((r) => (r.checkId === 'stream.events.done-last' ? change(r) : r));
+  record.summary = summarize(record.results);
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(bundle));
+  return path;
+}
+
 describe('svc-conformance diff', () => {
   test('a check that passed and now fails is a regression: listed, exit 1', async () => {
     const io = captureIO();
@@ -40,13 +51,8 @@ describe('svc-conformance diff', () => {
   });
   test('checks that stopped being judged are listed as such, and fail the comparison under --strict', async () => {
     // The same run with a route now blocked: what passed shows nothing, and nothing regressed.
-    const bundle = JSON.parse(readFileSync(BASE, 'utf8')) as { records: RunRecord[] };
-    const record = bundle.records[0]!;
     const blocked = 'blocked by endpoint.chat-completions-on-base-url.served: answered 200 with a web page';
-    record.results = record.results.map((r) => (r.checkId === 'stream.events.done-last' ? { ...r, verdict: 'skip' as const, skipKind: 'blocked' as const, reason: blocked } : r));
-    record.summary = summarize(record.results);
-    const after = join(dir, 'blocked.json');
-    writeFileSync(after, JSON.stringify(bundle));
+    const after = baseWithDoneLast('blocked.json', (r) => ({ ...r, verdict: 'skip', skipKind: 'blocked', reason: blocked }));
     const io = captureIO();
     expect(await main(['diff', BASE, after], io)).toBe(0);
     expect(io.out).toContain('no longer judged: 1');
@@ -61,13 +67,7 @@ describe('svc-conformance diff', () => {
     expect(io.out).toContain('newly failing: 0');
   });
   test('a check that passed and is now flaky is newly flaky, a regression unless --allow-flaky', async () => {
-    const bundle = JSON.parse(readFileSync(BASE, 'utf8')) as { records: RunRecord[] };
-    const record = bundle.records[0]!;
-    const at = record.results.findIndex((r) => r.checkId === 'stream.events.done-last');
-    record.results[at] = { ...record.results[at]!, verdict: 'flaky', reason: 'flaky: 1 of 2 runs passed', failures: [{ message: 'no [DONE]' }], repeat: repeatStatsOf(2, 1, 1) };
-    record.summary = summarize(record.results);
-    const flaky = join(dir, 'flaky.json');
-    writeFileSync(flaky, JSON.stringify(bundle));
+    const flaky = baseWithDoneLast('flaky.json', (r) => ({ ...r, verdict: 'flaky', reason: 'flaky: 1 of 2 runs passed', failures: [{ message: 'no [DONE]' }], repeat: repeatStatsOf(2, 1, 1) }));
     const io = captureIO();
     expect(await main(['diff', BASE, flaky], io)).toBe(1);
     expect(io.out).toContain('newly flaky: 1');
