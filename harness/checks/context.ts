@@ -1,6 +1,6 @@
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { Answer } from '#harness/core/answer.ts';
-import type { Failure, SkipKind } from '#harness/core/outcome.ts';
+import type { ClassCoverage, Failure, SkipKind } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
@@ -71,7 +71,7 @@ export type ServedVerdict =
 
 export type CheckOutcome =
   /** `cases`: how many the pass rests on, for a check that puts several (a property's values, a rule's cases). */
-  | { verdict: 'pass'; note?: string; cases?: number }
-  | { verdict: 'fail'; failures: Failure[] }
+  | { verdict: 'pass'; note?: string; cases?: number; classes?: ClassCoverage }
+  | { verdict: 'fail'; failures: Failure[]; classes?: ClassCoverage }
   | { verdict: 'skip'; reason: string; kind: SkipKind }
   | { verdict: 'unsupported'; reason: string };

@@ -47,14 +47,15 @@ export interface Reproducer {
  * words, without the check's statement or the context (URL, shrinking, a client's own words) that
  * the message adds around it.
  * - `schema`: a body breaks its schema (or the error envelope's) at `path`, by ajv's `keyword`;
- * - `status`: the endpoint answered `got` where the rule gives `expected` ("400 or 422", "2xx");
+ * - `status`: the endpoint answered `got` where the rule gives `expected` ("400 or 422", "2xx"); `sent`:
+ *   the class of request it answered, when a check sends many (`type messages string`): each its own cause;
  * - `value`: a value the rule judges is wrong (at `path`, when it is about one place);
  * - `transport`: no complete answer came back (`code`, a HARNESS_ code);
  * - `client`: a client library broke on the answer.
  */
 export type Defect =
   | { kind: 'schema'; path: string; keyword: string; what: string }
-  | { kind: 'status'; expected: string; got: number }
+  | { kind: 'status'; expected: string; got: number; sent?: string }
   | { kind: 'value'; what: string; path?: string }
   | { kind: 'transport'; code: string; what: string }
   | { kind: 'client'; client: string; version: string; what: string };
@@ -153,4 +154,19 @@ export interface Judged {
   chunks?: number;
   /** Cases the check put to the endpoint (a property's values, a rule's sets of conditions), when it has cases. */
   cases?: number;
+  /** Classes of invalid request the spec names, and which were sent (the coverage phase). */
+  classes?: ClassCoverage;
+}
+
+/** An operation's classes of invalid request (checks/property/invalidClasses.ts): named, sent, sent elsewhere, not sent. */
+export interface ClassCoverage {
+  operation: string;
+  /** Classes the spec names for the model. */
+  named: number;
+  /** Sent by this check. */
+  sent: number;
+  /** Sent by the checks that own them (a rule's check, a bound's), by check. */
+  elsewhere: { check: string; classes: string[] }[];
+  /** Named and not sent, each with why (the run's cap, not breakable alone for the model, at most advisory). */
+  notSent: { class: string; why: string }[];
 }

@@ -48,7 +48,7 @@ export function causeKey(f: Failure): string {
     case 'schema':
       return `schema ${folded(d.path)} ${d.keyword}: ${folded(d.what)}`;
     case 'status':
-      return `status ${d.expected} got ${d.got}`;
+      return `status ${d.expected} got ${d.got}${d.sent === undefined ? '' : ` for ${d.sent}`}`;
     case 'transport':
       return `transport ${d.code}`;
     case 'client':
@@ -64,7 +64,7 @@ export function headlineOf(d: Defect): string {
     case 'schema':
       return `${d.path || '/'}: ${d.what}`;
     case 'status':
-      return `expected HTTP ${d.expected}, got ${d.got}`;
+      return `${d.sent === undefined ? '' : `${d.sent}: `}expected HTTP ${d.expected}, got ${d.got}`;
     case 'transport':
       return `${d.code}: ${d.what}`;
     case 'client':

@@ -4,7 +4,7 @@ import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
 import { isTransportError } from '#harness/transport/index.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
-import type { CheckResult, ErrorCause, Failure, Judged, TokenUse } from '#harness/core/outcome.ts';
+import type { CheckResult, ClassCoverage, ErrorCause, Failure, Judged, TokenUse } from '#harness/core/outcome.ts';
 import { NO_TOKENS } from '#harness/core/tokens.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
@@ -23,17 +23,17 @@ import { isBudgetReached } from './spend/BudgetReachedError.ts';
 export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tracked, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
   const started = performance.now();
   const base = resultHead(check, ctx.model);
-  const done = (cases?: number) => {
+  const done = (cases?: number, classes?: ClassCoverage) => {
     const durationMs = Math.round(performance.now() - started);
     const tokens = tracked.settle();
-    const judged = judgedOf(tracked.judged(), cases);
+    const judged = judgedOf(tracked.judged(), cases, classes);
     return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}), ...(judged ? { judged } : {}) };
   };
   try {
     const outcome = await check.run(ctx);
     switch (outcome.verdict) {
       case 'pass': {
-        const seen = done(outcome.cases);
+        const seen = done(outcome.cases, outcome.classes);
         if (seen.judged === undefined) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: JUDGED_NOTHING, ...seen };
         return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...seen };
       }
@@ -42,7 +42,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
         const notNow = ctx.spec.errors.retry.statuses;
         const judged = outcome.failures.filter((f) => !answeredNotNow(f, notNow));
         if (judged.length === 0) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: notNowReason(outcome.failures[0]!.evidence!), ...done() };
-        return { ...base, verdict: 'fail', failures: judged.map((f) => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) })), ...done() };
+        return { ...base, verdict: 'fail', failures: judged.map((f) => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) })), ...done(undefined, outcome.classes) };
       }
       case 'skip':
         return { ...base, verdict: 'skip', skipKind: outcome.kind, reason: outcome.reason, ...done() };
@@ -76,10 +76,10 @@ function errorCause(err: unknown): ErrorCause {
 }
 
 /** What the answers a check read hold: how many, their stream chunks, and the cases it put; undefined for none. */
-function judgedOf(answers: readonly Exchange[], cases: number | undefined): Judged | undefined {
+function judgedOf(answers: readonly Exchange[], cases: number | undefined, classes: ClassCoverage | undefined): Judged | undefined {
   if (answers.length === 0) return undefined;
   const chunks = answers.reduce((n, e) => n + (e.response?.events?.filter((ev) => !ev.data.startsWith(':') && ev.data !== '[DONE]').length ?? 0), 0);
-  return { exchanges: answers.length, ...(chunks > 0 ? { chunks } : {}), ...(cases === undefined ? {} : { cases }) };
+  return { exchanges: answers.length, ...(chunks > 0 ? { chunks } : {}), ...(cases === undefined ? {} : { cases }), ...(classes === undefined ? {} : { classes }) };
 }
 
 /** What a check's run left for the runner: its tokens (read once it ended) and the endpoint's answers it read. */

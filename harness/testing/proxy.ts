@@ -5,7 +5,9 @@ import { startServer, type TestServer } from './httpTestServer.ts';
 
 export interface ProxyOptions {
   /** An answer of the proxy's own instead of forwarding (a refusal, a 404 for a path it does not route). */
-  answer?(req: IncomingMessage, path: string): { status: number; body: unknown } | undefined;
+  answer?(req: IncomingMessage, path: string, body: Buffer): { status: number; body: unknown } | undefined;
+  /** Rewrites a JSON request body before it is forwarded (a gateway that drops or replaces what it does not take); undefined: as sent. */
+  rewriteRequest?(body: unknown, path: string): unknown;
   /** Rewrites a JSON body the target answered with (what a gateway that rewrites errors does), knowing the request it answers. */
   rewriteJson?(body: unknown, status: number, request: { method: string; path: string; body?: Buffer }): unknown;
   /** Answer 429 (retry-after 1) to a request arriving while this many are in flight, whatever their key, until each has ended. */
@@ -36,13 +38,13 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const path = (req.url ?? '/').split('?')[0]!;
-    const own = options.answer?.(req, path);
+    const own = options.answer?.(req, path, Buffer.concat(chunks));
     if (own) {
       res.writeHead(own.status, { 'content-type': 'application/json' }).end(JSON.stringify(own.body));
       return;
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([n]) => !['host', 'connection', 'content-length'].includes(n)).map(([n, v]) => [n, String(v)]));
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const body = chunks.length > 0 ? rewritten(Buffer.concat(chunks), path, options) : undefined;
     // A client that leaves (a run abandoning a stream it no longer needs, the proxy closing) stops
     // the forwarded request too, and a forwarded answer that breaks off ends this one: nothing
     // is left reading from the target, and no rejection escapes the handler.
@@ -63,4 +65,17 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
       res.destroy();
     }
   });
+}
+
+/** The request body as the proxy forwards it: rewritten when it is JSON and the proxy rewrites requests. */
+function rewritten(body: Buffer, path: string, options: ProxyOptions): Buffer {
+  if (!options.rewriteRequest) return body;
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return body;
+  }
+  const out = options.rewriteRequest(json, path);
+  return out === undefined ? body : Buffer.from(JSON.stringify(out));
 }

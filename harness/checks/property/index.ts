@@ -1,9 +1,10 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { Check } from '../define.ts';
+import { invalidClassesCheck } from './invalidClasses.ts';
 import { invalidRequestsCheck } from './invalidRequests.ts';
 import { validRequestsCheck } from './validRequests.ts';
 
-/** The property checks: requests drawn from the spec, valid and broken, with shrinking. */
+/** The property checks: requests drawn from the spec, valid and broken, with shrinking; before them, every class of broken request once (the coverage phase). */
 export function propertyChecks(spec: Spec): Check[] {
-  return [validRequestsCheck(), invalidRequestsCheck(spec)];
+  return [validRequestsCheck(), invalidClassesCheck(spec), invalidRequestsCheck(spec)];
 }

@@ -5,6 +5,9 @@ import { currentModels, defineCheck, type Check } from '../define.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { requestText } from './describe.ts';
 import { runProperty, type Problem } from './runProperty.ts';
+import { coverageClasses } from '#harness/derive/arbitraries/coverageClasses.ts';
+import { chat } from '../support/requests.ts';
+import { INVALID_CLASSES_ID, planClasses } from './invalidClasses.ts';
 
 /** Sends a request that breaks one rule and judges the refusal: the spec's status (any 4xx when it names none) and a well-formed error envelope. */
 async function judgeRefused(ctx: CheckContext, { request, broken }: InvalidChatRequest): Promise<Problem | undefined> {
@@ -15,6 +18,18 @@ async function judgeRefused(ctx: CheckContext, { request, broken }: InvalidChatR
   if (!first) return undefined;
   const pointer = `/${broken.field.split('.').join('/')}`;
   return { message: first.message, res, extra: { path: first.path ?? pointer, specRef: first.specRef ?? `rules.${broken.ruleId}`, ...(first.defect ? { defect: first.defect } : {}) } };
+}
+
+/**
+ * The coverage phase, when it sends a class of the counterexample's kind and field (a wrong type
+ * of `model`, whichever): one defect, reported there when it fails there too (runner/owned.ts).
+ */
+function coveredBy(ctx: CheckContext, { broken }: InvalidChatRequest): string | undefined {
+  const base = chat(ctx).body as Record<string, unknown>;
+  const { classes, unsendable } = coverageClasses(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel }, base);
+  const template = broken.field.split('.').map((s) => (/^[0-9]+$/.test(s) ? '*' : s)).join('.');
+  const sent = planClasses(ctx.spec, classes, unsendable).send;
+  return sent.some((c) => c.kind === broken.kind && c.field === template) ? INVALID_CLASSES_ID : undefined;
 }
 
 /** Rules the arbitrary breaks on the spec's current models: the check's specRefs. */
@@ -41,7 +56,7 @@ export function invalidRequestsCheck(spec: Spec): Check {
     chain: 'runs',
     run(ctx) {
       const arbitrary = invalidChatRequest(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel });
-      return runProperty(ctx, { arbitrary, judge: (x) => judgeRefused(ctx, x) }, (x) => requestText(x.request));
+      return runProperty(ctx, { arbitrary, judge: (x) => judgeRefused(ctx, x), owner: async (x) => coveredBy(ctx, x) }, (x) => requestText(x.request));
     },
   });
 }

@@ -25,6 +25,14 @@ export function acceptanceOwner(spec: Spec, field: string): string | undefined {
   return expr !== undefined && hasBounds(expr) ? acceptanceCheckOf(field) : undefined;
 }
 
+/** The check that sends `field` just beyond its bounds and off its list, when it has bounds. */
+export function refusalOwner(spec: Spec, field: string): string | undefined {
+  const expr = spec.objects.chat_completion_request?.fields[field];
+  return expr !== undefined && hasBounds(expr) ? refusalCheckOf(field) : undefined;
+}
+
+const refusalCheckOf = (field: string): string => `request.${kebab(field)}.refused-beyond-bounds`;
+
 interface Probe {
   value: unknown;
   label: string;
@@ -115,7 +123,7 @@ export function boundChecks(spec: Spec): Check[] {
         },
       }),
       defineCheck({
-        id: `request.${kebab(name)}.refused-beyond-bounds`,
+        id: refusalCheckOf(name),
         title: `\`${name}\` just beyond its bounds is refused with the spec's status and an error envelope`,
         area: 'request',
         ...gradeOf(rule),

@@ -4,7 +4,7 @@ import type { FieldNode } from '../helpers/fieldWalk.ts';
 import { deepEqual } from '../helpers/refusingRules.ts';
 import { boundOf, declaredTypes, ENDPOINT, isBodyCondition, isRefusal, modelOf, ruleById, statusesOf, type Bound } from '../helpers/specReading.ts';
 import { validValue, type FieldOptions } from './fieldValues.ts';
-import { beyond, offList, tooLongArray, wrongTypeValues } from './values.ts';
+import { beyond, offList, offListValues, tooLongArray, wrongTypeCandidates, wrongTypeValues } from './values.ts';
 
 /**
  * The ways to break a valid chat request, one spec entry each, read from objects.yaml (bounds,
@@ -32,9 +32,23 @@ export interface BreakDef {
   statuses: number[] | undefined;
   /** What the break writes into (or removes from) a valid request. */
   patches: Arbitrary<Patch[]>;
+  /**
+   * The break's classes, each made concrete once (the coverage phase sends one request each): one
+   * per wrong JSON type; the first value beyond a bound; one stranger off a list; the field removed.
+   */
+  cases: BreakCase[];
   /** The break in words, with the concrete path. */
   describe(path: string, patches: readonly Patch[]): string;
 }
+
+export interface BreakCase {
+  /** What distinguishes the case within its break (`string` for a wrong type, `maximum` for a bound). */
+  label: string;
+  patches: Patch[];
+}
+
+/** The first value an arbitrary draws from seed 0: a deterministic stand-in for "a valid X". */
+export const firstOf = <T>(arb: Arbitrary<T>): T => fc.sample(arb, { seed: 0, numRuns: 1 })[0]!;
 
 /** The rule each kind of field problem falls under (the emulator keeps the same table on its own). */
 export const RULE_OF_KIND = {
@@ -71,6 +85,7 @@ export function boundBreaks(spec: Spec, nodes: readonly FieldNode[], opts: Field
           templates: [path],
           ...ruleFor(spec, perModelRule(spec, b)?.id ?? RULE_OF_KIND.bound),
           patches: single(path, beyond(b.refuse, side === 'maximum' ? 1 : -1, integer)),
+          cases: [{ label: side, patches: [{ template: path, value: b.refuse }] }],
           describe: (p, [patch]) => `\`${p}\` = ${show(patch?.value)} (${side} ${b.written})`,
         });
       }
@@ -88,6 +103,7 @@ export function boundBreaks(spec: Spec, nodes: readonly FieldNode[], opts: Field
         templates: [path],
         ...ruleFor(spec, RULE_OF_KIND.bound),
         patches: single(path, tooLongArray(item, max)),
+        cases: [{ label: 'max_items', patches: [{ template: path, value: Array.from({ length: max + 1 }, () => firstOf(item)) }] }],
         describe: (p, [patch]) => `\`${p}\` with ${Array.isArray(patch?.value) ? patch.value.length : '?'} items (at most ${max})`,
       });
     }
@@ -116,6 +132,7 @@ export function enumBreaks(spec: Spec, nodes: readonly FieldNode[]): BreakDef[] 
       templates: [path],
       ...ruleFor(spec, RULE_OF_KIND.enum),
       patches: single(path, offList(allowed)),
+      cases: [{ label: 'off-list', patches: [{ template: path, value: offListValues(allowed)[0] }] }],
       describe: (p, [patch]) => `\`${p}\` = ${show(patch?.value)} (allowed: ${allowed.map(show).join(', ')})`,
     });
   }
@@ -132,6 +149,7 @@ export function requiredBreaks(spec: Spec, nodes: readonly FieldNode[]): BreakDe
       templates: [path],
       ...ruleFor(spec, RULE_OF_KIND.required),
       patches: fc.constant([{ template: path, value: REMOVE }]),
+      cases: [{ label: 'missing', patches: [{ template: path, value: REMOVE }] }],
       describe: (p: string) => `\`${p}\` is missing (required)`,
     }));
 }
@@ -148,6 +166,7 @@ export function typeBreaks(spec: Spec, nodes: readonly FieldNode[]): BreakDef[] 
       templates: [path],
       ...ruleFor(spec, RULE_OF_KIND.type),
       patches: single(path, wrongTypeValues(types)),
+      cases: wrongTypeCandidates(types).map((c) => ({ label: c.type, patches: [{ template: path, value: c.value }] })),
       describe: (p, [patch]) => `\`${p}\` = ${show(patch?.value)} (must be ${types.join(' or ')})`,
     });
   }
@@ -183,12 +202,14 @@ export function ruleBreaks(spec: Spec, opts: FieldOptions, fieldExpr: (path: str
       patches.push(value.map((v) => ({ template: field, value: v })));
     }
     if (patches.length !== rule.when.length) continue;
+    const all = fc.tuple(...patches);
     out.push({
       kind: 'rule',
       field: rule.when[0]!.field!,
       templates: rule.when.map((c) => c.field!),
       ...ruleFor(spec, rule.id),
-      patches: fc.tuple(...patches),
+      patches: all,
+      cases: [{ label: 'broken', patches: firstOf(all) }],
       describe: (_p, ps) => `${rule.statement.replace(/\.$/, '')} (here: ${ps.map((x) => `\`${x.template}\` ${x.value === REMOVE ? 'not set' : `= ${show(x.value)}`}`).join(', ')})`,
     });
   }

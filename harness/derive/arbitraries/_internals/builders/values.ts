@@ -62,10 +62,14 @@ export function tooLongArray<T>(item: Arbitrary<T>, max: number): Arbitrary<T[]>
  * should be plain.
  */
 export function offList(allowed: readonly unknown[]): Arbitrary<string> {
+  return fc.constantFrom(...offListValues(allowed));
+}
+
+/** offList's strings, the plain stranger first. */
+export function offListValues(allowed: readonly unknown[]): string[] {
   const words = allowed.filter((v): v is string => typeof v === 'string');
   const candidates = ['not-a-listed-value', ...words.flatMap((w) => [w.toUpperCase(), `${w}-x`])];
-  const out = [...new Set(candidates)].filter((c) => !allowed.includes(c));
-  return fc.constantFrom(...out);
+  return [...new Set(candidates)].filter((c) => !allowed.includes(c));
 }
 
 /**
@@ -73,6 +77,11 @@ export function offList(allowed: readonly unknown[]): Arbitrary<string> {
  * boolean: a lenient parser may read those as the right type). For an integer, a fraction too.
  */
 export function wrongTypeValues(types: readonly TypeName[]): Arbitrary<unknown> {
+  return fc.constantFrom(...wrongTypeCandidates(types).map((c) => c.value));
+}
+
+/** wrongTypeValues's values, one per JSON type the field does not take, each with that type. */
+export function wrongTypeCandidates(types: readonly TypeName[]): { value: unknown; type: TypeName }[] {
   const candidates: { value: unknown; type: TypeName }[] = [
     { value: 'wrong-type', type: 'string' },
     { value: 12345, type: 'integer' },
@@ -82,7 +91,7 @@ export function wrongTypeValues(types: readonly TypeName[]): Arbitrary<unknown> 
     { value: { value: 'x' }, type: 'object' },
   ];
   const admits = (t: TypeName) => types.includes(t) || (t === 'integer' && types.includes('number'));
-  const out = candidates.filter((c) => !admits(c.type)).map((c) => c.value);
+  const out = candidates.filter((c) => !admits(c.type));
   if (out.length === 0) throw new Error(`wrongTypeValues: every JSON type is allowed (${types.join(', ')})`);
-  return fc.constantFrom(...out);
+  return out;
 }

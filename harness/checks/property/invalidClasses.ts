@@ -1,0 +1,123 @@
+import type { ClassCoverage, Failure } from '#harness/core/outcome.ts';
+import { coverageClasses, type CoverageClass } from '#harness/derive/arbitraries/coverageClasses.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { CheckContext, CheckOutcome } from '../context.ts';
+import { currentModels, defineCheck, type Check } from '../define.ts';
+import { refusalOwner } from '../request/bounds.ts';
+import { delegatedTo } from '../rule/rules.ts';
+import { wrongTypeValue } from '../support/build.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { judgeRefusal } from '../support/refusal.ts';
+import { chat } from '../support/requests.ts';
+import { sample, settled } from '../support/samples.ts';
+import { pass } from '../support/outcome.ts';
+
+export const INVALID_CLASSES_ID = 'property.invalid-classes.refused-with-spec-status';
+
+/**
+ * Requests the coverage phase sends per model, at most. Each costs a round trip: at 800 ms and the
+ * default concurrency, 40 per model for the default two models add about 4 s to a full run
+ * (docs/performance.md). Classes past it are named in the report as not sent.
+ */
+export const COVERAGE_REQUESTS = 40;
+
+const OPERATION = 'chat_completions';
+
+/**
+ * The check that already sends a class, when one does: a top-level bound or list (the field's
+ * refused-beyond-bounds check), a cross-field rule (its rule check), a required field or a wrong
+ * type a rule names as a case (that rule's check, with the value its builder writes).
+ */
+function ownerOf(spec: Spec, c: CoverageClass): string | undefined {
+  const top = !c.field.includes('.');
+  if ((c.kind === 'bound' || c.kind === 'enum') && top) return refusalOwner(spec, c.field);
+  const rule = spec.rules.find((r) => r.id === c.ruleId);
+  if (!rule || delegatedTo(rule) !== undefined) return undefined;
+  if (c.kind === 'rule') return `rule.${rule.id}`;
+  const cases = [rule.when, ...(rule.also_when ?? [])];
+  if (c.kind === 'required' && cases.some((w) => w.some((x) => x.field === c.field && x.present === false))) return `rule.${rule.id}`;
+  if (c.kind === 'type' && top && cases.some((w) => w.some((x) => x.field === c.field && x.wrong_type === true))) {
+    const written = wrongTypeValue(spec.objects.chat_completion_request?.fields[c.field]);
+    if (c.id.endsWith(` ${jsonTypeOf(written)}`)) return `rule.${rule.id}`;
+  }
+  return undefined;
+}
+
+/** A value's JSON type as the classes name it (`integer` apart from `number`). */
+const jsonTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v);
+
+/**
+ * What this run sends of the classes: first one class per kind and field (every field and every
+ * kind get a request), then the rest in the spec's order, up to the cap. Classes another check
+ * sends are counted there; advisory ones (a value the spec leaves open) are not sent by a must check.
+ */
+export function planClasses(spec: Spec, classes: readonly CoverageClass[], unsendable: readonly { id: string; why: string }[], cap = COVERAGE_REQUESTS): { send: CoverageClass[]; coverage: ClassCoverage } {
+  const elsewhere = new Map<string, string[]>();
+  const notSent: ClassCoverage['notSent'] = unsendable.map((u) => ({ class: u.id, why: u.why }));
+  const candidates: CoverageClass[] = [];
+  const covered = new Set<string>();
+  for (const c of classes) {
+    const owner = ownerOf(spec, c);
+    if (owner) {
+      elsewhere.set(owner, [...(elsewhere.get(owner) ?? []), c.id]);
+      covered.add(`${c.kind} ${c.field}`);
+    } else if (c.strength !== 'must') notSent.push({ class: c.id, why: 'its validity is left open by the description (null may stand for "not set"): at most advisory, not sent by a must check' });
+    else candidates.push(c);
+  }
+  // A null is a wrong type of its own only where nullability is stated; it waits behind every field's first class.
+  const first = candidates.filter((c) => c.kind !== 'null' && !covered.has(`${c.kind} ${c.field}`) && (covered.add(`${c.kind} ${c.field}`), true));
+  const rest = candidates.filter((c) => !first.includes(c));
+  const ordered = [...first, ...rest];
+  const send = ordered.slice(0, cap);
+  for (const c of ordered.slice(cap)) notSent.push({ class: c.id, why: `beyond the ${cap} requests per model the coverage phase sends` });
+  return {
+    send,
+    coverage: { operation: OPERATION, named: classes.length + unsendable.length, sent: send.length, elsewhere: [...elsewhere].map(([check, ids]) => ({ check, classes: ids })), notSent },
+  };
+}
+
+/**
+ * The coverage phase: every class of invalid chat request the spec names, made concrete once and
+ * sent, each judged as the random phase judges its values (the status its rule names, 400 or 422
+ * where it names both, and a well-formed envelope). A refusal is credited only where the smallest
+ * valid request is accepted (the control); a failure is one per class, with its request.
+ */
+export function invalidClassesCheck(spec: Spec): Check {
+  return defineCheck({
+    id: INVALID_CLASSES_ID,
+    title: 'each class of invalid request the spec names (a required field missing, a wrong JSON type, a value off a list or beyond a bound, a broken rule, a body that is not an object) is refused with the status its rule names and an error envelope',
+    area: 'property',
+    severity: 'must',
+    basis: 'stated',
+    specRefs: specRefsOf(spec),
+    appliesTo: currentModels,
+    async run(ctx) {
+      const base = chat(ctx);
+      const { classes, unsendable } = coverageClasses(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel }, base.body as Record<string, unknown>);
+      const { send, coverage } = planClasses(ctx.spec, classes, unsendable);
+      // The control goes with the classes: no round trip waits on another.
+      const control = sample(ctx, base);
+      const judged = await Promise.all(send.map((c) => judgeClass(ctx, c)));
+      const failures = judged.flat();
+      if (failures.length > 0) return (await settled(control), { verdict: 'fail', failures, classes: coverage });
+      const { res } = await control;
+      if (res.status !== 200) return inconclusive(`the smallest valid request is refused too (HTTP ${res.status}): refusing ${send.length} invalid ones shows nothing of them`);
+      return { ...pass(undefined, send.length), classes: coverage };
+    },
+  });
+}
+
+async function judgeClass(ctx: CheckContext, c: CoverageClass): Promise<Failure[]> {
+  const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', ...c.request });
+  const expect = c.statuses ? { status_any_of: c.statuses } : { error: true as const };
+  const failures = await judgeRefusal(ctx, res, expect, `${c.what}, which breaks ${c.ruleId}`);
+  const pointer = c.path === '' ? '' : `/${c.path.split('.').join('/')}`;
+  return failures.map((f) => ({ ...f, path: f.path ?? pointer, specRef: f.specRef ?? `rules.${c.ruleId}`, ...(f.defect?.kind === 'status' ? { defect: { ...f.defect, sent: c.id } } : {}) }));
+}
+
+/** The rules the classes fall under, on the spec's current models (a smallest request stands for the check's). */
+function specRefsOf(spec: Spec): string[] {
+  const models = Object.entries(spec.models).filter(([, m]) => currentModels(m)).map(([id]) => id);
+  const rules = models.flatMap((model) => coverageClasses(spec, { model }, { model, messages: [{ role: 'user', content: 'Hi' }] }).classes.map((c) => c.ruleId));
+  return [...new Set(rules)].map((id) => `rules.${id}`);
+}

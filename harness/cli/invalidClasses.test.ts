@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { INVALID_CLASSES_ID } from '#harness/checks/property/invalidClasses.ts';
+import { runChecks } from '#harness/runner/runChecks.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { emulatorTarget, type Target } from '#harness/targets/target.ts';
+import { emulatorRunConfig } from '#harness/testing/emulatorRunConfig.ts';
+import { startProxy, type ProxyOptions } from '#harness/testing/proxy.ts';
+
+/**
+ * Endpoints that each crash on (answer 500), or serve (forward as if valid), one class of invalid
+ * request, as a gateway in front of a valid service does: each is caught at default settings (10
+ * random runs, the coverage phase's default cap), by the coverage phase, with the class named and a
+ * reproducer. The first four are the classes issue 32 names; the rest it does not.
+ */
+const { spec } = loadSpec();
+const NOW = new Date('2026-06-01T00:00:00Z');
+const MODEL = 'svc-v4-flash';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const crash = { status: 500, body: { error: { message: 'internal error', type: 'server_error', code: 'internal_error', param: null } } };
+const chatBody = (path: string, raw: Buffer): unknown => {
+  if (path !== '/chat/completions') return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const firstMessage = (b: unknown): Json | undefined => (isObject(b) && Array.isArray(b.messages) && isObject(b.messages[0]) ? b.messages[0] : undefined);
+const firstTool = (b: unknown): Json | undefined => (isObject(b) && Array.isArray(b.tools) && isObject(b.tools[0]) ? b.tools[0] : undefined);
+
+const crashesWhen = (when: (body: unknown) => boolean): ProxyOptions => ({ answer: (_req, path, raw) => (when(chatBody(path, raw)) ? crash : undefined) });
+
+/** Each endpoint: how it breaks, and the class the coverage phase names for it. */
+const BROKEN: { name: string; options: ProxyOptions; caught: string }[] = [
+  { name: '500 for `messages` that is not an array', options: crashesWhen((b) => isObject(b) && b.messages !== undefined && !Array.isArray(b.messages)), caught: 'type messages ' },
+  { name: '500 for a `model` that is not a string', options: crashesWhen((b) => isObject(b) && b.model !== undefined && typeof b.model !== 'string'), caught: 'type model ' },
+  { name: '500 for a message role the format does not have', options: crashesWhen((b) => { const role = firstMessage(b)?.role; return typeof role === 'string' && !['system', 'user', 'assistant', 'tool'].includes(role); }), caught: 'enum messages.*.role off-list' },
+  { name: '`tools` that is not an array served as if absent', options: { rewriteRequest: (b) => (isObject(b) && b.tools !== undefined && !Array.isArray(b.tools) ? { ...b, tools: undefined } : undefined) }, caught: 'type tools ' },
+  // Classes the issue does not name.
+  { name: '500 for a `thinking.type` off its list', options: crashesWhen((b) => isObject(b) && isObject(b.thinking) && typeof b.thinking.type === 'string' && !['enabled', 'disabled'].includes(b.thinking.type)), caught: 'enum thinking.type off-list' },
+  { name: 'a tool whose function name is not a string, its name replaced and served', options: { rewriteRequest: (b) => { const f = firstTool(b)?.function; if (isObject(f) && f.name !== undefined && typeof f.name !== 'string') f.name = 'renamed'; return b; } }, caught: 'type tools.*.function.name ' },
+  { name: 'a body that is a JSON array, its first item served', options: { rewriteRequest: (b) => (Array.isArray(b) ? b[0] : undefined) }, caught: 'body (body) array' },
+  { name: '500 for a message without `content`', options: crashesWhen((b) => { const m = firstMessage(b); return m !== undefined && !('content' in m); }), caught: 'required messages.*.content missing' },
+];
+
+let target: Target;
+beforeAll(async () => {
+  target = await emulatorTarget(spec, { now: NOW });
+});
+afterAll(async () => target.close());
+
+async function coverageOn(options: ProxyOptions): Promise<{ coverage: CheckResult; random: CheckResult }> {
+  const proxy = await startProxy(target.baseUrl, options);
+  try {
+    const at = { ...target, baseUrl: proxy.url, messagesBaseUrl: target.messagesBaseUrl.replace(target.baseUrl, proxy.url) };
+    const { results } = await runChecks(emulatorRunConfig(at, [MODEL], NOW, { only: ['property.'] }));
+    return { coverage: results.find((r) => r.checkId === INVALID_CLASSES_ID)!, random: results.find((r) => r.checkId === 'property.invalid-requests.refused-with-spec-status')! };
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe('the coverage phase at default settings', () => {
+  test('a transparent proxy: every class sent is refused as the spec says, and the report counts them', async () => {
+    const { coverage: r } = await coverageOn({});
+    expect(r.verdict).toBe('pass');
+    const classes = r.judged?.classes;
+    expect(classes?.sent).toBeGreaterThan(30);
+    expect(classes!.sent + classes!.elsewhere.reduce((n, e) => n + e.classes.length, 0) + classes!.notSent.length).toBe(classes!.named);
+    expect(r.judged?.cases).toBe(classes?.sent);
+  });
+
+  test.each(BROKEN.map((b) => [b.name, b] as const))('%s: caught, the class named, with its reproducer', async (_name, b) => {
+    const { coverage: r, random } = await coverageOn(b.options);
+    // The random phase, meeting the same class, reports it there: one defect, one failure.
+    expect(random.verdict).not.toBe('fail');
+    expect(r.verdict).toBe('fail');
+    expect(r.severity).toBe('must');
+    const caught = r.failures!.filter((f) => f.defect?.kind === 'status' && f.defect.sent?.startsWith(b.caught));
+    expect(caught.map((f) => f.message), r.failures!.map((f) => f.message).join('\n')).not.toEqual([]);
+    // Only classes of that field fail (a null there is not an array either): every other class was refused as the spec says.
+    const fieldOf = (sent: string | undefined) => sent?.split(' ')[1];
+    expect(r.failures!.map((f) => (f.defect?.kind === 'status' ? fieldOf(f.defect.sent) : f.message)).filter((x) => x !== fieldOf(b.caught))).toEqual([]);
+    expect(caught[0]!.reproducer?.curl).toMatch(/curl .*\/chat\/completions/);
+  });
+});
