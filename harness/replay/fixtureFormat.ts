@@ -1,3 +1,4 @@
+import { parsesAsJson } from '#harness/core/parsesAsJson.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,7 +102,8 @@ function sortKeys(value: unknown): unknown {
  * for none.
  */
 export function canonicalBody(req: { body?: unknown; rawBody?: string }): string {
-  if (req.rawBody !== undefined) return `raw:${req.rawBody}`;
+  // Bytes that parse as JSON are matched as JSON: a replayed request's bytes are read that way (requestKey.ts).
+  if (req.rawBody !== undefined) return parsesAsJson(req.rawBody) ? canonicalJson(JSON.parse(req.rawBody), 0) : `raw:${req.rawBody}`;
   if (req.body !== undefined) return canonicalJson(req.body, 0);
   return '';
 }

@@ -18,7 +18,9 @@ import { routesOf } from '#harness/runner/servedGate.ts';
 
 const { spec } = loadSpec();
 const NOW = '2026-06-01T00:00:00Z';
-const [VALID, INVALID] = propertyChecks(spec) as [Check, Check];
+const byId = (id: string): Check => propertyChecks(spec).find((c) => c.id === id)!;
+const VALID = byId('property.valid-requests.accepted');
+const INVALID = byId('property.invalid-requests.refused-with-spec-status');
 const CURRENT = Object.entries(spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => id);
 
 interface Target {

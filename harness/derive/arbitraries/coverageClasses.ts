@@ -36,8 +36,8 @@ export interface CoverageClass {
   strength: 'must' | 'advisory';
   /** The break in words, with the concrete path. */
   what: string;
-  /** The request: a JSON body, or bytes (a body that is not an object). */
-  request: { body: JsonObject } | { rawBody: string };
+  /** The request body: the request object with one break, or (`body` kind) a JSON value that is not an object. */
+  request: { body: unknown };
 }
 
 /** A class the spec names that this model cannot be sent alone, and why. */
@@ -108,7 +108,7 @@ export function coverageClasses(spec: Spec, constraints: ChatRequestConstraints,
     statuses: statusesOf(wrongType.expect),
     strength: 'must',
     what: 'the body is a JSON array holding a valid request, not the request object',
-    request: { rawBody: JSON.stringify([base]) },
+    request: { body: [base] },
   });
   return { classes, unsendable };
 }
