@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { attemptsLine, costNotes, judgedLine, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
+import { attemptsLine, costNotes, judgedLine, notSentLines, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -27,6 +27,13 @@ function withAttempts(r: CheckResult, text: string): string {
   return attempts === undefined ? text : `${text} (${attempts})`;
 }
 
+/** The classes of invalid request the spec names and the run did not send, folded, by why. */
+function notSentList(r: CheckResult): string[] {
+  const c = r.judged?.classes;
+  if (c === undefined || c.notSent.length === 0) return [];
+  return ['<details><summary>Classes not sent</summary>', '', ...notSentLines(c).map((l) => `- ${mdText(l)}`), '', '</details>', ''];
+}
+
 function failureSection(r: CheckResult, options: RunRecord['options']): string[] {
   const runs = repeatLine(r);
   const out = [`### ${ICON[r.verdict]} ${mdCode(r.checkId)}: ${mdText(r.title)}`, '', `**${r.severity}** (${countsFor(r, options)})${r.basis ? ` · basis: ${mdText(r.basis)}` : ''} · spec ${refs(r)} · area ${mdCode(r.area)} · ${duration(r.durationMs)}`, ''];
@@ -35,6 +42,7 @@ function failureSection(r: CheckResult, options: RunRecord['options']): string[]
   if (attempts) out.push(`Attempts: ${attempts}`, '');
   const judged = judgedLine(r);
   if (judged) out.push(`Evidence: ${judged}`, '');
+  out.push(...notSentList(r));
   for (const f of r.failures ?? []) {
     const place = failurePlace(f);
     out.push(`- ${mdText(f.message)}${place ? ` (${mdText(place)})` : ''}`);
@@ -146,7 +154,7 @@ export function renderMarkdown(record: RunRecord): string {
   const passed = results.filter((r) => r.verdict === 'pass');
   if (passed.length > 0) {
     out.push(`## Passed (${passed.length})`, '', `<details><summary>${plural(passed.length, 'check')} passed</summary>`, '');
-    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity}${r.basis ? `, ${mdText(r.basis)}` : ''}): ${[judgedLine(r), attemptsLine(r)].filter(Boolean).join(', ')}`);
+    for (const r of passed) out.push(`- ${mdCode(r.checkId)}: ${mdText(r.title)} (${r.severity}${r.basis ? `, ${mdText(r.basis)}` : ''}): ${[judgedLine(r), attemptsLine(r)].filter(Boolean).join(', ')}`, ...notSentList(r).map((l) => (l === '' ? l : `  ${l}`)));
     out.push('', '</details>', '');
   }
 

@@ -2,7 +2,7 @@
  * What every renderer shows the same way: the order of results, areas, the run's outcome under
  * the exit policy, durations and bodies as text. Renderers format; they do not decide.
  */
-import type { CheckResult, Severity, Verdict } from '#harness/core/outcome.ts';
+import type { CheckResult, ClassCoverage, Severity, Verdict } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
 import { OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary } from '#harness/results/index.ts';
 
@@ -143,7 +143,21 @@ export function trafficByTarget(records: readonly RunRecord[]): { baseUrl: strin
 export function judgedLine(r: CheckResult): string | undefined {
   const j = r.judged;
   if (j === undefined) return undefined;
-  return `judged ${[plural(j.exchanges, 'answer'), ...(j.chunks === undefined ? [] : [plural(j.chunks, 'chunk')]), ...(j.cases === undefined ? [] : [plural(j.cases, 'case')])].join(', ')}`;
+  const line = `judged ${[plural(j.exchanges, 'answer'), ...(j.chunks === undefined ? [] : [plural(j.chunks, 'chunk')]), ...(j.cases === undefined ? [] : [plural(j.cases, 'case')])].join(', ')}`;
+  return j.classes === undefined ? line : `${line}; ${classesLine(j.classes)}`;
+}
+
+/** "chat_completions: 40 of 175 classes of invalid request sent, 17 by other checks, 118 not sent". */
+export function classesLine(c: ClassCoverage): string {
+  const elsewhere = c.elsewhere.reduce((n, e) => n + e.classes.length, 0);
+  return `${c.operation}: ${c.sent} of ${plural(c.named, 'class', 'classes')} of invalid request sent, ${elsewhere} by other checks, ${c.notSent.length} not sent`;
+}
+
+/** The classes not sent, grouped by why: "why: a, b, c". */
+export function notSentLines(c: ClassCoverage): string[] {
+  const byWhy = new Map<string, string[]>();
+  for (const n of c.notSent) byWhy.set(n.why, [...(byWhy.get(n.why) ?? []), n.class]);
+  return [...byWhy].map(([why, classes]) => `${why} (${classes.length}): ${classes.join(', ')}`);
 }
 
 /** "2 attempts for 1 request", when a check's requests were retried (a 5xx asked again, a 429 waited out); undefined otherwise. */
