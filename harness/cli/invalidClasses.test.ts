@@ -73,6 +73,12 @@ describe('the coverage phase at default settings', () => {
     expect(r.judged?.cases).toBe(classes?.sent);
   });
 
+  test('an endpoint refusing every chat request with 400: no refusal is credited, by either phase (the smallest valid request is refused too)', async () => {
+    const refuseAll: ProxyOptions = { answer: (_req, path) => (path === '/chat/completions' ? { status: 400, body: { error: { message: 'no', type: 'invalid_request_error', code: 'invalid_request', param: null } } } : undefined) };
+    const { coverage, random } = await coverageOn(refuseAll);
+    for (const r of [coverage, random]) expect([r.checkId, r.verdict, r.skipKind, r.reason]).toEqual([r.checkId, 'skip', 'inconclusive', expect.stringMatching(/the smallest valid request is refused too \(HTTP 400\)/)]);
+  });
+
   test.each(BROKEN.map((b) => [b.name, b] as const))('%s: caught, the class named, with its reproducer', async (_name, b) => {
     const { coverage: r, random } = await coverageOn(b.options);
     // The random phase, meeting the same class, reports it there: one defect, one failure.

@@ -7,6 +7,8 @@ import { requestText } from './describe.ts';
 import { runProperty, type Problem } from './runProperty.ts';
 import { coverageClasses } from '#harness/derive/arbitraries/coverageClasses.ts';
 import { chat } from '../support/requests.ts';
+import { sample, settled } from '../support/samples.ts';
+import { inconclusive } from '../support/cooperation.ts';
 import { INVALID_CLASSES_ID, planClasses } from './invalidClasses.ts';
 
 /** Sends a request that breaks one rule and judges the refusal: the spec's status (any 4xx when it names none) and a well-formed error envelope. */
@@ -54,9 +56,14 @@ export function invalidRequestsCheck(spec: Spec): Check {
     specRefs: refs(spec),
     appliesTo: currentModels,
     chain: 'runs',
-    run(ctx) {
+    async run(ctx) {
       const arbitrary = invalidChatRequest(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel });
-      return runProperty(ctx, { arbitrary, judge: (x) => judgeRefused(ctx, x), owner: async (x) => coveredBy(ctx, x) }, (x) => requestText(x.request));
+      // A refusal is credited only where a valid request is accepted: the smallest one, shared, sent with the values.
+      const control = sample(ctx, chat(ctx));
+      const outcome = await runProperty(ctx, { arbitrary, judge: (x) => judgeRefused(ctx, x), owner: async (x) => coveredBy(ctx, x) }, (x) => requestText(x.request));
+      if (outcome.verdict !== 'pass') return (await settled(control), outcome);
+      const { res } = await control;
+      return res.status === 200 ? outcome : inconclusive(`the smallest valid request is refused too (HTTP ${res.status}): refusing the invalid ones shows nothing of them`);
     },
   });
 }
