@@ -110,8 +110,8 @@ describe('each fault', () => {
 });
 
 describe('premises: inconclusive where a premise fails, a failure where the contract breaks', () => {
-  const verdictOf = (run: string, id: string) => {
-    const r = runs.get(run)!.results.find((x) => x.checkId === id && x.model === 'svc-v4-flash');
+  const verdictOf = (run: string, id: string, model = 'svc-v4-flash') => {
+    const r = runs.get(run)!.results.find((x) => x.checkId === id && x.model === model);
     return r === undefined ? 'missing' : r.verdict === 'skip' ? `skip (${r.skipKind})` : r.verdict;
   };
 
@@ -136,9 +136,14 @@ describe('premises: inconclusive where a premise fails, a failure where the cont
   });
 
   test('thinking ignored (never any reasoning): the checks that thinking turned off does not reason are inconclusive, never a pass', () => {
-    for (const id of ['rule.chat.thinking.disabled-no-reasoning', 'rule.chat.reasoning-effort.none-equals-disabled', 'rule.chat.reasoning-effort.none-equals-disabled.streamed']) {
+    for (const id of ['rule.chat.thinking.disabled-no-reasoning', 'rule.chat.reasoning-effort.none-equals-disabled', 'rule.chat.reasoning-effort.none-equals-disabled.streamed', 'stream.reasoning.none-when-thinking-disabled']) {
       expect(verdictOf('thinking-no-reasoning', id), id).toBe('skip (inconclusive)');
       expect(verdictOf('clean-before', id), id).toBe('pass');
+    }
+    // The legacy reasoner handed tools answers as svc-chat (no reasoning): shown only where it reasons without them.
+    for (const id of ['rule.legacy.reasoner.tools-handed-to-chat', 'rule.legacy.reasoner.tools-handed-to-chat.streamed']) {
+      expect(verdictOf('thinking-no-reasoning', id, 'svc-reasoner'), id).toBe('skip (inconclusive)');
+      expect(verdictOf('clean-before', id, 'svc-reasoner'), id).toBe('pass');
     }
   });
 

@@ -213,6 +213,16 @@ export const EFFECTS: Record<string, Effect> = {
   sampling_has_no_effect: { cannotJudge: 'a sampling field having no effect cannot be told from one answer; checked: accepted' },
   processed_as_svc_chat: {
     shownWhenCut: true,
+    // "Handled as svc-chat" shows only where the alias reasons without tools: the same request without them must reason.
+    passNeedsControl: true,
+    control: (r) => variant(r, (b) => {
+      delete b.tools;
+      delete b.tool_choice;
+    }),
+    premise: (c) => {
+      const r = get(message(c), 'reasoning_content');
+      return typeof r === 'string' && r.length > 0 ? undefined : `without tools the answer carries no reasoning either (reasoning_content ${shown(r)}): handed to svc-chat cannot be told from never reasoning`;
+    },
     judge: (b, res) => {
       const r = get(message(b), 'reasoning_content');
       return r === null || r === undefined ? [] : [failure('tools sent to the legacy reasoner: the reply reasons, as svc-chat (non-thinking) would not', res)];

@@ -7,7 +7,7 @@ import { inconclusive, runsPastStop, STOP, stopControl } from '../support/cooper
 import { get, isObject, type Json } from '../support/body.ts';
 import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
-import { streamedCompletion } from '../support/samples.ts';
+import { sample, streamedCompletion } from '../support/samples.ts';
 import { brokeOff, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
 
 type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
@@ -158,11 +158,18 @@ export function streamChecks(spec: Spec): Check[] {
       ...ruleGrade(spec, 'chat.thinking.disabled-no-reasoning', 'stream.reasoning.none-when-thinking-disabled'),
       specRefs: ['rules.chat.thinking.disabled-no-reasoning', 'streaming.reasoning'],
       appliesTo: currentModels,
+      chain: 2,
       async run(ctx) {
         const got = await assembled(ctx, { thinking: { type: 'disabled' } }, 'the stream with thinking disabled');
         if ('failed' in got) return got.failed;
         const r = got.message.reasoning;
-        return r.chars === 0 ? pass() : outcomeOf([failure(`thinking disabled, yet chunks carry reasoning text: ${quoted(r)}`, got.res)]);
+        if (r.chars > 0) return outcomeOf([failure(`thinking disabled, yet chunks carry reasoning text: ${quoted(r)}`, got.res)]);
+        // "Off" shows only where "on" shows something: the same request with thinking enabled must reason (asked only for a pass).
+        const control = await sample(ctx, chat(ctx, { thinking: { type: 'enabled' } }));
+        const reasoning = get(control.body, 'choices', 0, 'message', 'reasoning_content');
+        if (control.res.status !== 200) return inconclusive(`the control with thinking enabled was answered HTTP ${control.res.status}, so thinking turned off cannot be told from thinking ignored`);
+        if (typeof reasoning !== 'string' || reasoning.length === 0) return inconclusive(`with thinking enabled the answer carries no reasoning either (reasoning_content ${shown(reasoning)}): thinking turned off cannot be told from thinking ignored`);
+        return pass();
       },
     }),
     defineCheck({
