@@ -3,6 +3,7 @@ import type { CheckContext } from '../context.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
+import { inconclusive } from '../support/cooperation.ts';
 import { chat } from '../support/requests.ts';
 
 const amount = (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
@@ -33,11 +34,14 @@ export function balanceChecks(spec: Spec): Check[] {
         if (before.granted <= 0) return skip('the granted balance is empty: the order cannot be observed', 'inconclusive');
         const res = await ctx.send(chat(ctx));
         await res.text();
+        if (res.status !== 200) return inconclusive(`the paid request was answered HTTP ${res.status}: nothing was spent to observe`);
         const after = await balances(ctx);
-        if (after.toppedUp !== undefined && after.toppedUp < before.toppedUp && (after.granted ?? 0) > 0) {
+        if (!after.ok || after.granted === undefined || after.toppedUp === undefined) return inconclusive(`the balance after the request could not be read (HTTP ${after.res.status}): nothing to compare`);
+        if (after.toppedUp < before.toppedUp && after.granted > 0) {
           return outcomeOf([failure(`topped-up balance went from ${before.toppedUp} to ${after.toppedUp} while granted balance ${after.granted} was left`, after.res)]);
         }
-        return after.granted !== undefined && after.granted < before.granted ? pass() : pass('the spend was too small to show in the balance; no topped-up balance was spent');
+        // Only a spend the balance shows shows its order: one too small to show is no evidence.
+        return after.granted < before.granted ? pass() : inconclusive(`the request's spend does not show in the balance (granted ${before.granted} → ${after.granted}, topped-up ${before.toppedUp} → ${after.toppedUp}): the order cannot be observed`);
       },
     }),
   ];

@@ -1,3 +1,4 @@
+import type { CheckContext, CheckResponse } from '../context.ts';
 import { sample } from '../support/samples.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
@@ -38,6 +39,16 @@ export function differences(root: unknown, alias: unknown): string[] {
   return out.length > MAX_DIFFERENCES ? [...out.slice(0, MAX_DIFFERENCES), `and ${out.length - MAX_DIFFERENCES} more difference(s)`] : out;
 }
 
+/**
+ * Why two answers cannot be compared: one of them is a "not now" (429, 503) given on every try the
+ * retry guidance allows, which says nothing of the path that gave it.
+ */
+function notNow(ctx: CheckContext, root: CheckResponse, alias: CheckResponse): string | undefined {
+  const statuses = ctx.spec.errors.retry.statuses;
+  const [which, res] = statuses.includes(root.status) ? ['{base_url}', root] : statuses.includes(alias.status) ? ['{base_url}/v1', alias] : [undefined, undefined];
+  return which === undefined ? undefined : `${which} answered ${res!.status} on every try, so the two paths cannot be compared`;
+}
+
 /** {base_url}/v1 is a compatibility alias with identical behaviour: the same answers to the same asks. */
 export function baseChecks(spec: Spec): Check[] {
   const v1 = spec.bases.v1;
@@ -57,6 +68,8 @@ export function baseChecks(spec: Spec): Check[] {
         const ask = { messages: [{ role: 'user', content: 'Repeat: the same answer on both bases' }], ...thinking };
         const [root, alias] = await Promise.all([ctx.send(chat(ctx, ask)), ctx.send(chat(ctx, ask, 'v1'))]);
         const [a, b] = await Promise.all([readJson(root), readJson(alias)]);
+        const waiting = notNow(ctx, root, alias);
+        if (waiting) return inconclusive(waiting);
         if (alias.status !== root.status) return outcomeOf([failure(`{base_url}/v1 answered ${alias.status} where {base_url} answered ${root.status}`, alias)]);
         if (a.ok !== b.ok) return outcomeOf([failure(a.ok ? `the /v1 answer is not JSON (${(b as { why: string }).why}) where the {base_url} answer is` : 'the /v1 answer is JSON where the {base_url} answer is not', alias)]);
         if (!a.ok || !b.ok) return inconclusive('neither answer is JSON, so there are no fields to compare (the schema checks report it)');
@@ -77,6 +90,8 @@ export function baseChecks(spec: Spec): Check[] {
         const [{ res: root, body: rootBody }, { res: alias, body: aliasBody }] = await Promise.all([sample(ctx, { base: 'base_url', method: 'GET', path: '/models' }), sample(ctx, { base: 'v1', method: 'GET', path: '/models' })]);
         const ids = (body: unknown) => JSON.stringify(((get(body, 'data') as unknown[]) ?? []).map((m) => get(m, 'id')).sort());
         const [a, b] = [ids(rootBody), ids(aliasBody)];
+        const waiting = notNow(ctx, root, alias);
+        if (waiting) return inconclusive(waiting);
         if (alias.status !== root.status) return outcomeOf([failure(`GET {base_url}/v1/models answered ${alias.status} where GET {base_url}/models answered ${root.status}`, alias)]);
         if (alias.status !== 200) return outcomeOf([failure(`{base_url}/v1/models answered ${alias.status}`, alias)]);
         if (!Array.isArray(get(rootBody, 'data')) && !Array.isArray(get(aliasBody, 'data'))) return inconclusive('neither list carries `data`, so there are no model ids to compare (models.list.names-model-ids reports it)');

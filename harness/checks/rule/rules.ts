@@ -74,7 +74,9 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         const cases = [rule.when, ...(rule.also_when ?? [])];
         // A refusal is credited only where a valid request to the same endpoint is accepted: the
         // control, sent with the cases (none waits on another).
-        const valid = isRefusal(rule) ? buildForRule(ctx, rule, []) : undefined;
+        // It goes to the base the cases name (a rule about the beta base refuses there): a refusal
+        // elsewhere is no control. A case sent away from a base (`base_not`) is controlled where it is valid.
+        const valid = isRefusal(rule) ? buildForRule(ctx, rule, rule.when.filter((c) => c.base !== undefined)) : undefined;
         const control = valid !== undefined && !('skip' in valid) ? sample(ctx, valid.request) : undefined;
         const outcomes = await Promise.all(cases.map((when, i) => judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : '')));
         const merged = mergeCases(outcomes);
