@@ -5,6 +5,8 @@ import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcom
 import { judgeRefusal } from '../support/refusal.ts';
 import { fim } from '../support/requests.ts';
 import { isEventStream } from '../support/stream.ts';
+import { inconclusive } from '../support/cooperation.ts';
+import { sample } from '../support/samples.ts';
 
 /** What a FIM stream amounts to: its text pieces, and what departs from a stream of them. */
 export interface FimStream {
@@ -52,11 +54,17 @@ export function fimStreamChecks(spec: Spec): Check[] {
       ...gradeOf(entry),
       specRefs: ['streaming.fim_stream'],
       appliesTo: fimModels,
+      // A refusal asks its control after it.
+      chain: 2,
       async run(ctx) {
         const res = await ctx.send(fim(ctx, { stream: true }));
         if (res.status >= 400 && res.status < 500) {
           const failures = await judgeRefusal(ctx, res, { error: true, status_unspecified: true }, 'fill-in-the-middle refusing `stream`');
-          return failures.length > 0 ? outcomeOf(failures) : pass(`refused \`stream\` with HTTP ${res.status} and an error envelope (a clear refusal)`);
+          if (failures.length > 0) return outcomeOf(failures);
+          // A refusal is of `stream` only where the same request without it is accepted.
+          const { res: plain } = await sample(ctx, fim(ctx));
+          if (plain.status !== 200) return inconclusive(`the same request without \`stream\` is refused too (HTTP ${plain.status}): the refusal is not of \`stream\``);
+          return pass(`refused \`stream\` with HTTP ${res.status} and an error envelope (a clear refusal); the same request without it is accepted`);
         }
         if (res.status !== 200) return outcomeOf([failure(`fill-in-the-middle with \`stream\` true was answered HTTP ${res.status}`, res, statusDefect(res))]);
         if (!isEventStream(ctx.spec, res)) {

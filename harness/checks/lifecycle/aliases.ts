@@ -5,6 +5,13 @@ import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome
 import { judgeRefusal } from '../support/refusal.ts';
 import { retirementState } from '../support/retirement.ts';
 import { chatBody } from '../support/requests.ts';
+import { sample } from '../support/samples.ts';
+import type { CheckContext, CheckRequest } from '../context.ts';
+
+/** A request to a replacement of a legacy alias, with the settings its entry gives (`thinking` off for svc-chat's). */
+function replacementRequest(ctx: CheckContext, r: { model: string; request?: Record<string, unknown> }): CheckRequest {
+  return { base: 'base_url', method: 'POST', path: '/chat/completions', body: { ...chatBody(ctx), model: ctx.mapModel(r.model), ...(r.request ?? {}) } };
+}
 
 export function lifecycleChecks(spec: Spec): Check[] {
   const checks: Check[] = [];
@@ -20,13 +27,19 @@ export function lifecycleChecks(spec: Spec): Check[] {
         ...gradeOf(transition ?? spec.lifecycle),
         specRefs: [`models.${alias}`, 'lifecycle.transitions', 'errors.retired_alias', 'rules.retired-alias.refused'],
         appliesTo: (_m, id) => id === alias,
+        // After retirement, the refusal's control follows it.
+        chain: 2,
         async run(ctx) {
           const s = await retirementState(ctx, model);
           if ('indeterminate' in s) return skip(s.indeterminate, 'inconclusive');
           const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx) });
           if (s.state === 'retired') {
             const failures = await judgeRefusal(ctx, res, { error: true, status_unspecified: true }, `${alias} after retirement (${s.at})`);
-            return outcomeOf(failures);
+            const first = model.replacement?.[0];
+            if (failures.length > 0 || first === undefined) return outcomeOf(failures);
+            // A refusal is of the alias only where a valid request is accepted: its replacement, as replacement-works asks it (one answer).
+            const { res: valid } = await sample(ctx, replacementRequest(ctx, first));
+            return valid.status === 200 ? pass(`refused after retirement (${s.at}); its replacement ${first.model} is accepted`) : skip(`inconclusive: its replacement ${first.model} is refused too (HTTP ${valid.status}): refusing ${alias} shows nothing of its retirement`, 'inconclusive');
           }
           const { body } = await readJson(res);
           if (res.status !== 200) return outcomeOf([failure(`${alias} before retirement (${s.at}) was answered HTTP ${res.status}`, res, statusDefect(res))]);
@@ -47,8 +60,7 @@ export function lifecycleChecks(spec: Spec): Check[] {
         async run(ctx) {
           const failures = [];
           for (const r of model.replacement ?? []) {
-            const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', body: { ...chatBody(ctx), model: ctx.mapModel(r.model), ...(r.request ?? {}) } });
-            await res.text();
+            const { res } = await sample(ctx, replacementRequest(ctx, r));
             if (res.status !== 200) failures.push(failure(`replacement ${r.model} ${JSON.stringify(r.request ?? {})} answered HTTP ${res.status}`, res, statusDefect(res)));
           }
           return outcomeOf(failures);

@@ -7,7 +7,7 @@ import { UNKNOWN_MODEL } from '../support/build.ts';
 import { failure, outcomeOf, pass, shown, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { messagesRequest } from '../support/requests.ts';
-import { sample, messagesAnswer } from '../support/samples.ts';
+import { sample, messagesAnswer, settled } from '../support/samples.ts';
 
 /** The format's errors are the service's, not a model's: judged once, on the default model. */
 const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
@@ -65,8 +65,13 @@ export function messagesFormatChecks(spec: Spec): Check[] {
       specRefs: ['messages_format.error-envelope', 'errors.envelope', 'rules.chat.model.valid-id'],
       appliesTo: messagesDefaultModel,
       async run(ctx) {
+        // A refusal shows the model was judged only where a valid messages request is accepted: the shared answer, asked beside it.
+        const control = messagesAnswer(ctx);
         const { res } = await unknownModel(ctx);
-        return outcomeOf(await judgeRefusal(ctx, res, unknownModelRule.expect, `a messages-format request naming the unknown model ${UNKNOWN_MODEL}`));
+        const failures = await judgeRefusal(ctx, res, unknownModelRule.expect, `a messages-format request naming the unknown model ${UNKNOWN_MODEL}`);
+        if (failures.length > 0) return (await settled(control), outcomeOf(failures));
+        const { res: valid } = await control;
+        return valid.status === 200 ? pass() : skip(`inconclusive: a valid messages-format request is refused too (HTTP ${valid.status}): refusing the unknown model shows nothing of the model`, 'inconclusive');
       },
     }),
     defineCheck({
