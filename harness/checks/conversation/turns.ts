@@ -75,7 +75,10 @@ async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckO
     return inconclusive(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}), so whether the result is answered with text cannot be seen; rule.chat.tool-choice.none-forbids-tools judges the call`);
   }
   const failures = [];
-  if (finish === 'stop' && (typeof content !== 'string' || content.trim() === '')) {
+  const empty = typeof content !== 'string' || content.trim() === '';
+  // Cut off before any text: whether the result would be answered with text cannot be seen.
+  if (finish === 'length' && empty) return inconclusive(`${what} was cut off at max_tokens before any text (content ${shown(content)}), so whether the result is answered with text cannot be seen`);
+  if (finish === 'stop' && empty) {
     failures.push(failure(`${what} ended with finish_reason "stop" but no answer text (content ${shown(content)})`, res));
   } else if (finish !== 'stop' && finish !== 'length') {
     failures.push(failure(`${what} ended with finish_reason ${shown(finish)}, where a text answer ends with "stop" or "length"`, res));
@@ -153,6 +156,8 @@ export function conversationChecks(spec: Spec): Check[] {
         const said = get(read.body, 'choices', 0, 'message', 'content');
         if (res.status !== 200) return outcomeOf([failure(`the conversation telling the code word ${word} in an earlier turn was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
         if (repeated(said, word)) return pass();
+        const cut = cutOff(read.body);
+        if (cut) return inconclusive(`${cut}: the answer without the code word may have been cut before it`);
         return outcomeOf([failure(`the code word ${word} was told in an earlier turn of the history sent, and the answer does not have it (${shown(said)}), though the endpoint answers with it when it is in the same message`, res)]);
       },
     }),

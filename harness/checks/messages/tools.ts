@@ -70,8 +70,10 @@ export function messagesToolChecks(spec: Spec): Check[] {
         // Another call is the model's choice (no tool_choice forbids it here): the answer to the result is then not seen.
         if (toolUseBlock(read.body) !== undefined) return inconclusive(`the tool_result turn was answered with another tool_use (stop_reason ${shown(get(read.body, 'stop_reason'))}), so whether a result is answered with text cannot be seen`);
         const text = Array.isArray(content) ? content.filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string' && b.text !== '') : [];
-        if (text.length === 0 && get(read.body, 'stop_reason') !== 'max_tokens') return outcomeOf([failure(`the tool_result turn was answered with no text (content ${shown(content)}, stop_reason ${shown(get(read.body, 'stop_reason'))})`, res)]);
-        return outcomeOf([]);
+        if (text.length > 0) return outcomeOf([]);
+        // Cut off before any text (the format's stop_reason for it): whether the result would be answered with text cannot be seen.
+        if (get(read.body, 'stop_reason') === 'max_tokens') return inconclusive(`the tool_result turn was cut off by max_tokens before any text (content ${shown(content)}), so whether a result is answered with text cannot be seen`);
+        return outcomeOf([failure(`the tool_result turn was answered with no text (content ${shown(content)}, stop_reason ${shown(get(read.body, 'stop_reason'))})`, res)]);
       },
     }),
   ];

@@ -2,9 +2,9 @@ import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
 import { get, readJson } from '../support/body.ts';
 import { inconclusive, STOP, stopControl } from '../support/cooperation.ts';
-import { failure, outcomeOf, shown } from '../support/outcome.ts';
+import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
-import { refusedForParameters } from '../support/premises.ts';
+import { cutOff, refusedForParameters } from '../support/premises.ts';
 
 /** The stop sequence itself is left out of the output: not stated by the description, so advisory. */
 export function outputChecks(spec: Spec): Check[] {
@@ -24,10 +24,14 @@ export function outputChecks(spec: Spec): Check[] {
         if (control.why !== undefined) return inconclusive(control.why);
         const request = chat(ctx, { messages: [{ role: 'user', content: STOP.prompt }], stop: [STOP.sequence] });
         const res = await ctx.send(request);
-        const content = get((await readJson(res)).body, 'choices', 0, 'message', 'content');
+        const { body } = await readJson(res);
+        const content = get(body, 'choices', 0, 'message', 'content');
         // No answer with `stop` to look into: a refusal of it is its acceptance check's, any other one shows nothing.
         if (res.status !== 200 || typeof content !== 'string') return (await refusedForParameters(ctx, request, res, ['stop'])) ?? inconclusive(`the request with \`stop\` was answered HTTP ${res.status} without a message to look into`);
-        return outcomeOf(content.includes(STOP.sequence) ? [failure(`the output contains the stop sequence: ${shown(content)}`, res)] : []);
+        if (content.includes(STOP.sequence)) return outcomeOf([failure(`the output contains the stop sequence: ${shown(content)}`, res)]);
+        // An answer cut before it reached the stop text shows nothing of what is done with it.
+        const cut = cutOff(body);
+        return cut ? inconclusive(cut) : pass();
       },
     }),
   ];
