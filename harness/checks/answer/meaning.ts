@@ -69,14 +69,14 @@ async function serverClock(ctx: CheckContext, res: CheckResponse): Promise<{ val
 
 /** `created` near the server's clock. */
 const createdJudge: Judge = async (seen, ctx, meaning) => {
-  const values = seen.carriers.map((c) => c.created).filter((v) => v !== undefined);
-  if (values.length === 0) return skip(`${seen.where} carries no \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
+  // A value of another type is the schema checks' business, and judges nothing here.
+  const values = seen.carriers.map((c) => c.created).filter((v) => typeof v === 'number');
+  if (values.length === 0) return skip(`${seen.where} carries no numeric \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
   const clock = await serverClock(ctx, seen.res);
   const now = clock.value.getTime() / 1000;
   const tolerance = meaning.tolerance_seconds ?? 86_400;
   const out: Failure[] = [];
   for (const v of new Set(values)) {
-    if (typeof v !== 'number') continue; // its type is the schema checks' business
     const off = v - now;
     if (Math.abs(off) <= tolerance) continue;
     const unit = Math.abs(v / 1000 - now) <= tolerance ? ': it is Unix time in milliseconds, not seconds' : '';
@@ -88,9 +88,9 @@ const createdJudge: Judge = async (seen, ctx, meaning) => {
 /** The answer's `model` is a model id of the service (as the target names it under a model map). */
 const modelJudge: Judge = async (seen, ctx) => {
   const known = new Set(Object.keys(ctx.spec.models).flatMap((id) => [id, ctx.mapModel(id)]));
-  const values = seen.carriers.map((c) => c.model).filter((v) => v !== undefined);
-  if (values.length === 0) return skip(`${seen.where} carries no \`model\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
-  const unknown = [...new Set(values)].filter((v) => typeof v === 'string' && !known.has(v));
+  const values = seen.carriers.map((c) => c.model).filter((v) => typeof v === 'string');
+  if (values.length === 0) return skip(`${seen.where} carries no \`model\` string${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
+  const unknown = [...new Set(values)].filter((v) => !known.has(v as string));
   return outcomeOf(unknown.map((v) => failure(`${seen.where} names model ${shown(v)}, which is no model of the service (${[...new Set(Object.keys(ctx.spec.models).map((id) => ctx.mapModel(id)))].join(', ')})`, seen.res, { path: '/model' })));
 };
 

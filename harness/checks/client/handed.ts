@@ -27,7 +27,7 @@ export async function completionToHand(ctx: CheckContext): Promise<Handed> {
 export async function streamToHand(ctx: CheckContext, which: 'plain' | 'tool-call' = 'plain'): Promise<Handed<SharedAnswer & { stream: ReadStream }>> {
   const seen = await (which === 'plain' ? streamedCompletion(ctx) : streamedToolCall(ctx));
   const stream = seen.stream;
-  const judgedBy = which === 'plain' ? 'stream.response.status-200' : 'answer.stream-tool-call.names-an-offered-function';
+  const judgedBy = which === 'plain' ? 'stream.events.done-last' : 'answer.stream-tool-call.names-an-offered-function';
   if (seen.res.status !== 200 || stream === undefined) return { outcome: inconclusive(`the ${which === 'plain' ? '' : 'tool-call '}stream was answered HTTP ${seen.res.status}; ${judgedBy} judges that answer`) };
   if (stream.error !== undefined) return { outcome: inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`) };
   if (which === 'tool-call' && stream.message.toolCalls.length === 0) return { outcome: inconclusive('the stream makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so there is no call to compare') };

@@ -95,6 +95,8 @@ export function streamChecks(spec: Spec): Check[] {
       appliesTo: currentModels,
       async run(ctx) {
         const { res } = await streamedCompletion(ctx);
+        // A refusal is not a stream served as anything: the stream.events checks report its status.
+        if (res.status !== 200) return inconclusive(`the streamed request was answered HTTP ${res.status}, not a stream (stream.events.done-last reports the status)`);
         return isEventStream(spec, res) ? pass() : outcomeOf([failure(`content-type is ${JSON.stringify(res.headers['content-type'] ?? '')}`, res)]);
       },
     }),
