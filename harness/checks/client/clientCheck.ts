@@ -1,4 +1,3 @@
-import { inconclusive } from '../support/cooperation.ts';
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
@@ -125,8 +124,7 @@ export function clientCheck<M, C, S extends SharedAnswer>(def: ClientCheckDef<M,
           const error = got.error;
           if (!(error instanceof apiError)) return breaks(`it raises no APIError for the refusal`, seen, `it raised ${got.threw}`);
           if (error.status !== seen.res.status) return breaks(`its APIError says status ${shown(error.status)}, the endpoint answered ${seen.res.status}`, seen);
-          // No message to pass on is the endpoint's defect (schema.error-envelope judges the envelope): nothing to see of the client.
-          if (typeof said !== 'string') return inconclusive(`the refusal carries no message for the client to pass on (schema.error-envelope.matches-schema judges the envelope), so whether the client passes it on cannot be seen`);
+          if (typeof said !== 'string') return breaks(`the refusal carries no message for the client to pass on`, seen, `the client says ${shown(error.message)}`);
           if (!carriesMessage(error, said)) return breaks(`the service's message ${shown(said)} is lost`, seen, `the client says ${shown(error.message)}`);
           return { verdict: 'pass' };
         },
