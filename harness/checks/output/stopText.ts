@@ -1,7 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { currentModels, defineCheck, type Check } from '../define.ts';
 import { get, readJson } from '../support/body.ts';
-import { inconclusive, STOP, stopControl } from '../support/cooperation.ts';
+import { inconclusive, reachedStop, STOP, stopControl } from '../support/cooperation.ts';
 import { failure, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { chat } from '../support/requests.ts';
 import { cutOff, refusedForParameters } from '../support/premises.ts';
@@ -31,7 +31,9 @@ export function outputChecks(spec: Spec): Check[] {
         if (content.includes(STOP.sequence)) return outcomeOf([failure(`the output contains the stop sequence: ${shown(content)}`, res)]);
         // An answer cut before it reached the stop text shows nothing of what is done with it.
         const cut = cutOff(body);
-        return cut ? inconclusive(cut) : pass();
+        if (cut) return inconclusive(cut);
+        const notThere = reachedStop(content, control.text);
+        return notThere ? inconclusive(notThere) : pass();
       },
     }),
   ];

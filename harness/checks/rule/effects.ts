@@ -4,7 +4,7 @@ import type { Failure } from '#harness/core/outcome.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/requests.ts';
-import { ignoresPrefix, PREFIX, prefixPremise, runsPastStop, STOP, stopPremise } from '../support/cooperation.ts';
+import { ignoresPrefix, PREFIX, prefixPremise, reachedStop, runsPastStop, STOP, stopPremise } from '../support/cooperation.ts';
 import { failure, shown } from '../support/outcome.ts';
 
 /**
@@ -29,6 +29,8 @@ export interface Effect {
   premise?(control: Json): string | undefined;
   /** Why the answer itself cannot show the effect (no tool call to judge a tool call's form by). */
   needs?(body: Json): string | undefined;
+  /** Why an answer that breaks nothing still shows nothing (it never reached the stop text): asked of a pass only. */
+  passNeeds?(body: Json, control?: Json): string | undefined;
   judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext, control?: Json): Failure[];
   cannotJudge?: string;
   /** The control's premise is needed by a pass only: a failure (reasoning where thinking is off) shows without it. */
@@ -172,6 +174,7 @@ export const EFFECTS: Record<string, Effect> = {
     },
     control: (r) => variant(r, (b) => void delete b.stop),
     premise: (c) => stopPremise(content(c)),
+    passNeeds: (b, control) => reachedStop(content(b), content(control ?? {})),
     judge: (b, res, _r, _ctx, control) => {
       const c = content(b);
       const out: Failure[] = [];

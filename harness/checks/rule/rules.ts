@@ -172,5 +172,7 @@ async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Conditi
   // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself judges the cut).
   const cut = effect.judgesCut || effect.shownWhenCut ? undefined : cutOff(body);
   if (cut) return inconclusive(cut);
-  return outcomeOf(effect.judge?.(body, res, request, ctx, control) ?? []);
+  const failures = effect.judge?.(body, res, request, ctx, control) ?? [];
+  const shownNothing = failures.length === 0 ? effect.passNeeds?.(body, control) : undefined;
+  return shownNothing ? inconclusive(shownNothing) : outcomeOf(failures);
 }

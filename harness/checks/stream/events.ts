@@ -3,7 +3,7 @@ import { cutOffBy, refusedForParameters, ROOM_TOKENS } from '../support/premises
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../define.ts';
-import { inconclusive, runsPastStop, STOP, stopControl } from '../support/cooperation.ts';
+import { inconclusive, reachedStop, runsPastStop, STOP, stopControl } from '../support/cooperation.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
@@ -196,7 +196,8 @@ export function streamChecks(spec: Spec): Check[] {
         const cut = cutOffBy(m.finishReason);
         if (cut && !past) return inconclusive(cut);
         if (m.finishReason !== 'stop' && !cut) out.push(failure(`finish_reason ${shown(m.finishReason)}, expected "stop"`, res));
-        return outcomeOf(out);
+        const notThere = out.length === 0 ? reachedStop(m.content.text, control.text) : undefined;
+        return notThere ? inconclusive(notThere) : outcomeOf(out);
       },
     }),
     defineCheck({

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ignoresPrefix, PREFIX, prefixPremise, runsPastStop, STOP, stopPremise } from './cooperation.ts';
+import { ignoresPrefix, PREFIX, prefixPremise, reachedStop, runsPastStop, STOP, stopPremise } from './cooperation.ts';
 import { shown } from './outcome.ts';
 
 const CONTROL = 'alpha beta STOP gamma delta';
@@ -23,6 +23,15 @@ describe('a stop sequence ends the output: nothing after its first occurrence', 
     ['the stop text left out but the words after it kept', 'alpha beta gamma delta', expect.stringMatching(/runs past the stop sequence/)],
   ])('%s', (_name, output, why) => {
     expect(runsPastStop(output, CONTROL)).toEqual(why);
+  });
+
+  test.each([
+    ['stopped at the sequence', 'alpha beta', undefined],
+    ['the sequence shown, nothing after it', 'alpha beta STOP', undefined],
+    ['never got there: another answer altogether', 'Sure, here you go.', expect.stringMatching(/never reached the stop sequence/)],
+    ['no text', null, expect.stringMatching(/no text content/)],
+  ])('a pass needs the output to have reached the stop: %s', (_name, output, why) => {
+    expect(reachedStop(output, CONTROL)).toEqual(why);
   });
 
   test('the sequence the checks use is in the prompt', () => {

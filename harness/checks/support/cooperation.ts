@@ -52,6 +52,17 @@ export function runsPastStop(output: string, control: string): string | undefine
   return next && output.includes(next) ? `the output runs past the stop sequence: it holds ${shown(next)}, which follows ${STOP.sequence} in the unconstrained answer (${shown(output)})` : undefined;
 }
 
+/**
+ * Why an output that does not run past the stop sequence shows nothing of it, or undefined: it
+ * must hold what came just before the sequence in the unconstrained answer, or it never got there.
+ */
+export function reachedStop(output: unknown, control: unknown): string | undefined {
+  if (typeof control !== 'string' || typeof output !== 'string') return `the answer with \`stop\` has no text content (${shown(output)}) to show where it ended`;
+  const before = control.slice(0, control.indexOf(STOP.sequence)).trim().split(/\s+/).at(-1);
+  if (!before || output.includes(before)) return undefined;
+  return `the answer with \`stop\` does not hold ${shown(before)}, which comes just before ${STOP.sequence} in the unconstrained answer (${shown(output)}): it never reached the stop sequence, so what \`stop\` did cannot be seen`;
+}
+
 /** A text to repeat and a prefix from its middle: a reply that continues the prefix does not start over. */
 export const PREFIX = { prompt: 'Repeat: alpha beta gamma delta epsilon', text: 'alpha beta gamma delta epsilon', prefix: 'gamma delta', before: 'alpha beta' } as const;
 
