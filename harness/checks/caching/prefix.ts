@@ -17,7 +17,10 @@ async function twice(ctx: CheckContext, prompt: string) {
   await first.text();
   const second = await ctx.send(request);
   const { body } = await readJson(second);
-  return { res: second, hit: get(body, 'usage', 'prompt_cache_hit_tokens'), prompt: get(body, 'usage', 'prompt_tokens') };
+  // The first answer primes the cache only where it was served; the second is judged only where it was.
+  const unserved = [first, second].find((r) => r.status !== 200);
+  const why = unserved === undefined ? undefined : `the ${unserved === first ? 'first (priming)' : 'second'} request was answered HTTP ${unserved.status}, so what the cache did cannot be seen`;
+  return { res: second, hit: get(body, 'usage', 'prompt_cache_hit_tokens'), prompt: get(body, 'usage', 'prompt_tokens'), why };
 }
 
 /** Context caching: a repeated long prefix hits the cache; content under the minimum never does. */
@@ -39,7 +42,8 @@ export function cachingChecks(spec: Spec): Check[] {
       chain: 2,
       async run(ctx) {
         // The salt makes the prefix new to the cache, whatever ran before.
-        const { res, hit } = await twice(ctx, `${longPrompt(minTokens * 6)}${salt()}`);
+        const { res, hit, why } = await twice(ctx, `${longPrompt(minTokens * 6)}${salt()}`);
+        if (why) return inconclusive(why);
         if (typeof hit !== 'number') return inconclusive(ABSENT_HIT);
         return hit > 0 ? pass(`${hit} tokens hit`) : outcomeOf([failure('the repeated prefix was not a cache hit', res)]);
       },
@@ -53,7 +57,8 @@ export function cachingChecks(spec: Spec): Check[] {
       appliesTo: currentModels,
       chain: 2,
       async run(ctx) {
-        const { res, hit, prompt } = await twice(ctx, `Be brief.${salt()}`);
+        const { res, hit, prompt, why } = await twice(ctx, `Be brief.${salt()}`);
+        if (why) return inconclusive(why);
         if (typeof prompt === 'number' && prompt >= minTokens) return inconclusive(`the short prompt counted ${prompt} tokens, not under ${minTokens}: nothing to judge`);
         // Absent is not 0: a verdict on the field's value needs the field.
         if (typeof hit !== 'number') return inconclusive(ABSENT_HIT);

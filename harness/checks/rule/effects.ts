@@ -44,6 +44,9 @@ export interface Effect {
   shownWhenCut?: true;
 }
 
+/** The max_tokens the truncation rule asks for: far below what the prompt asks the model to write. */
+const CUT_AT = 5;
+
 /** The same request with changes to its body, for a control exchange. */
 const variant = (r: CheckRequest, change: (b: Json) => void): CheckRequest => {
   const b = structuredClone(body(r));
@@ -189,7 +192,12 @@ export const EFFECTS: Record<string, Effect> = {
     judgesCut: true,
     prepare: (r) => {
       say(r, 'Write a long story about a fox, at least three hundred words.');
-      body(r).max_tokens = 5;
+      body(r).max_tokens = CUT_AT;
+    },
+    // An answer that ended on its own below the cap was never cut: what a cut says cannot be seen.
+    needs: (b) => {
+      const used = get(b, 'usage', 'completion_tokens');
+      return finish(b) === 'stop' && typeof used === 'number' && used < CUT_AT ? `the answer ended on its own after ${used} tokens, below max_tokens ${CUT_AT}: it was never cut, so how a cut is reported cannot be seen` : undefined;
     },
     judge: (b, res, r) => {
       const used = get(b, 'usage', 'completion_tokens');
@@ -207,6 +215,7 @@ export const EFFECTS: Record<string, Effect> = {
     // The same conversation without the prefix turn, on the same base: does the endpoint repeat?
     control: (r) => variant(r, (b) => void (b.messages = [{ role: 'user', content: PREFIX.prompt }])),
     premise: (c) => prefixPremise(content(c)),
+    passNeeds: (b) => (typeof content(b) === 'string' && (content(b) as string).trim() !== '' ? undefined : `the reply has no text (${shown(content(b))}), so whether it continues the prefix cannot be seen`),
     judge: (b, res) => {
       const why = ignoresPrefix(content(b));
       return why ? [failure(why, res)] : [];
