@@ -3,7 +3,7 @@ import { get, isObject } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { UNKNOWN_MODEL } from '../support/build.ts';
 import { chatBody, messagesRequest } from '../support/requests.ts';
-import type { ReadStream } from '../support/stream.ts';
+import { endedUnfinished, type ReadStream } from '../support/stream.ts';
 import { messagesAnswer, messagesStreamed, plainCompletion, sample, streamedCompletion, streamedToolCall, type SharedAnswer } from '../support/samples.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
 
@@ -30,6 +30,8 @@ export async function streamToHand(ctx: CheckContext, which: 'plain' | 'tool-cal
   const judgedBy = which === 'plain' ? 'stream.events.done-last' : 'answer.stream-tool-call.names-an-offered-function';
   if (seen.res.status !== 200 || stream === undefined) return { outcome: inconclusive(`the ${which === 'plain' ? '' : 'tool-call '}stream was answered HTTP ${seen.res.status}; ${judgedBy} judges that answer`) };
   if (stream.error !== undefined) return { outcome: inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`) };
+  const unfinished = endedUnfinished(stream);
+  if (unfinished) return { outcome: inconclusive(unfinished) };
   if (which === 'tool-call' && stream.message.toolCalls.length === 0) return { outcome: inconclusive('the stream makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so there is no call to compare') };
   return { seen: { ...seen, stream } };
 }

@@ -7,7 +7,7 @@ import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, statusDefect, unsupported } from '../support/outcome.ts';
 import { legacyRulesStand } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
-import { brokeOff, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
+import { brokeOff, endedUnfinished, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
 import { sample, settled } from '../support/samples.ts';
 import { cutOff, refusedForParameters, withRoom } from '../support/premises.ts';
 import { EFFECTS, type Effect } from './effects.ts';
@@ -148,6 +148,8 @@ async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Conditi
     const stream = await readStream(res);
     if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
     if (stream.chunks === 0 && effect?.judge) return inconclusive(NO_CHUNK_READ);
+    const unfinished = effect?.judge ? endedUnfinished(stream) : undefined;
+    if (unfinished) return inconclusive(unfinished);
     body = asCompletion(stream.message);
   } else {
     const read = await readJson(res);

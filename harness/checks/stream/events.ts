@@ -8,7 +8,7 @@ import { get, isObject, type Json } from '../support/body.ts';
 import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
 import { sample, streamedCompletion } from '../support/samples.ts';
-import { brokeOff, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
+import { brokeOff, endedUnfinished, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
 
 type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
 
@@ -75,6 +75,8 @@ async function assembled(ctx: CheckContext, extra: Record<string, unknown>, what
   // A message cut short says nothing of its finish_reason or its sum: the break is the finding.
   if (stream.error !== undefined) return { failed: outcomeOf([failure(brokeOff(stream), res)]) };
   if (stream.chunks === 0) return { failed: inconclusive(NO_CHUNK_READ) };
+  const unfinished = endedUnfinished(stream);
+  if (unfinished) return { failed: inconclusive(unfinished) };
   return { res, message: stream.message };
 }
 

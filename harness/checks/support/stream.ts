@@ -205,6 +205,15 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
 /** Why a stream of no chunk shows nothing: a property of each chunk holds of none vacuously, and no message adds up. */
 export const NO_CHUNK_READ = 'the stream carried no chunk, so there is nothing of its chunks or its message to judge';
 
+/**
+ * Why a stream that broke off nowhere may still be incomplete: it ended with neither `[DONE]` nor a
+ * finish_reason (a connection closed cleanly mid-answer); stream.events.done-last reports the end.
+ */
+export function endedUnfinished(s: ReadStream): string | undefined {
+  if (s.done || s.finishes.count > 0) return undefined;
+  return `the stream ended after ${s.chunks} chunk(s) with neither \`[DONE]\` nor a finish_reason, so the message it adds up to may be incomplete (stream.events.done-last reports the end)`;
+}
+
 /** `the stream broke off after 3 chunk(s): <why>`: what a check that needs the whole stream reports. */
 export function brokeOff(s: ReadStream): string {
   return `the stream broke off after ${s.chunks} chunk(s): ${s.error ?? 'no error'}`;
