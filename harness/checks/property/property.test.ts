@@ -103,7 +103,8 @@ describe('against the clean emulator', () => {
     expect(valid.result.tokens?.completionTokens).toBeGreaterThan(0);
     const invalid = await run(INVALID, [], { model });
     expect(invalid.result.verdict, JSON.stringify(invalid.result.failures ?? invalid.result.reason)).toBe('pass');
-    expect(invalid.requests).toBe(20 + PROBES);
+    // And the control: the smallest valid request, accepted, before a refusal is credited.
+    expect(invalid.requests).toBe(20 + PROBES + 1);
   });
 });
 
