@@ -105,7 +105,7 @@ export const THIRD_PARTY_VERDICTS = {
     'stream.events.final-chunk-has-finish-reason': { verdict: 'pass', why: "" },
     'stream.events.first-chunk-has-role': { verdict: 'pass', why: "" },
     'stream.reasoning.deltas-when-thinking': { verdict: 'fail', why: "thinking enabled, but no chunk carries reasoning text (aimock reads no `thinking` field)" },
-    'stream.reasoning.none-when-thinking-disabled': { verdict: 'pass', why: "" },
+    'stream.reasoning.none-when-thinking-disabled': { verdict: 'skip', why: "inconclusive: aimock never reasons, thinking enabled or not (the control with thinking enabled carries no reasoning_content): off cannot be told from ignored" },
     'stream.response.content-type-is-event-stream': { verdict: 'pass', why: "streams are served as text/event-stream" },
     'usage.cache.hit-plus-miss-equals-prompt': { verdict: 'skip', why: "skip: no cache fields to add up (schema.chat-completion.matches-schema reports their absence)" },
     'usage.stream-cache.hit-plus-miss-equals-prompt': { verdict: 'skip', why: "skip: asked with stream_options.include_usage, the stream's usage has no cache fields to add up" },
