@@ -58,7 +58,7 @@ const pins: RecordedThirdParty = {
     "messages.tools.named-tool-used": { verdict: 'fail', why: "advisory: the tools request is 500 like every messages-format request" },
     "models.list.lists-current-models": { verdict: 'pass', why: "GET /models lists the config's four model_names, the current two among them" },
     "models.list.names-model-ids": { verdict: 'pass', why: "" },
-    "property.invalid-classes.refused-with-spec-status": { verdict: 'fail', why: "the coverage phase, 40 classes per model: a `model`, `tools`, `response_format` or `tool_choice` of the wrong JSON type and a body that is a JSON array are 500 (TypeErrors in the proxy; FINDINGS, issue 32), a message without `role`, `thinking` and `reasoning_effort` of the wrong type and `thinking.type` off its list are 200; every class refused 400 carries error.type null (one schema cause)" },
+    "property.invalid-classes.refused-with-spec-status": { verdict: 'fail', why: "the coverage phase, 34 classes per model: `model` = 12345, `tools` or `response_format` = \"wrong-type\", `tool_choice` = 12345 and a body that is a JSON array are 500 (TypeErrors in the proxy; FINDINGS, issue 32), a message without `role`, `thinking` and `reasoning_effort` of the wrong type and `thinking.type` off its list are 200; every class refused 400 carries error.type null (one schema cause)" },
     "property.invalid-requests.refused-with-spec-status": { verdict: 'fail', why: "out-of-bounds values are refused 400 upstream but arrive with error.type null (see request.*.refused-beyond-bounds)" },
     "property.valid-requests.accepted": { verdict: 'pass', why: "valid requests are answered 200 with a well-formed body" },
     "request.frequency-penalty.accepted-within-bounds": { verdict: 'pass', why: "" },
