@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { INVALID_CLASSES_ID } from '#harness/checks/property/invalidClasses.ts';
+import { COVERED_OPERATIONS, INVALID_CLASSES_ID } from '#harness/checks/property/invalidClasses.ts';
 import { runChecks } from '#harness/runner/runChecks.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget, type Target } from '#harness/targets/target.ts';
@@ -20,28 +20,37 @@ const MODEL = 'svc-v4-flash';
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const crash = { status: 500, body: { error: { message: 'internal error', type: 'server_error', code: 'internal_error', param: null } } };
-const chatBody = (path: string, raw: Buffer): unknown => {
-  if (path !== '/chat/completions') return undefined;
+const bodyAt = (at: string) => (path: string, raw: Buffer): unknown => {
+  if (path !== at) return undefined;
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
     return undefined;
   }
 };
+const chatBody = bodyAt('/chat/completions');
+const fimBody = bodyAt('/beta/completions');
+const messagesBody = bodyAt('/anthropic/v1/messages');
 const firstMessage = (b: unknown): Json | undefined => (isObject(b) && Array.isArray(b.messages) && isObject(b.messages[0]) ? b.messages[0] : undefined);
 const firstTool = (b: unknown): Json | undefined => (isObject(b) && Array.isArray(b.tools) && isObject(b.tools[0]) ? b.tools[0] : undefined);
 
-const crashesWhen = (when: (body: unknown) => boolean): ProxyOptions => ({ answer: (_req, path, raw) => (when(chatBody(path, raw)) ? crash : undefined) });
+const crashesWhen = (when: (body: unknown) => boolean, read = chatBody): ProxyOptions => ({ answer: (_req, path, raw) => (when(read(path, raw)) ? crash : undefined) });
+const FIM_ID = COVERED_OPERATIONS.find((o) => o.endpoint === 'fim_completions')!.id;
+const MESSAGES_ID = COVERED_OPERATIONS.find((o) => o.endpoint === 'messages')!.id;
 
-/** Each endpoint: how it breaks, and the class the coverage phase names for it. */
-const BROKEN: { name: string; options: ProxyOptions; caught: string }[] = [
+/** Each endpoint: how it breaks, the class the coverage phase names for it, and the check (and model) that does. */
+const BROKEN: { name: string; options: ProxyOptions; caught: string; check?: string; model?: string }[] = [
   { name: '500 for `messages` that is not an array', options: crashesWhen((b) => isObject(b) && b.messages !== undefined && !Array.isArray(b.messages)), caught: 'type messages ' },
   { name: '500 for a `model` that is not a string', options: crashesWhen((b) => isObject(b) && b.model !== undefined && typeof b.model !== 'string'), caught: 'type model ' },
   { name: '500 for a message role the format does not have', options: crashesWhen((b) => { const role = firstMessage(b)?.role; return typeof role === 'string' && !['system', 'user', 'assistant', 'tool'].includes(role); }), caught: 'enum messages.*.role off-list' },
   { name: '`tools` that is not an array served as if absent', options: { rewriteRequest: (b) => (isObject(b) && b.tools !== undefined && !Array.isArray(b.tools) ? { ...b, tools: undefined } : undefined) }, caught: 'type tools ' },
   // Classes the issue does not name.
   { name: '500 for a `thinking.type` off its list', options: crashesWhen((b) => isObject(b) && isObject(b.thinking) && typeof b.thinking.type === 'string' && !['enabled', 'disabled'].includes(b.thinking.type)), caught: 'enum thinking.type off-list' },
-  { name: 'a tool whose function name is not a string, its name replaced and served', options: { rewriteRequest: (b) => { const f = firstTool(b)?.function; if (isObject(f) && f.name !== undefined && typeof f.name !== 'string') f.name = 'renamed'; return b; } }, caught: 'type tools.*.function.name ' },
+  { name: 'a tool without its function, a stand-in filled in and served', options: { rewriteRequest: (b) => { const t = firstTool(b); if (t && t.function === undefined) t.function = { name: 'stand_in' }; return b; } }, caught: 'required tools.*.function missing' },
+  { name: '`response_format` that is not an object, dropped and served', options: { rewriteRequest: (b) => (isObject(b) && b.response_format !== undefined && !isObject(b.response_format) ? { ...b, response_format: undefined } : undefined) }, caught: 'type response_format ' },
+  // The other operations' requests.
+  { name: '500 for a fill-in-the-middle `prompt` that is not a string', options: crashesWhen((b) => isObject(b) && b.prompt !== undefined && typeof b.prompt !== 'string', fimBody), caught: 'type prompt ', check: FIM_ID, model: 'svc-v4-pro' },
+  { name: 'a messages-format `max_tokens` that is not an integer, replaced and served', options: { rewriteRequest: (b) => (isObject(b) && b.max_tokens !== undefined && !Number.isInteger(b.max_tokens) && Array.isArray(b.messages) ? { ...b, max_tokens: 32 } : undefined) }, caught: 'type max_tokens ', check: MESSAGES_ID },
   { name: 'a body that is a JSON array, its first item served', options: { rewriteRequest: (b) => (Array.isArray(b) ? b[0] : undefined) }, caught: 'body (body) array' },
   { name: '500 for a message without `content`', options: crashesWhen((b) => { const m = firstMessage(b); return m !== undefined && !('content' in m); }), caught: 'required messages.*.content missing' },
 ];
@@ -52,12 +61,12 @@ beforeAll(async () => {
 });
 afterAll(async () => target.close());
 
-async function coverageOn(options: ProxyOptions): Promise<{ coverage: CheckResult; random: CheckResult }> {
+async function coverageOn(options: ProxyOptions, check = INVALID_CLASSES_ID, model = MODEL): Promise<{ coverage: CheckResult; random: CheckResult }> {
   const proxy = await startProxy(target.baseUrl, options);
   try {
     const at = { ...target, baseUrl: proxy.url, messagesBaseUrl: target.messagesBaseUrl.replace(target.baseUrl, proxy.url) };
-    const { results } = await runChecks(emulatorRunConfig(at, [MODEL], NOW, { only: ['property.'] }));
-    return { coverage: results.find((r) => r.checkId === INVALID_CLASSES_ID)!, random: results.find((r) => r.checkId === 'property.invalid-requests.refused-with-spec-status')! };
+    const { results } = await runChecks(emulatorRunConfig(at, [model], NOW, { only: ['property.'] }));
+    return { coverage: results.find((r) => r.checkId === check)!, random: results.find((r) => r.checkId === 'property.invalid-requests.refused-with-spec-status')! };
   } finally {
     await proxy.close();
   }
@@ -68,7 +77,7 @@ describe('the coverage phase at default settings', () => {
     const { coverage: r } = await coverageOn({});
     expect(r.verdict).toBe('pass');
     const classes = r.judged?.classes;
-    expect(classes?.sent).toBeGreaterThan(30);
+    expect(classes?.sent).toBe(COVERED_OPERATIONS[0]!.cap);
     expect(classes!.sent + classes!.elsewhere.reduce((n, e) => n + e.classes.length, 0) + classes!.notSent.length).toBe(classes!.named);
     expect(r.judged?.cases).toBe(classes?.sent);
   });
@@ -80,7 +89,7 @@ describe('the coverage phase at default settings', () => {
   });
 
   test.each(BROKEN.map((b) => [b.name, b] as const))('%s: caught, the class named, with its reproducer', async (_name, b) => {
-    const { coverage: r, random } = await coverageOn(b.options);
+    const { coverage: r, random } = await coverageOn(b.options, b.check, b.model);
     // The random phase, meeting the same class, reports it there: one defect, one failure.
     expect(random.verdict).not.toBe('fail');
     expect(r.verdict).toBe('fail');
@@ -90,6 +99,6 @@ describe('the coverage phase at default settings', () => {
     // Only classes of that field fail (a null there is not an array either): every other class was refused as the spec says.
     const fieldOf = (sent: string | undefined) => sent?.split(' ')[1];
     expect(r.failures!.map((f) => (f.defect?.kind === 'status' ? fieldOf(f.defect.sent) : f.message)).filter((x) => x !== fieldOf(b.caught))).toEqual([]);
-    expect(caught[0]!.reproducer?.curl).toMatch(/curl .*\/chat\/completions/);
+    expect(caught[0]!.reproducer?.curl).toMatch(/^curl .*\/(chat\/completions|beta\/completions|anthropic\/v1\/messages)' .*--data-raw /);
   });
 });

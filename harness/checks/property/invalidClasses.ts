@@ -1,27 +1,48 @@
 import type { ClassCoverage, Failure } from '#harness/core/outcome.ts';
-import { coverageClasses, type CoverageClass } from '#harness/derive/arbitraries/coverageClasses.ts';
+import { breakableRules } from '#harness/derive/arbitraries/index.ts';
+import { coverageClasses, operationOf, type CoverageClass, type UnsendableClass } from '#harness/derive/arbitraries/coverageClasses.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { CheckContext, CheckOutcome } from '../context.ts';
-import { currentModels, defineCheck, type Check } from '../define.ts';
+import type { CheckContext, CheckRequest } from '../context.ts';
+import { currentModels, defineCheck, fimModels, messagesModels, type Check } from '../define.ts';
 import { refusalOwner } from '../request/bounds.ts';
 import { delegatedTo } from '../rule/rules.ts';
 import { wrongTypeValue } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { judgeRefusal } from '../support/refusal.ts';
-import { chat } from '../support/requests.ts';
+import { chat, fim, messagesRequest } from '../support/requests.ts';
 import { sample, settled } from '../support/samples.ts';
 import { pass } from '../support/outcome.ts';
 
 export const INVALID_CLASSES_ID = 'property.invalid-classes.refused-with-spec-status';
+const CHAT_ENDPOINT = 'chat_completions';
 
 /**
- * Requests the coverage phase sends per model, at most. Each costs a round trip: at 800 ms and the
- * default concurrency, 34 per model for the default two models add about 3.5 s to a full run, which
- * stays within 20 s (docs/performance.md). Classes past it are named in the report as not sent.
+ * The operations the coverage phase covers, one check each: the smallest valid request for the
+ * model (every class breaks it; its acceptance is the refusal's control, one answer with the checks
+ * that judge it), the models it runs on, and the requests it sends per model at most.
+ *
+ * The caps keep a full default run at 800 ms within 20 s (docs/performance.md): each request is a
+ * round trip. The chat request's classes go on every current model; the other formats' once (FIM on
+ * the models that have it, the messages format on its default model, as its checks run). Classes
+ * past a cap are named in the report as not sent.
  */
-export const COVERAGE_REQUESTS = 34;
+export const COVERED_OPERATIONS: readonly CoveredOperation[] = [
+  { id: INVALID_CLASSES_ID, endpoint: CHAT_ENDPOINT, what: 'chat request', request: (ctx) => chat(ctx), appliesTo: currentModels, cap: 26 },
+  { id: 'property.invalid-fim-classes.refused-with-spec-status', endpoint: 'fim_completions', what: 'fill-in-the-middle request', request: (ctx) => fim(ctx), appliesTo: fimModels, cap: 8 },
+  { id: 'property.invalid-messages-classes.refused-with-spec-status', endpoint: 'messages', what: 'messages-format request', request: (ctx) => messagesRequest(ctx), appliesTo: (m) => messagesModels(m) && m.default, cap: 8 },
+];
 
-const OPERATION = 'chat_completions';
+interface CoveredOperation {
+  id: string;
+  endpoint: string;
+  what: string;
+  request(ctx: CheckContext): CheckRequest;
+  appliesTo: Check['appliesTo'];
+  cap: number;
+}
+
+/** The chat operation's cap: what the random phase's counterexamples are attributed against. */
+export const COVERAGE_REQUESTS = COVERED_OPERATIONS[0]!.cap;
 
 /**
  * The order of the first classes, one per kind and field: the body itself, then the top-level
@@ -35,11 +56,12 @@ const rank = (c: CoverageClass): number => (c.kind === 'body' ? 0 : !c.field.inc
  * refused-beyond-bounds check), a cross-field rule (its rule check), a required field or a wrong
  * type a rule names as a case (that rule's check, with the value its builder writes).
  */
-function ownerOf(spec: Spec, c: CoverageClass): string | undefined {
+function ownerOf(spec: Spec, c: Pick<CoverageClass, 'id' | 'kind' | 'field' | 'ruleId'>, endpoint: string): string | undefined {
   const top = !c.field.includes('.');
-  if ((c.kind === 'bound' || c.kind === 'enum') && top) return refusalOwner(spec, c.field);
+  // The bound checks are of the chat request's fields; a rule's check sends its cases to the rule's endpoint only.
+  if ((c.kind === 'bound' || c.kind === 'enum') && top) return endpoint === CHAT_ENDPOINT ? refusalOwner(spec, c.field) : undefined;
   const rule = spec.rules.find((r) => r.id === c.ruleId);
-  if (!rule || delegatedTo(rule) !== undefined) return undefined;
+  if (!rule || rule.endpoint !== endpoint || delegatedTo(rule) !== undefined) return undefined;
   if (c.kind === 'rule') return `rule.${rule.id}`;
   const cases = [rule.when, ...(rule.also_when ?? [])];
   if (c.kind === 'required' && cases.some((w) => w.some((x) => x.field === c.field && x.present === false))) return `rule.${rule.id}`;
@@ -58,13 +80,18 @@ const jsonTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === n
  * kind get a request), then the rest in the spec's order, up to the cap. Classes another check
  * sends are counted there; advisory ones (a value the spec leaves open) are not sent by a must check.
  */
-export function planClasses(spec: Spec, classes: readonly CoverageClass[], unsendable: readonly { id: string; why: string }[], cap = COVERAGE_REQUESTS): { send: CoverageClass[]; coverage: ClassCoverage } {
+export function planClasses(spec: Spec, classes: readonly CoverageClass[], unsendable: readonly UnsendableClass[], cap = COVERAGE_REQUESTS, endpoint = CHAT_ENDPOINT): { send: CoverageClass[]; coverage: ClassCoverage } {
   const elsewhere = new Map<string, string[]>();
-  const notSent: ClassCoverage['notSent'] = unsendable.map((u) => ({ class: u.id, why: u.why }));
+  const notSent: ClassCoverage['notSent'] = [];
+  for (const u of unsendable) {
+    const owner = ownerOf(spec, u, endpoint);
+    if (owner) elsewhere.set(owner, [...(elsewhere.get(owner) ?? []), u.id]);
+    else notSent.push({ class: u.id, why: u.why });
+  }
   const candidates: CoverageClass[] = [];
   const covered = new Set<string>();
   for (const c of classes) {
-    const owner = ownerOf(spec, c);
+    const owner = ownerOf(spec, c, endpoint);
     if (owner) {
       elsewhere.set(owner, [...(elsewhere.get(owner) ?? []), c.id]);
       covered.add(`${c.kind} ${c.field}`);
@@ -76,10 +103,10 @@ export function planClasses(spec: Spec, classes: readonly CoverageClass[], unsen
   const rest = candidates.filter((c) => !first.includes(c));
   const ordered = [...first, ...rest];
   const send = ordered.slice(0, cap);
-  for (const c of ordered.slice(cap)) notSent.push({ class: c.id, why: `beyond the ${cap} requests per model the coverage phase sends` });
+  for (const c of ordered.slice(cap)) notSent.push({ class: c.id, why: `beyond the ${cap} requests per model the coverage phase sends here` });
   return {
     send,
-    coverage: { operation: OPERATION, named: classes.length + unsendable.length, sent: send.length, elsewhere: [...elsewhere].map(([check, ids]) => ({ check, classes: ids })), notSent },
+    coverage: { operation: endpoint, named: classes.length + unsendable.length, sent: send.length, elsewhere: [...elsewhere].map(([check, ids]) => ({ check, classes: ids })), notSent },
   };
 }
 
@@ -89,22 +116,27 @@ export function planClasses(spec: Spec, classes: readonly CoverageClass[], unsen
  * where it names both, and a well-formed envelope). A refusal is credited only where the smallest
  * valid request is accepted (the control); a failure is one per class, with its request.
  */
-export function invalidClassesCheck(spec: Spec): Check {
+export function invalidClassesChecks(spec: Spec): Check[] {
+  return COVERED_OPERATIONS.filter((o) => spec.endpoints[o.endpoint]?.request).map((o) => invalidClassesCheck(spec, o));
+}
+
+function invalidClassesCheck(spec: Spec, o: CoveredOperation): Check {
+  const operation = operationOf(spec, o.endpoint);
   return defineCheck({
-    id: INVALID_CLASSES_ID,
-    title: 'each class of invalid request the spec names (a required field missing, a wrong JSON type, a value off a list or beyond a bound, a broken rule, a body that is not an object) is refused with the status its rule names and an error envelope',
+    id: o.id,
+    title: `each class of invalid ${o.what} the spec names (a required field missing, a wrong JSON type, a value off a list or beyond a bound, a broken rule, a body that is not an object) is refused with the status its rule names and an error envelope`,
     area: 'property',
     severity: 'must',
     basis: 'stated',
-    specRefs: specRefsOf(spec),
-    appliesTo: currentModels,
+    specRefs: specRefsOf(spec, o),
+    appliesTo: o.appliesTo,
     async run(ctx) {
-      const base = chat(ctx);
-      const { classes, unsendable } = coverageClasses(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel }, base.body as Record<string, unknown>);
-      const { send, coverage } = planClasses(ctx.spec, classes, unsendable);
+      const base = o.request(ctx);
+      const { classes, unsendable } = coverageClasses(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel }, base.body as Record<string, unknown>, operation);
+      const { send, coverage } = planClasses(ctx.spec, classes, unsendable, o.cap, o.endpoint);
       // The control goes with the classes: no round trip waits on another.
       const control = sample(ctx, base);
-      const judged = await Promise.all(send.map((c) => judgeClass(ctx, c)));
+      const judged = await Promise.all(send.map((c) => judgeClass(ctx, base, c)));
       const failures = judged.flat();
       if (failures.length > 0) return (await settled(control), { verdict: 'fail', failures, classes: coverage });
       const { res } = await control;
@@ -114,17 +146,17 @@ export function invalidClassesCheck(spec: Spec): Check {
   });
 }
 
-async function judgeClass(ctx: CheckContext, c: CoverageClass): Promise<Failure[]> {
-  const res = await ctx.send({ base: 'base_url', method: 'POST', path: '/chat/completions', ...c.request });
+async function judgeClass(ctx: CheckContext, base: CheckRequest, c: CoverageClass): Promise<Failure[]> {
+  const res = await ctx.send({ ...base, ...c.request });
   const expect = c.statuses ? { status_any_of: c.statuses } : { error: true as const };
   const failures = await judgeRefusal(ctx, res, expect, `${c.what}, which breaks ${c.ruleId}`);
   const pointer = c.path === '' ? '' : `/${c.path.split('.').join('/')}`;
   return failures.map((f) => ({ ...f, path: f.path ?? pointer, specRef: f.specRef ?? `rules.${c.ruleId}`, ...(f.defect?.kind === 'status' ? { defect: { ...f.defect, sent: c.id } } : {}) }));
 }
 
-/** The rules the classes fall under, on the spec's current models (a smallest request stands for the check's). */
-function specRefsOf(spec: Spec): string[] {
-  const models = Object.entries(spec.models).filter(([, m]) => currentModels(m)).map(([id]) => id);
-  const rules = models.flatMap((model) => coverageClasses(spec, { model }, { model, messages: [{ role: 'user', content: 'Hi' }] }).classes.map((c) => c.ruleId));
-  return [...new Set(rules)].map((id) => `rules.${id}`);
+/** The rules the classes fall under, on the models the check runs on. */
+function specRefsOf(spec: Spec, o: CoveredOperation): string[] {
+  const operation = operationOf(spec, o.endpoint);
+  const models = Object.entries(spec.models).filter(([id, m]) => o.appliesTo(m, id)).map(([id]) => id);
+  return [...new Set(models.flatMap((model) => breakableRules(spec, { model }, operation)))].map((id) => `rules.${id}`);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
 import { validateRequest } from '#harness/emulator/validate/request.ts';
-import { coverageClasses } from './coverageClasses.ts';
+import { coverageClasses, operationOf } from './coverageClasses.ts';
 
 const { spec } = loadSpec();
 const CURRENT = Object.entries(spec.models).filter(([, m]) => m.kind === 'current').map(([id]) => id);
@@ -40,6 +40,28 @@ describe.each(CURRENT)('the coverage classes of %s', (model) => {
   test('each request breaks what it says, and only that: the emulator (which keeps the spec on its own) refuses each must class', () => {
     for (const c of classes.filter((x) => x.strength === 'must')) {
       const refusal = validateRequest(spec, c.request.body, { endpoint: 'chat_completions', base: 'base_url', modelId: model });
+      expect(refusal, c.id).toBeDefined();
+      if (c.statuses) expect(c.statuses, c.id).toContain(refusal!.status);
+    }
+  });
+});
+
+describe.each([
+  ['fim_completions', 'svc-v4-pro', 'beta', { prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 32 }, ['required prompt missing', 'type prompt integer', 'type suffix array', 'type max_tokens string', 'null prompt', 'body (body) array']],
+  ['messages', 'svc-v4-flash', 'messages_base_url', { max_tokens: 32, messages: [{ role: 'user', content: 'Say hello in five words.' }] }, ['required max_tokens missing', 'type messages string', 'type max_tokens string', 'null messages', 'body (body) array']],
+] as const)('the coverage classes of the %s operation', (endpoint, model, base, rest, expected) => {
+  const operation = operationOf(spec, endpoint);
+  const { classes } = coverageClasses(spec, { model }, { model, ...rest }, operation);
+
+  test('derived from its own request object', () => {
+    for (const id of expected) expect(classes.map((c) => c.id), id).toContain(id);
+    // No chat field leaks in.
+    expect(classes.some((c) => c.field.startsWith('tools'))).toBe(false);
+  });
+
+  test('each must class is refused by the emulator\'s validation of that endpoint', () => {
+    for (const c of classes.filter((x) => x.strength === 'must')) {
+      const refusal = validateRequest(spec, c.request.body, { endpoint, base, modelId: model });
       expect(refusal, c.id).toBeDefined();
       if (c.statuses) expect(c.statuses, c.id).toContain(refusal!.status);
     }

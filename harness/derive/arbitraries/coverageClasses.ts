@@ -1,14 +1,17 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { applyBreak, breakDefs } from './_internals/builders/applyBreak.ts';
 import { firstOf, RULE_OF_KIND, type BreakDef, type BrokenKind } from './_internals/builders/breaks.ts';
-import { fieldValues } from './_internals/builders/fieldValues.ts';
+import { fieldValues, validValue } from './_internals/builders/fieldValues.ts';
 import { resolveConstraints, type ChatRequestConstraints } from './_internals/helpers/constraints.ts';
 import { fieldNodes } from './_internals/helpers/fieldWalk.ts';
 import { refusingRules } from './_internals/helpers/refusingRules.ts';
-import { BASE, declaredTypes, fieldLinks, requestFields, ruleById, statusesOf, type JsonObject } from './_internals/helpers/specReading.ts';
+import { CHAT, declaredTypes, fieldLinks, requestFields, ruleById, statusesOf, type JsonObject, type Operation } from './_internals/helpers/specReading.ts';
+
+export { operationOf, type Operation } from './_internals/helpers/specReading.ts';
 
 /**
- * The coverage phase's classes of invalid chat request (Schemathesis's coverage phase is the model):
+ * The coverage phase's classes of invalid request, for an operation of the spec (the chat endpoint
+ * unless said; Schemathesis's coverage phase is the model):
  * deterministic, one request each, derived from spec/ alone. Each break of invalidChatRequest, made
  * concrete once per class: every required field missing, every field with every JSON type it does
  * not take, every value off a list (nested ones too: message role, tool type), every bound and one
@@ -41,8 +44,7 @@ export interface CoverageClass {
 }
 
 /** A class the spec names that this model cannot be sent alone, and why. */
-export interface UnsendableClass {
-  id: string;
+export interface UnsendableClass extends Pick<CoverageClass, 'id' | 'kind' | 'field' | 'ruleId'> {
   why: string;
 }
 
@@ -54,29 +56,39 @@ export interface CoverageClasses {
 const KIND_ORDER: readonly BrokenKind[] = ['required', 'type', 'enum', 'bound', 'rule'];
 
 /**
- * Every class of invalid request the spec names for the chat endpoint, built on `base` (a valid
- * request for the model: the check's smallest one). Parents a nested break needs (tools for
+ * Every class of invalid request the spec names for an operation, built on `base` (a valid request
+ * for the model: the check's smallest one). A wrong type or a missing field falls under the rules
+ * the Errors table's 400 row gives (rules.yaml names them for the chat endpoint; the table is the
+ * service's, for every endpoint). Parents a nested break needs (tools for
  * `tools.*.type`) are filled with the first valid value the arbitraries draw from seed 0, so the
  * classes are the same on every run.
  */
-export function coverageClasses(spec: Spec, constraints: ChatRequestConstraints, base: JsonObject): CoverageClasses {
+export function coverageClasses(spec: Spec, constraints: ChatRequestConstraints, base: JsonObject, operation: Operation = CHAT): CoverageClasses {
   const opts = resolveConstraints(spec, constraints, 'coverageClasses');
-  const defs = breakDefs(spec, opts);
-  const values = fieldValues(spec, opts);
-  const links = fieldLinks(spec);
-  const order = Object.keys(requestFields(spec));
-  const site = { model: opts.model, base: BASE };
+  const defs = breakDefs(spec, opts, operation);
+  const links = fieldLinks(spec, operation.endpoint);
+  const fields = requestFields(spec, operation.object);
+  const order = Object.keys(fields);
+  const bases = spec.endpoints[operation.endpoint]?.bases ?? [];
+  const site = { model: opts.model, base: bases.includes('base_url') ? 'base_url' : (bases[0] ?? 'base_url') };
   const supplied: Record<string, unknown> = {};
-  for (const [name, v] of values) supplied[name] = firstOf(v.arb);
+  if (operation.object === CHAT.object) for (const [name, v] of fieldValues(spec, opts)) supplied[name] = firstOf(v.arb);
+  else {
+    for (const [name, expr] of Object.entries(fields)) {
+      const arb = validValue(spec, expr, opts);
+      if (arb) supplied[name] = firstOf(arb);
+    }
+  }
   const classes: CoverageClass[] = [];
   const unsendable: UnsendableClass[] = [];
 
   const add = (def: BreakDef, label: string, patches: BreakDef['cases'][number]['patches'], strength: CoverageClass['strength'], rule: { ruleId: string; statuses: number[] | undefined }, kind: ClassKind, allowed: (ids: string[]) => boolean) => {
     const id = label === '' ? `${kind} ${def.field}` : `${kind} ${def.field} ${label}`;
     const applied = applyBreak(def, base, patches, supplied, 0, links, order);
-    if (!applied) return void unsendable.push({ id, why: `no valid request here holds \`${def.field}\`` });
-    const ids = refusingRules(spec, applied.request, site).map((r) => r.id);
-    if (!allowed(ids)) return void unsendable.push({ id, why: `it cannot be broken alone for ${opts.model} (the request would also break ${ids.filter((x) => x !== rule.ruleId).join(', ') || 'nothing the spec names'})` });
+    const named = { id, kind, field: def.field, ruleId: rule.ruleId };
+    if (!applied) return void unsendable.push({ ...named, why: `no valid request here holds \`${def.field}\`` });
+    const ids = refusingRules(spec, applied.request, site, operation.endpoint).map((r) => r.id);
+    if (!allowed(ids)) return void unsendable.push({ ...named, why: `it cannot be broken alone for ${opts.model} (the request would also break ${ids.filter((x) => x !== rule.ruleId).join(', ') || 'nothing the spec names'})` });
     const what = kind === 'null' ? `\`${applied.broken.field}\` = null` : applied.broken.what;
     classes.push({ id, kind, field: def.field, path: applied.broken.field, ...rule, strength, what, request: { body: applied.request } });
   };
@@ -88,7 +100,7 @@ export function coverageClasses(spec: Spec, constraints: ChatRequestConstraints,
       for (const c of def.cases) add(def, c.label, c.patches, 'must', rule, kind, alone);
     }
   }
-  for (const n of nullClasses(spec)) {
+  for (const n of nullClasses(spec, operation.object)) {
     // The break machinery writes the null; `type` gives it the field's wrong-type rule.
     const def = defs.type.find((d) => d.field === n.path);
     if (!def) continue;
@@ -119,8 +131,8 @@ export function coverageClasses(spec: Spec, constraints: ChatRequestConstraints,
  * wrong type), so must; `nullable: false` states it, so must; elsewhere in a request the description
  * gives a type and says nothing of null, which may stand for "not set", so advisory.
  */
-function nullClasses(spec: Spec): { path: string; required: boolean; strength: CoverageClass['strength'] }[] {
-  return fieldNodes(spec)
+function nullClasses(spec: Spec, object: string): { path: string; required: boolean; strength: CoverageClass['strength'] }[] {
+  return fieldNodes(spec, object)
     .filter(({ expr }) => expr.nullable !== true && !(declaredTypes(expr) ?? []).includes('null') && declaredTypes(expr) !== undefined)
     .map(({ path, expr }) => ({ path, required: expr.required === true, strength: expr.required === true || expr.nullable === false ? 'must' : 'advisory' }));
 }

@@ -5,7 +5,7 @@ import { applyBreak, breakDefs, topOf } from './_internals/builders/applyBreak.t
 import { fieldValues } from './_internals/builders/fieldValues.ts';
 import { resolveConstraints, type ChatRequestConstraints } from './_internals/helpers/constraints.ts';
 import { refusingRules } from './_internals/helpers/refusingRules.ts';
-import { BASE, fieldLinks, requestFields } from './_internals/helpers/specReading.ts';
+import { BASE, fieldLinks, requestFields, type Operation } from './_internals/helpers/specReading.ts';
 import { chatRequest, type ChatRequestBody } from './chatRequest.ts';
 
 export type { BrokenKind } from './_internals/builders/breaks.ts';
@@ -90,10 +90,11 @@ export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstrain
 }
 
 /**
- * Rule ids of rules.yaml the arbitrary may break for these constraints (a check's specRefs). A
+ * Rule ids of rules.yaml the arbitrary (or, for another operation, its coverage classes) may break
+ * for these constraints (a check's specRefs). A
  * break the model can never get alone is listed too; the arbitrary leaves it out.
  */
-export function breakableRules(spec: Spec, constraints: ChatRequestConstraints): string[] {
-  const defs = breakDefs(spec, resolveConstraints(spec, constraints, 'breakableRules'));
+export function breakableRules(spec: Spec, constraints: ChatRequestConstraints, operation?: Operation): string[] {
+  const defs = breakDefs(spec, resolveConstraints(spec, constraints, 'breakableRules'), operation);
   return [...new Set(KINDS.flatMap((k) => defs[k].map((d) => d.ruleId)))];
 }

@@ -3,7 +3,7 @@ import { boundBreaks, enumBreaks, REMOVE, requiredBreaks, ruleBreaks, typeBreaks
 import type { FieldOptions } from './fieldValues.ts';
 import { fieldNodes } from '../helpers/fieldWalk.ts';
 import { deletePath, resolvePath, setPath } from '../helpers/paths.ts';
-import type { FieldLinks, JsonObject } from '../helpers/specReading.ts';
+import { CHAT, type FieldLinks, type JsonObject, type Operation } from '../helpers/specReading.ts';
 import { ordered } from '../mappers/completeRequest.ts';
 
 /** A valid request with one break written in, and what it breaks (the arbitraries' Broken). */
@@ -12,15 +12,15 @@ export interface AppliedBreak {
   broken: { kind: BrokenKind; field: string; ruleId: string; statuses: number[] | undefined; what: string };
 }
 
-export function breakDefs(spec: Spec, opts: FieldOptions): Record<BrokenKind, BreakDef[]> {
-  const nodes = fieldNodes(spec);
+export function breakDefs(spec: Spec, opts: FieldOptions, operation: Operation = CHAT): Record<BrokenKind, BreakDef[]> {
+  const nodes = fieldNodes(spec, operation.object);
   const exprAt = (path: string) => nodes.find((n) => n.path === path)?.expr;
   return {
     bound: boundBreaks(spec, nodes, opts),
     enum: enumBreaks(spec, nodes),
     required: requiredBreaks(spec, nodes),
     type: typeBreaks(spec, nodes),
-    rule: ruleBreaks(spec, opts, exprAt),
+    rule: ruleBreaks(spec, opts, exprAt, operation.endpoint),
   };
 }
 

@@ -178,11 +178,11 @@ export function typeBreaks(spec: Spec, nodes: readonly FieldNode[]): BreakDef[] 
  * model's kind whose conditions are all on fields (`top_logprobs` present, `logprobs` not true;
  * `messages` equal to []). A rule that only asks for fields to be missing is the `required` kind.
  */
-export function ruleBreaks(spec: Spec, opts: FieldOptions, fieldExpr: (path: string) => TypeExpr | undefined): BreakDef[] {
+export function ruleBreaks(spec: Spec, opts: FieldOptions, fieldExpr: (path: string) => TypeExpr | undefined, endpoint = ENDPOINT): BreakDef[] {
   const kind = modelOf(spec, opts.model).kind;
   const out: BreakDef[] = [];
   for (const rule of spec.rules) {
-    if (rule.endpoint !== ENDPOINT || rule.strength !== 'must' || !isRefusal(rule)) continue;
+    if (rule.endpoint !== endpoint || rule.strength !== 'must' || !isRefusal(rule)) continue;
     if (rule.applies_to_models?.kind !== undefined && rule.applies_to_models.kind !== kind) continue;
     if (!rule.when.every(isBodyCondition) || rule.when.every((c) => c.present === false)) continue;
     const patches: Arbitrary<Patch>[] = [];

@@ -1,7 +1,7 @@
 import type { Spec, TypeExpr } from '#harness/spec/model.ts';
-import { objectFields, requestFields, strengthOf } from './specReading.ts';
+import { objectFields, REQUEST_OBJECT, requestFields, strengthOf } from './specReading.ts';
 
-/** One field of the chat request at any depth; `*` stands for any index of an array. */
+/** One field of a request object (the chat request unless said) at any depth; `*` stands for any index of an array. */
 export interface FieldNode {
   /** Dotted path template: `temperature`, `response_format.type`, `messages.*.content`. */
   path: string;
@@ -16,7 +16,7 @@ export interface FieldNode {
  * entered (which alternative applies depends on the value). Fields whose strength is below must
  * are left out with everything under them: the description does not require a refusal there.
  */
-export function fieldNodes(spec: Spec): FieldNode[] {
+export function fieldNodes(spec: Spec, object = REQUEST_OBJECT): FieldNode[] {
   const out: FieldNode[] = [];
   const visit = (fields: Record<string, TypeExpr>, prefix: string, specPrefix: string, inherited: 'must' | 'should' | 'unspecified', seen: readonly string[]) => {
     for (const [name, expr] of Object.entries(fields)) {
@@ -36,6 +36,6 @@ export function fieldNodes(spec: Spec): FieldNode[] {
       }
     }
   };
-  visit(requestFields(spec), '', 'objects.chat_completion_request', 'must', ['chat_completion_request']);
+  visit(requestFields(spec, object), '', `objects.${object}`, 'must', [object]);
   return out;
 }

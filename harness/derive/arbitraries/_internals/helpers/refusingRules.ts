@@ -63,13 +63,13 @@ export function conditionHolds(spec: Spec, c: Condition, body: JsonObject, site:
 }
 
 /**
- * Must-level refusal rules of the chat endpoint one of whose condition sets holds for the body:
+ * Must-level refusal rules of an endpoint (the chat endpoint unless said) one of whose condition sets holds for the body:
  * what the spec says the service refuses this request for. Empty for a valid request.
  */
-export function refusingRules(spec: Spec, body: JsonObject, site: Site): Rule[] {
+export function refusingRules(spec: Spec, body: JsonObject, site: Site, endpoint = ENDPOINT): Rule[] {
   const kind = spec.models[site.model]?.kind;
   return spec.rules.filter((r) => {
-    if (r.endpoint !== ENDPOINT || r.strength !== 'must' || !isRefusal(r)) return false;
+    if (r.endpoint !== endpoint || r.strength !== 'must' || !isRefusal(r)) return false;
     if (r.applies_to_models?.kind !== undefined && r.applies_to_models.kind !== kind) return false;
     return [r.when, ...(r.also_when ?? [])].some((set) => set.every((c) => conditionHolds(spec, c, body, site)));
   });

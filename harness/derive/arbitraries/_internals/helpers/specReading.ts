@@ -13,10 +13,26 @@ export const ENDPOINT = 'chat_completions';
 /** The base the generated requests are for (prefix and FIM rules name other bases). */
 export const BASE = 'base_url';
 
-export function requestFields(spec: Spec): Record<string, TypeExpr> {
-  const object = spec.objects[REQUEST_OBJECT];
-  if (!object) throw new Error(`arbitraries: the spec has no object \`${REQUEST_OBJECT}\``);
-  return object.fields;
+/** An endpoint of the spec with a request body, and the object that body is. */
+export interface Operation {
+  endpoint: string;
+  object: string;
+}
+
+/** The chat endpoint: what the request arbitraries are for. */
+export const CHAT: Operation = { endpoint: ENDPOINT, object: REQUEST_OBJECT };
+
+/** The operation of an endpoint of the spec, read from endpoints.yaml (`request`). */
+export function operationOf(spec: Spec, endpoint: string): Operation {
+  const object = spec.endpoints[endpoint]?.request;
+  if (!object) throw new Error(`arbitraries: the spec's endpoint \`${endpoint}\` takes no request body`);
+  return { endpoint, object };
+}
+
+export function requestFields(spec: Spec, object = REQUEST_OBJECT): Record<string, TypeExpr> {
+  const found = spec.objects[object];
+  if (!found) throw new Error(`arbitraries: the spec has no object \`${object}\``);
+  return found.fields;
 }
 
 export function modelOf(spec: Spec, id: string): Model {
@@ -131,8 +147,8 @@ export interface FieldLinks {
 
 const topLevel = (path: string) => path.split('.')[0]!;
 
-export function fieldLinks(spec: Spec): FieldLinks {
-  const rules = spec.rules.filter((r) => r.endpoint === ENDPOINT);
+export function fieldLinks(spec: Spec, endpoint = ENDPOINT): FieldLinks {
+  const rules = spec.rules.filter((r) => r.endpoint === endpoint);
   const companions: FieldLinks['companions'] = [];
   for (const r of rules) {
     const [first, second] = r.when;
