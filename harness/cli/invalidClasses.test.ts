@@ -85,7 +85,12 @@ describe('the coverage phase at default settings', () => {
   test('an endpoint refusing every chat request with 400: no refusal is credited, by either phase (the smallest valid request is refused too)', async () => {
     const refuseAll: ProxyOptions = { answer: (_req, path) => (path === '/chat/completions' ? { status: 400, body: { error: { message: 'no', type: 'invalid_request_error', code: 'invalid_request', param: null } } } : undefined) };
     const { coverage, random } = await coverageOn(refuseAll);
-    for (const r of [coverage, random]) expect([r.checkId, r.verdict, r.skipKind, r.reason]).toEqual([r.checkId, 'skip', 'inconclusive', expect.stringMatching(/the smallest valid request is refused too \(HTTP 400\)/)]);
+    for (const r of [coverage, random]) expect([r.checkId, r.verdict, r.skipKind, r.reason]).toEqual([r.checkId, 'skip', 'inconclusive', expect.stringMatching(/the smallest valid request is answered HTTP 400 too/)]);
+  });
+
+  test('an endpoint answering 500 to every chat request: no class is blamed for it (the smallest valid request fails too)', async () => {
+    const { coverage, random } = await coverageOn({ answer: (_req, path) => (path === '/chat/completions' ? crash : undefined) });
+    for (const r of [coverage, random]) expect([r.checkId, r.verdict, r.skipKind, r.reason]).toEqual([r.checkId, 'skip', 'inconclusive', expect.stringMatching(/the smallest valid request is answered HTTP 500 too/)]);
   });
 
   test.each(BROKEN.map((b) => [b.name, b] as const))('%s: caught, the class named, with its reproducer', async (_name, b) => {

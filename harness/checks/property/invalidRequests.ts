@@ -7,7 +7,7 @@ import { requestText } from './describe.ts';
 import { runProperty, type Problem } from './runProperty.ts';
 import { coverageClasses } from '#harness/derive/arbitraries/coverageClasses.ts';
 import { chat } from '../support/requests.ts';
-import { sample, settled } from '../support/samples.ts';
+import { sample } from '../support/samples.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { INVALID_CLASSES_ID, planClasses } from './invalidClasses.ts';
 
@@ -61,9 +61,9 @@ export function invalidRequestsCheck(spec: Spec): Check {
       // A refusal is credited only where a valid request is accepted: the smallest one, shared, sent with the values.
       const control = sample(ctx, chat(ctx));
       const outcome = await runProperty(ctx, { arbitrary, judge: (x) => judgeRefused(ctx, x), owner: async (x) => coveredBy(ctx, x) }, (x) => requestText(x.request));
-      if (outcome.verdict !== 'pass') return (await settled(control), outcome);
+      // A verdict either way is about the values only where a valid request is accepted.
       const { res } = await control;
-      return res.status === 200 ? outcome : inconclusive(`the smallest valid request is refused too (HTTP ${res.status}): refusing the invalid ones shows nothing of them`);
+      return res.status === 200 || (outcome.verdict !== 'pass' && outcome.verdict !== 'fail') ? outcome : inconclusive(`the smallest valid request is answered HTTP ${res.status} too: what the invalid ones were answered shows nothing of them`);
     },
   });
 }
