@@ -111,8 +111,8 @@ export function planClasses(spec: Spec, classes: readonly CoverageClass[], unsen
 }
 
 /**
- * The coverage phase: every class of invalid chat request the spec names, made concrete once and
- * sent, each judged as the random phase judges its values (the status its rule names, 400 or 422
+ * The coverage phase, one check per operation: every class of invalid request the spec names for
+ * it, made concrete once and sent, each judged as the random phase judges its values (the status its rule names, 400 or 422
  * where it names both, and a well-formed envelope). A refusal is credited only where the smallest
  * valid request is accepted (the control), and so is a failure; a failure is one per class, with its request.
  */
