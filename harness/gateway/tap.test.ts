@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { serveFetch, type FetchServer } from '#harness/core/http/fetchBridge.ts';
+import { createApp } from '#harness/emulator/app.ts';
+import { createContext } from '#harness/emulator/context.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { marked, newMarker } from './marker.ts';
+import { tapped, type UpstreamLog } from './tap.ts';
+
+/** The embedded emulator as a gateway's upstream, tapped: what arrived and what left, whole. */
+const KEY = 'sk-upstream-secret-key';
+let server: FetchServer;
+let log: UpstreamLog;
+
+beforeAll(async () => {
+  const { spec } = loadSpec();
+  const tap = tapped(createApp(createContext({ spec, apiKeys: [KEY], now: () => new Date('2026-06-01T00:00:00Z') })), { secrets: [KEY] });
+  log = tap.log;
+  server = await serveFetch(tap.handle, { failure: () => new Response('failed', { status: 500 }) });
+});
+afterAll(async () => server.close());
+
+const post = (body: unknown) => fetch(`${server.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const request = { model: 'svc-v4-flash', messages: [{ role: 'user', content: 'Say hello in five words.' }], max_tokens: 16 };
+
+describe('the tap between a gateway and its upstream', () => {
+  test('a plain answer: recorded under its marker, request and answer whole, the key nowhere', async () => {
+    const marker = newMarker();
+    const res = await post(marked(request, marker));
+    const seen = await res.json();
+    await log.settled();
+    const [exchange, ...more] = log.byMarker(marker);
+    expect(more).toEqual([]);
+    expect(exchange!.request).toMatchObject({ method: 'POST', path: '/chat/completions' });
+    expect(JSON.parse(exchange!.response.body)).toEqual(seen);
+    expect(exchange!.response.status).toBe(200);
+    expect(JSON.stringify(log.all())).not.toContain(KEY);
+    expect(exchange!.request.headers.authorization).toBe('Bearer [REDACTED]');
+  });
+
+  test('a stream: the client reads every event, and the log holds the same bytes', async () => {
+    const marker = newMarker();
+    const res = await post(marked({ ...request, stream: true }, marker));
+    const client = await res.text();
+    await log.settled();
+    const [exchange] = log.byMarker(marker);
+    expect(client).toContain('data: [DONE]');
+    expect(exchange!.response.body).toBe(client);
+  });
+
+  test('two requests, two markers: each answer paired with its own request, never by timing', async () => {
+    const [a, b] = [newMarker(), newMarker()];
+    await Promise.all([post(marked(request, a)).then((r) => r.text()), post(marked(request, b)).then((r) => r.text())]);
+    await log.settled();
+    expect(log.byMarker(a)).toHaveLength(1);
+    expect(log.byMarker(b)).toHaveLength(1);
+    expect(log.byMarker(a)[0]!.request.body).toContain(a);
+  });
+});
