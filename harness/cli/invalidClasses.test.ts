@@ -61,11 +61,11 @@ beforeAll(async () => {
 });
 afterAll(async () => target.close());
 
-async function coverageOn(options: ProxyOptions, check = INVALID_CLASSES_ID, model = MODEL): Promise<{ coverage: CheckResult; random: CheckResult }> {
+async function coverageOn(options: ProxyOptions, check = INVALID_CLASSES_ID, model = MODEL, only = ['property.']): Promise<{ coverage: CheckResult; random: CheckResult }> {
   const proxy = await startProxy(target.baseUrl, options);
   try {
     const at = { ...target, baseUrl: proxy.url, messagesBaseUrl: target.messagesBaseUrl.replace(target.baseUrl, proxy.url) };
-    const { results } = await runChecks(emulatorRunConfig(at, [model], NOW, { only: ['property.'] }));
+    const { results } = await runChecks(emulatorRunConfig(at, [model], NOW, { only }));
     return { coverage: results.find((r) => r.checkId === check)!, random: results.find((r) => r.checkId === 'property.invalid-requests.refused-with-spec-status')! };
   } finally {
     await proxy.close();
@@ -86,6 +86,10 @@ describe('the coverage phase at default settings', () => {
     const refuseAll: ProxyOptions = { answer: (_req, path) => (path === '/chat/completions' ? { status: 400, body: { error: { message: 'no', type: 'invalid_request_error', code: 'invalid_request', param: null } } } : undefined) };
     const { coverage, random } = await coverageOn(refuseAll);
     for (const r of [coverage, random]) expect([r.checkId, r.verdict, r.skipKind, r.reason]).toEqual([r.checkId, 'skip', 'inconclusive', expect.stringMatching(/the smallest valid request is answered HTTP 400 too/)]);
+    // Nor is a refusal of a value within the bounds the value's: the same request without it is refused too.
+    const accepted = 'request.temperature.accepted-within-bounds';
+    const { coverage: within } = await coverageOn(refuseAll, accepted, MODEL, [accepted]);
+    expect([within.verdict, within.skipKind, within.reason]).toEqual(['skip', 'inconclusive', expect.stringMatching(/without `temperature`, is answered HTTP 400 too/)]);
   });
 
   test('an endpoint answering 500 to every chat request: no class is blamed for it (the smallest valid request fails too)', async () => {

@@ -6,7 +6,7 @@ import { chat } from '../support/requests.ts';
 import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { sample, settled } from '../support/samples.ts';
+import { plainCompletion, sample, settled } from '../support/samples.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
@@ -114,12 +114,19 @@ export function boundChecks(spec: Spec): Check[] {
         specRefs: [`objects.chat_completion_request.fields.${name}`],
         appliesTo: currentModels,
         judges: 'status',
+        // A refusal asks its control after it.
+        chain: 2,
         async run(ctx) {
           const p = probes(ctx);
           if ('skip' in p) return skip(p.skip, 'inconclusive');
           // Sent together (none depends on another), each shared with the refusal check's control: the same request, one answer.
           const answers = await Promise.all(p.inside.map(async (probe) => ({ probe, res: (await sample(ctx, request(ctx, probe.value))).res })));
-          return outcomeOf(answers.filter(({ res }) => res.status !== 200).map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res, statusDefect(res))));
+          const refused = answers.filter(({ res }) => res.status !== 200);
+          if (refused.length === 0) return pass();
+          // A refusal is of the value only where the same request without the field is accepted.
+          const { res: without } = await plainCompletion(ctx);
+          if (without.status !== 200) return inconclusive(`the smallest valid request, without \`${name}\`, is answered HTTP ${without.status} too: the refusal is not of \`${name}\``);
+          return outcomeOf(refused.map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res, statusDefect(res))));
         },
       }),
       defineCheck({
