@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { requestDifferences, usageDifferences, usageOf } from './differences.ts';
-import { marked } from './marker.ts';
+import { marked } from '#harness/core/marker.ts';
 
 const client = { model: 'svc-v4-flash', messages: [{ role: 'user', content: 'Say hello.' }], temperature: 0.7, stop: ['END'], thinking: { type: 'enabled' }, response_format: { type: 'text' } };
 

@@ -1,6 +1,6 @@
 import { isRecord } from '#harness/core/isRecord.ts';
 import { foldSse } from '#harness/core/sseFold.ts';
-import { unmarked } from './marker.ts';
+import { unmarked } from '#harness/core/marker.ts';
 
 /**
  * What a gateway changed between the two sides of one exchange, as facts: a request parameter the

@@ -3,7 +3,7 @@ import { serveFetch, type FetchServer } from '#harness/core/http/fetchBridge.ts'
 import { createApp } from '#harness/emulator/app.ts';
 import { createContext } from '#harness/emulator/context.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { marked, newMarker } from './marker.ts';
+import { marked, newMarker } from '#harness/core/marker.ts';
 import { tapped, type UpstreamLog } from './tap.ts';
 
 /** The embedded emulator as a gateway's upstream, tapped: what arrived and what left, whole. */
@@ -54,5 +54,15 @@ describe('the tap between a gateway and its upstream', () => {
     expect(log.byMarker(a)).toHaveLength(1);
     expect(log.byMarker(b)).toHaveLength(1);
     expect(log.byMarker(a)[0]!.request.body).toContain(a);
+  });
+});
+
+describe('the emulator as an upstream answers a marked request as the client asked it', () => {
+  test('the same answer with the marker and without it (the marker is taken out before it answers)', async () => {
+    const ask = { ...request, messages: [{ role: 'user', content: 'Repeat: alpha beta STOP gamma delta' }], temperature: 0 };
+    const plain = (await (await post(ask)).json()) as { choices: { message: { content: string } }[] };
+    const markedAnswer = (await (await post(marked(ask, newMarker()))).json()) as { choices: { message: { content: string } }[] };
+    expect(markedAnswer.choices[0]!.message.content).toBe(plain.choices[0]!.message.content);
+    expect(markedAnswer.choices[0]!.message.content).not.toContain('svc-mark');
   });
 });

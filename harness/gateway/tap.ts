@@ -1,5 +1,5 @@
 import { redactText } from '#harness/core/redact.ts';
-import { markerOf } from './marker.ts';
+import { markerOf } from '#harness/core/marker.ts';
 
 /** One request a gateway sent upstream and what it was answered, as the upstream saw both. */
 export interface UpstreamExchange {

@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../context.ts';
 import type { Refusal } from '../http/refusal.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
+import { unmarked } from '#harness/core/marker.ts';
 
 /** What every route gets: the parsed request, the base it came in on, and the caller's key. */
 export interface RouteInput {
@@ -18,7 +19,9 @@ export type JsonBody = { ok: true; value: unknown } | { ok: false; refusal: Refu
 export async function readJson(input: RouteInput): Promise<JsonBody> {
   const text = await input.req.text();
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    // A harness judging a gateway marks its requests (core/marker.ts): answered as if unmarked, so
+    // that what the gateway passes on is answered as the service would answer the client's request.
+    return { ok: true, value: unmarked(JSON.parse(text) as unknown) };
   } catch {
     const { spec } = input.ctx;
     if (input.ctx.fault('invalid-json-500')) return { ok: false, refusal: { status: 500, message: 'internal error', type: 'server_error', code: 'internal_error', param: null } };
