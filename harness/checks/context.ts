@@ -48,7 +48,8 @@ export interface CheckContext {
   /** Answers shared by the checks of one target run, keyed by request (support/samples.ts): the runner gives each run its own. */
   samples: SampleStore;
   /** `keyVariable`: the environment variable the key came from, for reproducers that read it back (never the key). */
-  options: { strict: boolean; runs: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string };
+  /** `coverage`: classes the coverage phase sends per operation and model, when the run sets it (--coverage). */
+  options: { strict: boolean; runs: number; coverage?: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string };
 }
 
 /** Where shared answers are kept (a Map will do): the runner's view of it also notes which answers each check read. */

@@ -61,11 +61,11 @@ beforeAll(async () => {
 });
 afterAll(async () => target.close());
 
-async function coverageOn(options: ProxyOptions, check = INVALID_CLASSES_ID, model = MODEL, only = ['property.']): Promise<{ coverage: CheckResult; random: CheckResult }> {
+async function coverageOn(options: ProxyOptions, check = INVALID_CLASSES_ID, model = MODEL, only = ['property.'], overrides: { coverage?: number } = {}): Promise<{ coverage: CheckResult; random: CheckResult }> {
   const proxy = await startProxy(target.baseUrl, options);
   try {
     const at = { ...target, baseUrl: proxy.url, messagesBaseUrl: target.messagesBaseUrl.replace(target.baseUrl, proxy.url) };
-    const { results } = await runChecks(emulatorRunConfig(at, [model], NOW, { only }));
+    const { results } = await runChecks(emulatorRunConfig(at, [model], NOW, { only, ...overrides }));
     return { coverage: results.find((r) => r.checkId === check)!, random: results.find((r) => r.checkId === 'property.invalid-requests.refused-with-spec-status')! };
   } finally {
     await proxy.close();
@@ -80,6 +80,17 @@ describe('the coverage phase at default settings', () => {
     expect(classes?.sent).toBe(COVERED_OPERATIONS[0]!.cap);
     expect(classes!.sent + classes!.elsewhere.reduce((n, e) => n + e.classes.length, 0) + classes!.notSent.length).toBe(classes!.named);
     expect(r.judged?.cases).toBe(classes?.sent);
+  });
+
+  test('--coverage N sends up to N classes per operation: every must class the spec names, or none', async () => {
+    const { coverage: all } = await coverageOn({}, INVALID_CLASSES_ID, MODEL, [INVALID_CLASSES_ID], { coverage: 1000 });
+    const c = all.judged!.classes!;
+    expect(c.sent).toBeGreaterThan(COVERED_OPERATIONS[0]!.cap);
+    // What is not sent then is only what a must check does not send: the advisory nulls.
+    expect(c.notSent.every((n) => n.class.startsWith('null '))).toBe(true);
+    expect(all.verdict).toBe('pass');
+    const { coverage: none } = await coverageOn({}, INVALID_CLASSES_ID, MODEL, [INVALID_CLASSES_ID], { coverage: 0 });
+    expect([none.verdict, none.skipKind, none.reason]).toEqual(['skip', 'not-applicable', '--coverage 0: the coverage phase sends no class of this operation']);
   });
 
   test('an endpoint refusing every chat request with 400: no refusal is credited, by either phase (the smallest valid request is refused too)', async () => {

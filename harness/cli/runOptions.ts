@@ -57,7 +57,7 @@ export function integer(command: string, name: string, value: string | undefined
 }
 
 /** The bounds of each integer option, where its value is checked (`run` and the config file alike). */
-export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], seed: [0, 2 ** 31 - 1], repeat: [1, 1000] } as const;
+export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], coverage: [0, 100_000], seed: [0, 2 ** 31 - 1], repeat: [1, 1000] } as const;
 
 const inRange = (flag: keyof typeof RANGES) => (command: string, value: string | boolean | string[]) => {
   const [min, max] = RANGES[flag];
@@ -197,6 +197,21 @@ export const RUN_OPTIONS = [
     check: inRange('deadline-ms'),
   },
   { flag: 'runs', type: 'string', arg: 'N', help: ['property-test runs (default 10)'], config: { key: 'runs', kind: 'integer' }, check: inRange('runs'), record: { field: 'runs', merge: 'agree' } },
+  {
+    flag: 'coverage',
+    type: 'string',
+    arg: 'N',
+    help: [
+      'classes of invalid request the coverage phase sends per',
+      'operation and model (default 26 for the chat request,',
+      '8 for fill-in-the-middle and the messages format: a',
+      'full run at 800 ms stays within 20 s); 0 sends none;',
+      'the reports list the classes not sent',
+    ],
+    config: { key: 'coverage', kind: 'integer' },
+    check: inRange('coverage'),
+    record: { field: 'coverage', merge: 'agree' },
+  },
   { flag: 'seed', type: 'string', arg: 'N', help: ['property-test seed (default 1)'], config: { key: 'seed', kind: 'integer' }, check: inRange('seed'), record: { field: 'seed', merge: 'agree' } },
   {
     flag: 'repeat',

@@ -41,6 +41,8 @@ export interface RunRecord {
     known?: KnownPolicy;
     shard?: string;
     runs: number;
+    /** --coverage N (only when given): classes of invalid request the coverage phase sent at most, per operation and model. */
+    coverage?: number;
     seed: number;
     /** --without: features left out of the run; their checks are skipped, out of scope. */
     without?: string[];

@@ -136,7 +136,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
     samples: judgedSamples(shared.samples, tracker),
-    options: { strict: config.strict, runs: config.runs, seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv },
+    options: { strict: config.strict, runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv },
   };
 }
 

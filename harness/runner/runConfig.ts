@@ -19,6 +19,8 @@ export interface RunSettings {
   /** --allow-flaky: a flaky check does not fail the run (recorded in the reports, which judge by it). */
   allowFlaky: boolean;
   runs: number;
+  /** --coverage N: classes of invalid request the coverage phase sends per operation and model (undefined: each operation's own cap). */
+  coverage?: number;
   seed: number;
   /** Requests in flight: where the limit starts; up to `maxConcurrency` when it adapts (transport/adaptiveLimit.ts). */
   concurrency: number;
@@ -34,7 +36,7 @@ export interface RunSettings {
 }
 
 /** The settings a target's checks read, by name: RunConfig is a view of them, never a second declaration. */
-const CHECK_SETTINGS = ['specDir', 'models', 'concurrency', 'maxConcurrency', 'timeoutMs', 'deadlineMs', 'strict', 'only', 'skip', 'clients', 'shard', 'runs', 'seed'] as const satisfies readonly (keyof RunSettings)[];
+const CHECK_SETTINGS = ['specDir', 'models', 'concurrency', 'maxConcurrency', 'timeoutMs', 'deadlineMs', 'strict', 'only', 'skip', 'clients', 'shard', 'runs', 'coverage', 'seed'] as const satisfies readonly (keyof RunSettings)[];
 
 type CheckSettings = Pick<RunSettings, 'models' | 'concurrency' | 'strict' | 'runs' | 'seed'> & Partial<Pick<RunSettings, Exclude<(typeof CHECK_SETTINGS)[number], 'models' | 'concurrency' | 'strict' | 'runs' | 'seed'>>>;
 

@@ -11,7 +11,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { chat, fim, messagesRequest } from '../support/requests.ts';
 import { sample } from '../support/samples.ts';
-import { pass } from '../support/outcome.ts';
+import { pass, skip } from '../support/outcome.ts';
 
 export const INVALID_CLASSES_ID = 'property.invalid-classes.refused-with-spec-status';
 const CHAT_ENDPOINT = 'chat_completions';
@@ -133,7 +133,8 @@ function invalidClassesCheck(spec: Spec, o: CoveredOperation): Check {
     async run(ctx) {
       const base = o.request(ctx);
       const { classes, unsendable } = coverageClasses(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel }, base.body as Record<string, unknown>, operation);
-      const { send, coverage } = planClasses(ctx.spec, classes, unsendable, o.cap, o.endpoint);
+      const { send, coverage } = planClasses(ctx.spec, classes, unsendable, ctx.options.coverage ?? o.cap, o.endpoint);
+      if (send.length === 0) return skip(`--coverage ${ctx.options.coverage ?? o.cap}: the coverage phase sends no class of this operation`, 'not-applicable');
       // The control goes with the classes: no round trip waits on another.
       const control = sample(ctx, base);
       const judged = await Promise.all(send.map((c) => judgeClass(ctx, base, c)));

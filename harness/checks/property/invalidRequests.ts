@@ -9,7 +9,7 @@ import { coverageClasses } from '#harness/derive/arbitraries/coverageClasses.ts'
 import { chat } from '../support/requests.ts';
 import { sample } from '../support/samples.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { INVALID_CLASSES_ID, planClasses } from './invalidClasses.ts';
+import { COVERAGE_REQUESTS, INVALID_CLASSES_ID, planClasses } from './invalidClasses.ts';
 
 /** Sends a request that breaks one rule and judges the refusal: the spec's status (any 4xx when it names none) and a well-formed error envelope. */
 async function judgeRefused(ctx: CheckContext, { request, broken }: InvalidChatRequest): Promise<Problem | undefined> {
@@ -30,7 +30,7 @@ function coveredBy(ctx: CheckContext, { broken }: InvalidChatRequest): string | 
   const base = chat(ctx).body as Record<string, unknown>;
   const { classes, unsendable } = coverageClasses(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel }, base);
   const template = broken.field.split('.').map((s) => (/^[0-9]+$/.test(s) ? '*' : s)).join('.');
-  const sent = planClasses(ctx.spec, classes, unsendable).send;
+  const sent = planClasses(ctx.spec, classes, unsendable, ctx.options.coverage ?? COVERAGE_REQUESTS).send;
   return sent.some((c) => c.kind === broken.kind && c.field === template) ? INVALID_CLASSES_ID : undefined;
 }
 

@@ -56,6 +56,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const concurrency = concurrencyOf(name, values.concurrency);
   const [timeoutMs, deadlineMs] = (['timeout-ms', 'deadline-ms'] as const).map((flag) => integer(name, flag, values[flag], ...RANGES[flag]));
   const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
+  const coverage = integer(name, 'coverage', values.coverage, ...RANGES.coverage);
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, ...RANGES.seed) ?? 1;
   const shard = parseShard(name, values.shard);
@@ -70,7 +71,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     strict: values.strict === true,
     repeat,
     allowFlaky: values['allow-flaky'] === true, clientsGate: values['clients-gate'] === true,
-    concurrency: concurrency.initial, maxConcurrency: concurrency.max, timeoutMs, deadlineMs, runs, seed, now,
+    concurrency: concurrency.initial, maxConcurrency: concurrency.max, timeoutMs, deadlineMs, runs, ...(coverage === undefined ? {} : { coverage }), seed, now,
     recordDir: out === undefined ? undefined : resolve(out),
     quiet: values.quiet === true,
     version: VERSION,
