@@ -73,8 +73,10 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
         if (res.status === 200) return pass();
         const read = await readJson(res);
         // What the production service wants instead, asked only to say so in the report.
+        // The control: the same turn with its reasoning_content. Refused too, the refusal is not of leaving it out.
         const withIt = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId, true), ...rest }));
-        const production = withIt.status === 200 ? `; sent back with its reasoning_content it is answered, as the production service requires (fixtures/real-world/${capture})` : '';
+        if (withIt.status !== 200) return inconclusive(`the tool-call turn is refused with its reasoning_content too (HTTP ${withIt.status}; without it HTTP ${res.status}), so the refusal is not of leaving reasoning_content out`);
+        const production = `; sent back with its reasoning_content it is answered, as the production service requires (fixtures/real-world/${capture})`;
         return outcomeOf([failure(`the tool-call turn sent back with content and tool_calls only (no reasoning_content, as the description's rule asks) was answered HTTP ${res.status}: ${shownBody(read)}${production}. A client following the description cannot continue this conversation`, res, statusDefect(res))]);
       },
     }),
