@@ -1,4 +1,5 @@
 import { isRecord } from '#harness/core/isRecord.ts';
+import { jsonOf } from '#harness/core/parsesAsJson.ts';
 import { foldSse } from '#harness/core/sseFold.ts';
 import { unmarked } from '#harness/core/marker.ts';
 
@@ -36,11 +37,11 @@ export function requestDifferences(client: unknown, upstream: unknown): Differen
 
 /** The usage numbers an answer reports (a body, or the last chunk of a stream that carries usage), by field. */
 export function usageOf(answer: string): Record<string, number> | undefined {
-  const body = parsed(answer);
+  const body = jsonOf(answer);
   let usage: unknown = isRecord(body) ? body.usage : undefined;
   if (body === undefined) {
     for (const e of foldSse(answer).events) {
-      const chunk = e.kind === 'data' ? parsed(e.data) : undefined;
+      const chunk = e.kind === 'data' ? jsonOf(e.data) : undefined;
       if (isRecord(chunk) && isRecord(chunk.usage)) usage = chunk.usage;
     }
   }
@@ -71,12 +72,4 @@ function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
   if (isRecord(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]));
   return v;
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,3 +1,4 @@
+import { jsonOf } from '#harness/core/parsesAsJson.ts';
 import { redactText } from '#harness/core/redact.ts';
 import { markerOf } from '#harness/core/marker.ts';
 
@@ -40,7 +41,7 @@ export function tapped(handle: Handle, options: TapOptions): { handle: Handle; l
     const response = await handle(request);
     const url = new URL(request.url);
     const exchange: UpstreamExchange = {
-      marker: markerOf(parsed(body)),
+      marker: markerOf(jsonOf(body)),
       request: { method: request.method, path: `${url.pathname}${url.search}`, headers: headersOf(request.headers), body: clean(body) },
       response: { status: response.status, headers: headersOf(response.headers), body: '' },
     };
@@ -64,12 +65,4 @@ export function tapped(handle: Handle, options: TapOptions): { handle: Handle; l
       settled: async () => void (await Promise.all([...pending])),
     },
   };
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,4 @@
-import { parsesAsJson } from '#harness/core/parsesAsJson.ts';
+import { jsonOf } from '#harness/core/parsesAsJson.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,7 +103,10 @@ function sortKeys(value: unknown): unknown {
  */
 export function canonicalBody(req: { body?: unknown; rawBody?: string }): string {
   // Bytes that parse as JSON are matched as JSON: a replayed request's bytes are read that way (requestKey.ts).
-  if (req.rawBody !== undefined) return parsesAsJson(req.rawBody) ? canonicalJson(JSON.parse(req.rawBody), 0) : `raw:${req.rawBody}`;
+  if (req.rawBody !== undefined) {
+    const json = jsonOf(req.rawBody);
+    return json === undefined ? `raw:${req.rawBody}` : canonicalJson(json, 0);
+  }
   if (req.body !== undefined) return canonicalJson(req.body, 0);
   return '';
 }
