@@ -1,3 +1,4 @@
+import { deepEqual } from '#harness/core/deepEqual.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { jsonOf } from '#harness/core/parsesAsJson.ts';
 import { foldSse } from '#harness/core/sseFold.ts';
@@ -29,7 +30,7 @@ export function requestDifferences(client: unknown, upstream: unknown): Differen
   for (const [name, value] of Object.entries(c)) {
     if (name === 'model' || value === undefined) continue;
     if (!(name in u)) out.push({ kind: 'dropped', path: name, client: value });
-    else if (!same(value, u[name])) out.push({ kind: 'replaced', path: name, client: value, upstream: u[name] });
+    else if (!deepEqual(value, u[name])) out.push({ kind: 'replaced', path: name, client: value, upstream: u[name] });
   }
   for (const [name, value] of Object.entries(u)) if (name !== 'model' && !(name in c)) out.push({ kind: 'added', path: name, upstream: value });
   return out;
@@ -63,13 +64,3 @@ export function usageDifferences(clientAnswer: string, upstreamAnswer: string): 
   });
 }
 
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
-}
-
-/** Key order carries no meaning: compared with keys sorted. */
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (isRecord(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]));
-  return v;
-}

@@ -36,18 +36,7 @@ export function hasJsonType(value: unknown, type: JsonType): boolean {
   }
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  }
-  if (isRecord(a) && isRecord(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
-  }
-  return false;
-}
+export { deepEqual } from '#harness/core/deepEqual.ts';
 
 /** `messages` + 0 + `role` -> `messages.0.role`; the root path is null. */
 export function joinPath(path: string | null, key: string | number): string {

@@ -1,7 +1,7 @@
 import fc, { type Arbitrary } from 'fast-check';
 import type { Rule, Spec, TypeExpr } from '#harness/spec/model.ts';
 import type { FieldNode } from '../helpers/fieldWalk.ts';
-import { deepEqual } from '../helpers/refusingRules.ts';
+import { deepEqual } from '#harness/core/deepEqual.ts';
 import { boundOf, declaredTypes, ENDPOINT, isBodyCondition, isRefusal, modelOf, ruleById, statusesOf, type Bound } from '../helpers/specReading.ts';
 import { validValue, type FieldOptions } from './fieldValues.ts';
 import { beyond, offList, offListValues, tooLongArray, wrongTypeCandidates, wrongTypeValues } from './values.ts';

@@ -1,3 +1,4 @@
+import { deepEqual } from '#harness/core/deepEqual.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import type { Condition, Rule, Spec } from '#harness/spec/model.ts';
 import { ENDPOINT, isRefusal, type JsonObject } from './specReading.ts';
@@ -20,16 +21,6 @@ export function getPath(body: unknown, dotted: string): unknown {
 /** JSON null reads as absent, as clients that serialise unset fields write them. */
 const isPresent = (v: unknown) => v !== undefined && v !== null;
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isRecord(a) && isRecord(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
-  }
-  return false;
-}
 
 /**
  * Whether a condition holds for a body at a site. Conditions the body cannot decide (a wrong type,
