@@ -21,14 +21,18 @@ const acceptanceCheckOf = (field: string): string => `request.${kebab(field)}.ac
  * bounds; else none but the rules that need it, each of which then owns it.
  */
 export function acceptanceOwner(spec: Spec, field: string): string | undefined {
-  const expr = spec.objects.chat_completion_request?.fields[field];
-  return expr !== undefined && hasBounds(expr) ? acceptanceCheckOf(field) : undefined;
+  return bounded(spec, field) ? acceptanceCheckOf(field) : undefined;
 }
 
 /** The check that sends `field` just beyond its bounds and off its list, when it has bounds. */
 export function refusalOwner(spec: Spec, field: string): string | undefined {
+  return bounded(spec, field) ? refusalCheckOf(field) : undefined;
+}
+
+/** Whether a field of the chat request has bounds, and so the two checks of its own here. */
+function bounded(spec: Spec, field: string): boolean {
   const expr = spec.objects.chat_completion_request?.fields[field];
-  return expr !== undefined && hasBounds(expr) ? refusalCheckOf(field) : undefined;
+  return expr !== undefined && hasBounds(expr);
 }
 
 const refusalCheckOf = (field: string): string => `request.${kebab(field)}.refused-beyond-bounds`;

@@ -6,6 +6,7 @@ import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/requests.ts';
 import { ignoresPrefix, PREFIX, prefixPremise, reachedStop, runsPastStop, STOP, stopPremise } from '../support/cooperation.ts';
 import { failure, shown } from '../support/outcome.ts';
+import { reasoningPremise, THINKING_IGNORED } from '../support/premises.ts';
 
 /**
  * One ajv for the parameter schemas of the tools the harness offers: a new instance per judged call
@@ -161,10 +162,7 @@ export const EFFECTS: Record<string, Effect> = {
       delete b.reasoning_effort;
       b.thinking = { type: 'enabled' };
     }),
-    premise: (c) => {
-      const r = get(message(c), 'reasoning_content');
-      return typeof r === 'string' && r.length > 0 ? undefined : `with thinking enabled the answer carries no reasoning either (reasoning_content ${shown(r)}): thinking turned off cannot be told from thinking ignored`;
-    },
+    premise: (c) => reasoningPremise(c, 'with thinking enabled', THINKING_IGNORED),
     judge: (b, res) => {
       const r = get(message(b), 'reasoning_content');
       return r === null || r === undefined ? [] : [failure(`thinking off: reasoning_content is ${JSON.stringify(r).slice(0, 80)}`, res)];
@@ -231,10 +229,7 @@ export const EFFECTS: Record<string, Effect> = {
       delete b.tools;
       delete b.tool_choice;
     }),
-    premise: (c) => {
-      const r = get(message(c), 'reasoning_content');
-      return typeof r === 'string' && r.length > 0 ? undefined : `without tools the answer carries no reasoning either (reasoning_content ${shown(r)}): handed to svc-chat cannot be told from never reasoning`;
-    },
+    premise: (c) => reasoningPremise(c, 'without tools', 'handed to svc-chat cannot be told from never reasoning'),
     judge: (b, res) => {
       const r = get(message(b), 'reasoning_content');
       return r === null || r === undefined ? [] : [failure('tools sent to the legacy reasoner: the reply reasons, as svc-chat (non-thinking) would not', res)];

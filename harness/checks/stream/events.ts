@@ -1,5 +1,5 @@
 import type { Failure } from '#harness/core/outcome.ts';
-import { cutOffBy, refusedForParameters, ROOM_TOKENS, withRoom } from '../support/premises.ts';
+import { cutOffBy, reasoningPremise, refusedForParameters, ROOM_TOKENS, THINKING_IGNORED, withRoom } from '../support/premises.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../define.ts';
@@ -171,10 +171,9 @@ export function streamChecks(spec: Spec): Check[] {
         // "Off" shows only where "on" shows something: the same request with thinking enabled must reason (asked only for a pass).
         // The same control rule.chat.thinking.disabled-no-reasoning asks (one answer, in a recording too).
         const control = await sample(ctx, withRoom(chat(ctx, { thinking: { type: 'enabled' } })));
-        const reasoning = get(control.body, 'choices', 0, 'message', 'reasoning_content');
-        if (control.res.status !== 200) return inconclusive(`the control with thinking enabled was answered HTTP ${control.res.status}, so thinking turned off cannot be told from thinking ignored`);
-        if (typeof reasoning !== 'string' || reasoning.length === 0) return inconclusive(`with thinking enabled the answer carries no reasoning either (reasoning_content ${shown(reasoning)}): thinking turned off cannot be told from thinking ignored`);
-        return pass();
+        if (control.res.status !== 200) return inconclusive(`the control with thinking enabled was answered HTTP ${control.res.status}, so ${THINKING_IGNORED}`);
+        const why = reasoningPremise(control.body, 'with thinking enabled', THINKING_IGNORED);
+        return why ? inconclusive(why) : pass();
       },
     }),
     defineCheck({

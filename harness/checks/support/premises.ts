@@ -1,7 +1,7 @@
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { acceptanceOwner } from '../request/bounds.ts';
 import { get, isObject } from './body.ts';
-import { failure, statusDefect } from './outcome.ts';
+import { failure, shown, statusDefect } from './outcome.ts';
 import { sample } from './samples.ts';
 
 /**
@@ -33,6 +33,19 @@ export function cutOffBy(finishReason: unknown, completionTokens?: unknown): str
   const used = typeof completionTokens === 'number' ? ` after ${completionTokens} tokens` : '';
   return `the answer was cut off by max_tokens (finish_reason "length"${used}): what it says is incomplete, so it cannot be judged`;
 }
+
+/**
+ * Why a control meant to show reasoning shows none, or undefined when it reasons: "no reasoning"
+ * is a finding only where the same request, with `setting` (thinking enabled, no tools), reasons.
+ * `cannot`: what then cannot be told apart.
+ */
+export function reasoningPremise(control: unknown, setting: string, cannot: string): string | undefined {
+  const r = get(control, 'choices', 0, 'message', 'reasoning_content');
+  return typeof r === 'string' && r.length > 0 ? undefined : `${setting} the answer carries no reasoning either (reasoning_content ${shown(r)}): ${cannot}`;
+}
+
+/** What the thinking-disabled checks cannot tell apart without reasoning in their control. */
+export const THINKING_IGNORED = 'thinking turned off cannot be told from thinking ignored';
 
 /**
  * A request the check needs, refused (4xx): when the same request without `fields` is accepted, the
