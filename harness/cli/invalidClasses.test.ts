@@ -6,6 +6,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget, type Target } from '#harness/targets/target.ts';
 import { emulatorRunConfig } from '#harness/testing/emulatorRunConfig.ts';
 import { startProxy, type ProxyOptions } from '#harness/testing/proxy.ts';
+import { RUN_OPTIONS } from './runOptions.ts';
 
 /**
  * Endpoints that each crash on (answer 500), or serve (forward as if valid), one class of invalid
@@ -91,6 +92,12 @@ describe('the coverage phase at default settings', () => {
     expect(all.verdict).toBe('pass');
     const { coverage: none } = await coverageOn({}, INVALID_CLASSES_ID, MODEL, [INVALID_CLASSES_ID], { coverage: 0 });
     expect([none.verdict, none.skipKind, none.reason]).toEqual(['skip', 'not-applicable', '--coverage 0: the coverage phase sends no class of this operation']);
+  });
+
+  test('--coverage in run --help states each operation\'s default cap as COVERED_OPERATIONS declares it', () => {
+    const help = RUN_OPTIONS.find((o) => o.flag === 'coverage')!.help.join(' ');
+    expect(help).toContain(`default ${COVERED_OPERATIONS.find((o) => o.endpoint === 'chat_completions')!.cap} for the chat request`);
+    for (const o of COVERED_OPERATIONS.filter((x) => x.endpoint !== 'chat_completions')) expect(help).toContain(`${o.cap} for fill-in-the-middle and the messages format`);
   });
 
   test('an endpoint refusing every chat request with 400: no refusal is credited, by either phase (the smallest valid request is refused too)', async () => {

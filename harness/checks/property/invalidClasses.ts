@@ -42,7 +42,7 @@ interface CoveredOperation {
 }
 
 /** The chat operation's cap: what the random phase's counterexamples are attributed against. */
-export const COVERAGE_REQUESTS = COVERED_OPERATIONS[0]!.cap;
+export const COVERAGE_REQUESTS = COVERED_OPERATIONS.find((o) => o.endpoint === CHAT_ENDPOINT)!.cap;
 
 /**
  * The order of the first classes, one per kind and field: the body itself, then the top-level
