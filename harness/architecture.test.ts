@@ -21,16 +21,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   transport: ['core', 'spec'],
   emulator: ['core', 'spec'],
   replay: ['core', 'spec'],
-  // What a gateway changed, judged from both sides of it (issue 33): it reads exchanges, nothing else.
+  // The harness as a gateway's upstream (issue 33): it serves and records exchanges, and knows nothing of checks or the emulator.
   gateway: ['core'],
-  targets: ['core', 'spec', 'transport', 'emulator', 'replay'],
+  targets: ['core', 'spec', 'transport', 'emulator', 'replay', 'gateway'],
   results: ['core'],
   render: ['core', 'results'],
-  runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'replay', 'results'],
-  cli: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner'],
-  testing: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'cli', 'outside'],
+  runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'replay', 'results', 'gateway'],
+  cli: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'gateway'],
+  testing: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'gateway', 'targets', 'results', 'render', 'runner', 'cli', 'outside'],
   // The load generator and benchmarks measure everything; nothing imports them.
-  bench: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'cli', 'testing', 'outside'],
+  bench: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'gateway', 'targets', 'results', 'render', 'runner', 'cli', 'testing', 'outside'],
 };
 
 /** Rooms whose modules serve tests and benchmarks only: production code never imports them. */

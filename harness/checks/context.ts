@@ -4,6 +4,7 @@ import type { ClassCoverage, Failure, SkipKind } from '#harness/core/outcome.ts'
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
+import type { UpstreamExchange, UpstreamFault, UpstreamKind } from '#harness/core/upstream.ts';
 
 /** Which credentials a request carries: the run's key, none, a malformed header, a wrong key, or a
  * second key whose balance is empty (when the run has one). */
@@ -21,6 +22,19 @@ export interface CheckRequest {
   auth?: AuthMode;
   /** false: do not retry a 500 (only advised). 429 and 503 are always waited out, per the spec's policy. */
   retry?: boolean;
+  /** true: the first answer is final, a 429 or 503 too (what a gateway passed on, as it came). */
+  final?: boolean;
+  /** A gateway run with the embedded emulator upstream: what the upstream answers this request with instead (core/upstream.ts). */
+  upstream?: UpstreamFault;
+}
+
+/** The upstream side of a gateway run (`run --upstream-port`), as a check sees it. */
+export interface UpstreamView {
+  kind: UpstreamKind;
+  /** The upstream exchanges an answer's request caused (paired by its marker), each read to its end; undefined when the request could carry no marker. */
+  of(res: CheckResponse): Promise<UpstreamExchange[] | undefined>;
+  /** The client side has received `chars` characters of the answer's text (a lockstep stream waits on it). */
+  seen(res: CheckResponse, chars: number): void;
 }
 
 /** What a check gets back: the transport's answer (core/answer.ts). Checks never see the transport. */
@@ -47,6 +61,8 @@ export interface CheckContext {
   referenceTime(): Promise<ReferenceTime>;
   /** Answers shared by the checks of one target run, keyed by request (support/samples.ts): the runner gives each run its own. */
   samples: SampleStore;
+  /** A gateway run: the harness's upstream side, which gateway.* checks judge the answers against. */
+  upstream?: UpstreamView;
   /** `keyVariable`: the environment variable the key came from, for reproducers that read it back (never the key). */
   /** `coverage`: classes the coverage phase sends per operation and model, when the run sets it (--coverage). */
   options: { strict: boolean; runs: number; coverage?: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string };

@@ -28,6 +28,11 @@ export interface Check {
    * and no other check. The walk of the catalogue over such answers holds every check to this.
    */
   judges?: 'status';
+  /**
+   * Judged against the harness as the upstream of a gateway (checks/gateway/): planned only in a run
+   * that has one (`run --upstream-port`), never a skip in every other run.
+   */
+  upstream?: true;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 

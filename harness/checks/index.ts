@@ -13,6 +13,7 @@ import { openaiClientChecks } from './client/openai.ts';
 import { reasoningTurnChecks } from './conversation/reasoning.ts';
 import { conversationChecks } from './conversation/turns.ts';
 import { fimStreamChecks } from './fim/stream.ts';
+import { gatewayChecks } from './gateway/checks.ts';
 import { lifecycleChecks } from './lifecycle/aliases.ts';
 import { messagesFormatChecks } from './messages/format.ts';
 import { messagesStreamChecks } from './messages/stream.ts';
@@ -32,7 +33,7 @@ import { usageChecks } from './usage/arithmetic.ts';
 import type { Check } from './define.ts';
 
 export type { Check } from './define.ts';
-export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode, SampleStore, ServedVerdict, StoredAnswer } from './context.ts';
+export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode, SampleStore, ServedVerdict, StoredAnswer, UpstreamView } from './context.ts';
 export type { SharedAnswer } from './support/samples.ts';
 export { CheckRegistry } from './registry.ts';
 
@@ -78,6 +79,7 @@ export const AREAS = [
   { area: 'messages', checks: messagesStreamChecks },
   { area: 'messages', checks: messagesToolChecks },
   { area: 'lifecycle', checks: lifecycleChecks },
+  { area: 'gateway', checks: gatewayChecks },
   { area: 'property', checks: propertyChecks },
   { area: 'client', checks: openaiClientChecks },
   { area: 'client', checks: anthropicClientChecks },

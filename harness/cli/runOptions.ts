@@ -57,7 +57,7 @@ export function integer(command: string, name: string, value: string | undefined
 }
 
 /** The bounds of each integer option, where its value is checked (`run` and the config file alike). */
-export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], coverage: [0, 100_000], seed: [0, 2 ** 31 - 1], repeat: [1, 1000] } as const;
+export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], coverage: [0, 100_000], seed: [0, 2 ** 31 - 1], repeat: [1, 1000], 'upstream-port': [1, 65535] } as const;
 
 const inRange = (flag: keyof typeof RANGES) => (command: string, value: string | boolean | string[]) => {
   const [min, max] = RANGES[flag];
@@ -121,6 +121,34 @@ export const RUN_OPTIONS = [
     arg: 'NAME=VAR',
     help: ['the same, its value read from the environment variable', 'VAR and kept secret: redacted wherever it could be', 'written; reproducers read it back as $VAR'],
     config: perTarget('header_env'),
+  },
+  {
+    flag: 'upstream-port',
+    type: 'string',
+    arg: 'PORT',
+    help: [
+      'judge a gateway (one --base-url) against the harness as',
+      'its upstream: the embedded emulator is served on',
+      '127.0.0.1:PORT for the gateway to call, every request is',
+      'paired with what reached the upstream, and gateway.*',
+      'checks say what the gateway changed (docs/endpoints.md)',
+    ],
+    config: { none: 'the gateway is configured to call this port, so the command line that starts it names it' },
+    check: inRange('upstream-port'),
+  },
+  {
+    flag: 'upstream-url',
+    type: 'string',
+    arg: 'URL',
+    help: ['with --upstream-port: a tap in front of this real service', 'instead of the emulator (nothing answered on purpose)'],
+    config: { none: 'it goes with --upstream-port' },
+  },
+  {
+    flag: 'upstream-key-env',
+    type: 'string',
+    arg: 'VAR',
+    help: ['with --upstream-port: the key the gateway must send', 'upstream, read from VAR (default: any key, said)'],
+    config: { none: 'it goes with --upstream-port' },
   },
   {
     flag: 'only',

@@ -7,6 +7,7 @@ import { featuresOf } from '#harness/runner/features.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { TargetEntry } from './configFile.ts';
 import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';
+import { withUpstream, type UpstreamFlags } from '#harness/targets/upstreamTarget.ts';
 import { parseWithout } from './runOptions.ts';
 
 /** The flags of `run` and `record` that say where requests go, each already checked. */
@@ -26,6 +27,8 @@ export interface TargetFlags {
   modelMap: Record<string, string>;
   headers: ExtraHeader[];
   without: string[];
+  /** --upstream-port and its companions: the one --base-url is a gateway in front of the harness. */
+  upstream?: UpstreamFlags;
 }
 
 type Source = 'config' | 'base-url' | 'fixtures' | 'emulator';
@@ -43,9 +46,12 @@ const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
       headers: [...t.headers, ...f.headers],
       without: [...new Set([...parseWithout(`${f.command}: ${f.config!.file}`, t.without.join(','), featuresOf(spec)), ...f.without])],
     })),
-  'base-url': (f) =>
+  'base-url': (f, spec) =>
     f.baseUrls!.map((url) => ({
-      make: async () => liveTarget(url, { apiKeyEnv: f.apiKeyEnv, ...(f.emptyBalanceKeyEnv ? { emptyBalanceKeyEnv: f.emptyBalanceKeyEnv } : {}), ...(f.messagesBaseUrl ? { messagesBaseUrl: f.messagesBaseUrl } : {}) }),
+      make: async () => {
+        const target = liveTarget(url, { apiKeyEnv: f.apiKeyEnv, ...(f.emptyBalanceKeyEnv ? { emptyBalanceKeyEnv: f.emptyBalanceKeyEnv } : {}), ...(f.messagesBaseUrl ? { messagesBaseUrl: f.messagesBaseUrl } : {}) });
+        return f.upstream === undefined ? target : withUpstream(target, spec, f.upstream);
+      },
       ...shared(f),
     })),
   fixtures: (f) => [{ make: () => fixturesTarget(resolve(f.fixtures!), { fast: f.fast }), ...shared(f) }],
@@ -73,6 +79,7 @@ export async function targetsOf(f: TargetFlags, spec: Spec): Promise<RunTarget[]
   checkModelMap(`${f.command}: --model-map`, f.modelMap, spec);
   const entries = SOURCES[source](f, spec);
   if (f.faults.length > 0 && source === 'config') throw new UsageError('run: --fault applies to the embedded emulator only.');
+  if (f.upstream !== undefined && (source !== 'base-url' || f.baseUrls!.length !== 1)) throw new UsageError(`${f.command}: --upstream-port judges one gateway: give exactly one --base-url (the gateway's), with no --config${source === 'fixtures' ? ' (a recording of a gateway run replays its upstream side by itself)' : ''}.`);
   const targets: RunTarget[] = [];
   for (const { make, ...rest } of entries) targets.push({ target: await make(), ...rest });
   return targets;

@@ -51,14 +51,17 @@ export interface Reproducer {
  *   the class of request it answered, when a check sends many (`type messages string`): each its own cause;
  * - `value`: a value the rule judges is wrong (at `path`, when it is about one place);
  * - `transport`: no complete answer came back (`code`, a HARNESS_ code);
- * - `client`: a client library broke on the answer.
+ * - `client`: a client library broke on the answer;
+ * - `changed`: a gateway passed on at `path` (dotted) other than the upstream sent or was sent:
+ *   `dropped`, `replaced` or `added`, each side's value as JSON text when it has one.
  */
 export type Defect =
   | { kind: 'schema'; path: string; keyword: string; what: string }
   | { kind: 'status'; expected: string; got: number; sent?: string }
   | { kind: 'value'; what: string; path?: string }
   | { kind: 'transport'; code: string; what: string }
-  | { kind: 'client'; client: string; version: string; what: string };
+  | { kind: 'client'; client: string; version: string; what: string }
+  | { kind: 'changed'; path: string; change: 'dropped' | 'replaced' | 'added'; atClient?: string; atUpstream?: string; what: string };
 
 export interface Failure {
   message: string;

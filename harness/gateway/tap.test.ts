@@ -13,7 +13,8 @@ let log: UpstreamLog;
 
 beforeAll(async () => {
   const { spec } = loadSpec();
-  const tap = tapped(createApp(createContext({ spec, apiKeys: [KEY], now: () => new Date('2026-06-01T00:00:00Z') })), { secrets: [KEY] });
+  const app = createApp(createContext({ spec, apiKeys: [KEY], now: () => new Date("2026-06-01T00:00:00Z") }));
+  const tap = tapped((request) => app(request), { secrets: [KEY] });
   log = tap.log;
   server = await serveFetch(tap.handle, { failure: () => new Response('failed', { status: 500 }) });
 });

@@ -55,6 +55,9 @@ export function causeKey(f: Failure): string {
       return `client ${folded(d.what)}`;
     case 'value':
       return `value ${d.path === undefined ? '' : folded(d.path)} ${folded(d.what)}`;
+    case 'changed':
+      // The same change at the same place, whatever the values this time.
+      return `changed ${d.change} ${folded(d.path)}`;
   }
 }
 
@@ -69,6 +72,7 @@ export function headlineOf(d: Defect): string {
       return `${d.code}: ${d.what}`;
     case 'client':
     case 'value':
+    case 'changed':
       return d.what;
   }
 }

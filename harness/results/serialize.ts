@@ -45,7 +45,7 @@ const CHECK_RESULT = object(
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     failures: array(
       object(['message', 'key', 'defect', 'ownedBy', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
-        defect: object(['kind', 'path', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'what']),
+        defect: object(['kind', 'path', 'change', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'atUpstream', 'atClient', 'what']),
         reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,
         comparison: EXCHANGE,

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured.ts';
-import type { CheckContext, CheckRequest, CheckResponse, SampleStore, StoredAnswer } from '#harness/checks/index.ts';
+import type { CheckContext, CheckRequest, CheckResponse, SampleStore, StoredAnswer, UpstreamView } from '#harness/checks/index.ts';
+import { marked, markerFor, markerOf } from '#harness/core/marker.ts';
+import type { UpstreamSide } from '#harness/core/upstream.ts';
+import { heldUpstream } from '#harness/gateway/held.ts';
+import { canonicalBody } from '#harness/replay/fixtureFormat.ts';
 import { validatorFor } from '#harness/derive/validators/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { chainPriority, KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
@@ -47,6 +51,8 @@ const withStreamCap = (cap: number | undefined) => (cap === undefined ? {} : { m
 export interface RunShared {
   gate: ServedGate;
   samples: SampleStore;
+  /** A gateway run: how many times each body was sent, for the marker of the next (core/marker.ts markerFor). */
+  marks: Map<string, number>;
 }
 
 /**
@@ -67,7 +73,38 @@ export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): 
     headers: () => ({ ...headersOf(config.extraHeaders ?? []), authorization: `Bearer ${config.apiKey}` }),
     send: (r) => sender.send(r),
   });
-  return { gate, samples: new Map() };
+  return { gate, samples: new Map(), marks: new Map() };
+}
+
+/**
+ * A gateway run's request body, marked (core/marker.ts) so the upstream exchanges it causes are
+ * paired with it; the marker follows from the body and how often it was sent before, so a replay of
+ * the run sends the same bytes. A fault the request asks of the upstream is planned under it.
+ */
+function markedFor(req: CheckRequest, upstream: UpstreamSide, marks: Map<string, number>): unknown {
+  const canonical = canonicalBody({ body: req.body });
+  const occurrence = marks.get(canonical) ?? 0;
+  marks.set(canonical, occurrence + 1);
+  const marker = markerFor(canonical, occurrence);
+  const body = marked(req.body, marker);
+  if (body !== undefined && req.upstream !== undefined) upstream.plan(marker, req.upstream);
+  return body ?? req.body;
+}
+
+/** The upstream side as checks see it: exchanges by the answer whose request caused them. */
+function upstreamView(side: UpstreamSide): UpstreamView {
+  const markerOfAnswer = (res: CheckResponse) => markerOf(res.exchange.request.body);
+  return {
+    kind: side.kind,
+    of: async (res) => {
+      const marker = markerOfAnswer(res);
+      return marker === undefined ? undefined : side.exchanges(marker);
+    },
+    seen: (res, chars) => {
+      const marker = markerOfAnswer(res);
+      if (marker !== undefined) side.seen(marker, chars);
+    },
+  };
 }
 
 /** The run's shared answers as one check sees them: each it reads (asked first or not) is noted as judged by it. */
@@ -88,6 +125,7 @@ function judgedSamples(store: SampleStore, tracker: CheckTracker): SampleStore {
 export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker(), shared = createRunShared(spec, config, sender), chain = 1): CheckContext {
   const mapModel = (id: string) => targetModelOf(config, id);
   const served = shared.gate;
+  const upstream = config.upstream === undefined ? undefined : heldUpstream(config.upstream.id);
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
     // A request to a route that is not served, or left out of the run, is not sent: the check is skipped.
     const route = served.routeOf(req.base, req.method, req.path);
@@ -105,11 +143,13 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     const keyed = withKey(req.auth);
     if (keyed) tracker.auth.keyed += 1;
     else tracker.auth.keyless += 1;
+    const body = upstream === undefined || req.body === undefined ? req.body : markedFor(req, upstream, shared.marks);
     const res = await tracker.wrap({
       method: req.method,
       url: baseUrlOf(spec, config, req.base) + req.path,
       headers: { ...headersOf(config.extraHeaders ?? []), ...authHeaders(req.auth, config.apiKey, config.emptyBalanceKey), ...(req.body !== undefined || req.rawBody !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(req.body !== undefined ? { body: req.body } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(req.final === true ? { final: true } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
       priority: chainPriority(chain - tracker.requests),
@@ -136,6 +176,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
     samples: judgedSamples(shared.samples, tracker),
+    ...(upstream ? { upstream: upstreamView(upstream) } : {}),
     options: { strict: config.strict, runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv },
   };
 }

@@ -19,8 +19,10 @@ export function shardOf(plan: readonly Planned[], shard: { index: number; count:
  * registry's order (what the CLI counts and reports as not run). Each area is sharded on its own, so
  * a suite file can plan its share without knowing the others.
  */
-export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard'>, area?: string): Planned[] {
+export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream'>, area?: string): Planned[] {
   const registry = buildRegistry(spec);
   const areas = area === undefined ? registry.areas() : [area];
-  return areas.flatMap((a) => shardOf(registry.plan(spec, run.models, a, { ...(run.only ? { only: run.only } : {}), ...(run.skip ? { skip: run.skip } : {}), ...(run.clients ? { clients: run.clients } : {}) }), run.shard));
+  // Checks judged against the harness as a gateway's upstream run only where there is one.
+  const judgeable = (p: Planned) => p.check.upstream !== true || run.upstream !== undefined;
+  return areas.flatMap((a) => shardOf(registry.plan(spec, run.models, a, { ...(run.only ? { only: run.only } : {}), ...(run.skip ? { skip: run.skip } : {}), ...(run.clients ? { clients: run.clients } : {}) }).filter(judgeable), run.shard));
 }

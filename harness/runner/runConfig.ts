@@ -1,5 +1,6 @@
 import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
+import type { UpstreamRef } from '#harness/core/upstream.ts';
 
 /** What every target of a run shares: the flags of `run` and `record`, checked. */
 export interface RunSettings {
@@ -59,6 +60,8 @@ export interface RunConfig extends CheckSettings {
     /** fixtures: the checks the recording holds, per model; any other is skipped as not recorded. */
     recording?: RecordedChecks;
   };
+  /** A gateway run: the harness's upstream side behind the target (core/upstream.ts), which gateway.* checks judge against. */
+  upstream?: UpstreamRef;
   apiKey: string;
   /** A second key whose balance cannot cover a request (402 checks), when the run has one. */
   emptyBalanceKey?: string;

@@ -136,6 +136,7 @@ function runConfigOf({ target, modelMap, headers, without }: RunTarget, s: RunSe
   return {
     ...checkSettingsOf(s),
     target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl, ...(target.recording ? { recording: target.recording } : {}) },
+    ...(target.upstream ? { upstream: target.upstream } : {}),
     apiKey: target.apiKey,
     ...(target.emptyBalanceKey ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
     apiKeyEnv: target.apiKeyEnv,

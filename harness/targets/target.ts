@@ -6,6 +6,7 @@ import { generateKey, startEmulator, type FaultId, type StartOptions } from '#ha
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
 import type { Spec } from '#harness/spec/model.ts';
+import type { UpstreamRef } from '#harness/core/upstream.ts';
 
 /** Where a run sends its requests. Checks never see this: they see base URLs through the transport. */
 export interface Target {
@@ -22,6 +23,8 @@ export interface Target {
   recordedAt?: string;
   /** fixtures: the checks the recording holds, per model, when its manifest lists them. */
   recording?: RecordedChecks;
+  /** A gateway run (--upstream-port): the harness's upstream side, which the gateway calls. */
+  upstream?: UpstreamRef;
   close(): Promise<void>;
 }
 

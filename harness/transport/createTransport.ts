@@ -110,6 +110,7 @@ export function createTransport(options: TransportOptions): Transport {
     const url = new URL(req.url);
     const context: RequestContext = {
       retry: req.retry !== false,
+      ...(req.final === true ? { final: true } : {}),
       attempts: 0,
       attemptStartedAt: 0,
       route: req.route ?? routeOf(req, url),

@@ -48,6 +48,8 @@ export interface SendRequest {
   rawBody?: string;
   /** false: a 500 is asked again once only (retry.ts), not by the advised backoff. 429 and 503 are always waited out. Default true. */
   retry?: boolean;
+  /** true: the first answer is final, a 429 or 503 too (never waited out). Default false. */
+  final?: boolean;
   /** A minimal valid request that must be answered: no answer to it declares its route unresponsive at once. */
   probe?: boolean;
   /** The route it goes to, the breaker's key (breaker.ts); default: method, path, and whether it streams. */

@@ -20,6 +20,7 @@ import { clearReports } from '../reportFiles.ts';
 import { clientsOf, concurrencyOf, parseModelMap, parseShard, repeatOf, selectionOf } from '../runFlags.ts';
 import { budgetOf, flagsOf, instant, integer, parseWithout, RANGES, type RunFlagValues } from '../runOptions.ts';
 import { targetsOf } from '../targetsOf.ts';
+import type { UpstreamFlags } from '#harness/targets/upstreamTarget.ts';
 import { VERSION } from '../version.ts';
 import { runInfo } from './runHelp.ts';
 
@@ -96,6 +97,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
       messagesBaseUrl: values['messages-base-url'],
       now,
       faults,
+      ...upstreamFlags(name, values, now),
     },
     spec,
   );
@@ -114,4 +116,17 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.
     await Promise.all(targets.map(({ target }) => target.close().catch(() => undefined)));
   }
+}
+
+/** --upstream-port with --upstream-url and --upstream-key-env, checked; the companions alone are an error. */
+function upstreamFlags(command: 'run' | 'record', values: RunFlagValues, now: Date | undefined): { upstream?: UpstreamFlags } {
+  const port = integer(command, 'upstream-port', values['upstream-port'], ...RANGES['upstream-port']);
+  if (port === undefined) {
+    const alone = (['upstream-url', 'upstream-key-env'] as const).find((f) => values[f] !== undefined);
+    if (alone !== undefined) throw new UsageError(`${command}: --${alone} goes with --upstream-port PORT, the port the gateway calls (docs/endpoints.md, "Judging a gateway").`);
+    return {};
+  }
+  const url = values['upstream-url'];
+  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`${command}: --upstream-url must be an http or https URL (got ${JSON.stringify(url)}), e.g. https://api.example.com.`);
+  return { upstream: { port, ...(url !== undefined ? { url } : {}), ...(values['upstream-key-env'] !== undefined ? { keyEnv: values['upstream-key-env'] } : {}), ...(now ? { now } : {}) } };
 }

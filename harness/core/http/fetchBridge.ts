@@ -103,7 +103,10 @@ export async function writeFetchResponse(response: Response, res: ServerResponse
       res.write(value);
     }
   } catch {
-    // The client went away mid-stream; nothing left to answer.
+    // The client went away mid-stream, or the body broke off: either way the connection is broken,
+    // never ended as if the answer were whole (a cut stream must reach the client as a cut).
+    res.destroy();
+    return;
   }
   res.end();
 }

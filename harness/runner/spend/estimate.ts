@@ -1,6 +1,8 @@
 import type { CostEstimate } from '#harness/results/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
+import { holdUpstream } from '#harness/gateway/held.ts';
+import { recordedUpstream } from '#harness/gateway/upstream.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
 import type { RunConfig } from '../runConfig.ts';
@@ -34,10 +36,13 @@ export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date
  */
 export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal): Promise<SuitesRun> {
   const target = await emulatorTarget(spec, { now: new Date(config.referenceTime.value) });
+  // A gateway run's checks are sent as they will be, to an upstream that saw nothing: the real one must not hear of them.
+  const upstream = config.upstream === undefined ? undefined : holdUpstream(recordedUpstream('dry run', [], true));
   try {
-    const { budget: _budget, recordDir: _recordDir, emptyBalanceKey: _empty, ...rest } = config;
+    const { budget: _budget, recordDir: _recordDir, emptyBalanceKey: _empty, upstream: _upstream, ...rest } = config;
     const dry: RunConfig = {
       ...rest,
+      ...(upstream ? { upstream: { id: upstream.id, kind: 'recorded' as const, url: 'dry run', anyKey: true } } : {}),
       target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
       apiKey: target.apiKey,
       ...(config.emptyBalanceKey !== undefined && target.emptyBalanceKey !== undefined ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
@@ -45,6 +50,7 @@ export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal):
     };
     return await runChecks(dry, stop ? { stop } : {});
   } finally {
+    await upstream?.side.close();
     await target.close();
   }
 }

@@ -8,6 +8,8 @@ import type { Dispatcher } from 'undici';
 export interface RequestContext {
   /** false: the response is final whatever its status (default true). */
   retry: boolean;
+  /** The first answer is final, whatever its status: not even a 429 or 503 is waited out (a gateway check seeing what the gateway passed on). */
+  final?: boolean;
   /** Attempts dispatched so far, retries included. */
   attempts: number;
   /** performance.now() when the current attempt was dispatched. */

@@ -126,6 +126,7 @@ class RetryHandler extends ForwardingHandler {
   #waitFor(status: number, retryAfter: string | undefined, now: number): number | undefined {
     const { policy, random } = this.#options;
     const attempt = this.#context.attempts;
+    if (this.#context.final === true) return undefined;
     // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
     if (policy.statuses.includes(status)) return retryDelayMs(policy, attempt, status, retryAfter, random, now);
     if (!CONFIRMED_5XX.has(status) || this.#previous === status || attempt >= policy.max_attempts) return undefined;

@@ -1,0 +1,76 @@
+import type { UpstreamExchange } from '#harness/core/upstream.ts';
+import { jsonOf } from '#harness/core/parsesAsJson.ts';
+import type { Failure } from '#harness/core/outcome.ts';
+import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import { failure } from '../support/outcome.ts';
+import { answerFacts, type Difference } from './differences.ts';
+
+/** One client request through the gateway and what it caused upstream. */
+export interface Pair {
+  res: CheckResponse;
+  /** The client's answer whole (a stream as its events). */
+  text: string;
+  /** Every request the gateway sent upstream for it, in order; empty when it asked nothing. */
+  upstream: UpstreamExchange[];
+}
+
+/** Why a gateway check judges nothing outside a gateway run. */
+export const NO_UPSTREAM = 'judged only in a gateway run, against the harness as the upstream (run --upstream-port PORT, the gateway configured to call 127.0.0.1:PORT)';
+
+/**
+ * Sends `req` through the gateway, reads the answer to its end (a stream event by event, telling the
+ * upstream what arrived, so a lockstep stream goes on) and gathers the upstream exchanges it caused.
+ */
+export async function through(ctx: CheckContext, req: CheckRequest): Promise<Pair | { why: string }> {
+  const upstream = ctx.upstream;
+  if (upstream === undefined) return { why: NO_UPSTREAM };
+  const res = await ctx.send(req);
+  const text = await readAll(ctx, res);
+  const seen = await upstream.of(res);
+  if (seen === undefined) return { why: 'the request had no text to carry the marker that pairs it with the upstream' };
+  return { res, text, upstream: seen };
+}
+
+async function readAll(ctx: CheckContext, res: CheckResponse): Promise<string> {
+  if (!String(res.headers['content-type'] ?? '').includes('event-stream')) return res.text().catch(() => '');
+  const out: string[] = [];
+  let chars = 0;
+  try {
+    for await (const e of res.events()) {
+      if (e.kind === 'comment') continue;
+      out.push(`data: ${e.data}\n\n`);
+      const facts = answerFacts(`data: ${e.data}\n\n`);
+      chars += (facts.content?.length ?? 0) + (facts.reasoning_content?.length ?? 0);
+      ctx.upstream?.seen(res, chars);
+    }
+  } catch {
+    // A broken stream keeps what arrived: the checks judge how it ended.
+  }
+  return out.join('');
+}
+
+/** The upstream's last answer (after any retries of the gateway's), or undefined. */
+export const lastOf = (p: Pair): UpstreamExchange | undefined => p.upstream.at(-1);
+
+/** The body the upstream received, parsed. */
+export const upstreamBody = (e: UpstreamExchange): unknown => jsonOf(e.request.body);
+
+/** A value as a report shows it beside the other side's. */
+const shownValue = (v: unknown): string => {
+  const text = JSON.stringify(v) ?? 'undefined';
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+};
+
+/** A difference as a failure: both sides in the message and in the defect, the client's exchange as evidence. */
+export function changeFailure(d: Difference, where: string, res: CheckResponse, up: UpstreamExchange): Failure {
+  const what =
+    d.kind === 'dropped'
+      ? `${d.path}: the ${where === 'request' ? 'client sent' : 'upstream sent'} ${shownValue(d.kind === 'dropped' && where === 'request' ? d.client : d.upstream)}, and the ${where === 'request' ? 'upstream never got it' : 'client never got it'}`
+      : d.kind === 'replaced'
+        ? `${d.path}: the upstream ${where === 'request' ? 'got' : 'sent'} ${shownValue(d.upstream)}, the client ${where === 'request' ? 'sent' : 'was told'} ${shownValue(d.client)}`
+        : `${d.path}: added by the gateway (${shownValue(d.upstream)})`;
+  return failure(`${where}: ${what} (upstream ${up.request.method} ${up.request.path} answered ${up.response.status})`, res, {
+    path: `/${d.path.replace(/\./g, '/')}`,
+    defect: { kind: 'changed', path: d.path, change: d.kind, ...(d.client !== undefined ? { atClient: shownValue(d.client) } : {}), ...(d.upstream !== undefined ? { atUpstream: shownValue(d.upstream) } : {}), what },
+  });
+}

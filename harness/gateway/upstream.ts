@@ -1,0 +1,184 @@
+import { serveFetch } from '#harness/core/http/fetchBridge.ts';
+import { jsonOf } from '#harness/core/parsesAsJson.ts';
+import { faultName, type UpstreamExchange, type UpstreamFault, type UpstreamSide } from '#harness/core/upstream.ts';
+import { tapped } from './tap.ts';
+
+export interface UpstreamOptions {
+  /** Where the gateway reaches it: 127.0.0.1:port (0: an ephemeral port, for tests). */
+  port: number;
+  /** Where each request goes on to: the embedded emulator (`emulator`, with a key it accepts) or a real service (`tap`, the gateway's own key passed on). */
+  forward: { kind: 'emulator'; url: string; key: string } | { kind: 'tap'; url: string };
+  /** The key the gateway must present (--upstream-key-env); undefined: any key is accepted. */
+  acceptKey?: string;
+  /** The service's error answer for a status: the envelope the description gives, with Retry-After on a 429. */
+  errorAnswer(status: number, retryAfterSeconds?: number): Response;
+  /** Redacted from everything recorded. */
+  secrets: readonly string[];
+}
+
+/** Headers that belong to one hop, or that fetch has already undone (a decompressed body keeps no encoding). */
+const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding', 'content-encoding']);
+
+/**
+ * The harness as a gateway's upstream (issue 33): a loopback server the gateway is configured to
+ * call, in front of the embedded emulator (faults on purpose possible) or a real service (a tap:
+ * nothing injected). Every exchange is recorded (tap.ts), paired with the client's by its marker.
+ */
+export async function startUpstream(options: UpstreamOptions): Promise<UpstreamSide> {
+  const planned = new Map<string, { fault: UpstreamFault; used: number }>();
+  const seen = new Map<string, { chars: number; wake?: () => void }>();
+  const faults = options.forward.kind === 'emulator';
+  const base = options.forward.url.replace(/\/+$/, '');
+
+  const forward = async (request: Request, exchange: UpstreamExchange): Promise<Response> => {
+    if (options.acceptKey !== undefined && !presents(request.headers, options.acceptKey)) return options.errorAnswer(401);
+    const plan = exchange.marker === undefined ? undefined : planned.get(exchange.marker);
+    const fault = plan && faults ? plan.fault : undefined;
+    if (fault?.kind === 'status' && plan!.used < fault.times) {
+      plan!.used += 1;
+      exchange.fault = faultName(fault);
+      return options.errorAnswer(fault.status, fault.retryAfterSeconds);
+    }
+    const url = new URL(request.url);
+    const headers = new Headers([...request.headers].filter(([name]) => !HOP.has(name)));
+    headers.set('accept-encoding', 'identity');
+    if (options.forward.kind === 'emulator') {
+      headers.delete('x-api-key');
+      headers.set('authorization', `Bearer ${options.forward.key}`);
+    }
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    const answer = await fetch(`${base}${url.pathname}${url.search}`, { method: request.method, headers, ...(body ? { body } : {}), redirect: 'manual' });
+    const out = new Headers([...answer.headers].filter(([name]) => !HOP.has(name)));
+    if (answer.body === null || fault === undefined || fault.kind === 'status' || !String(answer.headers.get('content-type')).includes('event-stream')) {
+      return new Response(answer.body, { status: answer.status, headers: out });
+    }
+    exchange.fault = faultName(fault);
+    const events = eventsOf(answer.body);
+    const stream = fault.kind === 'cut' ? cut(events, fault.afterEvents) : lockstep(events, fault.waitMs, exchange, waiter(exchange.marker!));
+    return new Response(stream, { status: answer.status, headers: out });
+  };
+
+  /** Resolves once the client side has received `chars` characters for `marker`, or after `ms`; true if it did. */
+  const waiter = (marker: string) => (chars: number, ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const entry = seen.get(marker) ?? { chars: 0 };
+      seen.set(marker, entry);
+      if (entry.chars >= chars) return resolve(true);
+      const timer = setTimeout(() => resolve(false), ms);
+      entry.wake = () => {
+        if (entry.chars < chars) return;
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+
+  const tap = tapped(forward, { secrets: options.secrets });
+  const server = await serveFetch(tap.handle, { port: options.port, failure: (error) => options.errorAnswer(error instanceof TypeError ? 502 : 500) });
+  return {
+    kind: options.forward.kind,
+    url: server.url,
+    anyKey: options.acceptKey === undefined,
+    exchanges: async (marker) => {
+      await tap.log.settled();
+      return tap.log.byMarker(marker);
+    },
+    all: async () => {
+      await tap.log.settled();
+      return [...tap.log.all()];
+    },
+    plan: (marker, fault) => void planned.set(marker, { fault, used: 0 }),
+    seen: (marker, chars) => {
+      const entry = seen.get(marker) ?? { chars: 0 };
+      entry.chars = Math.max(entry.chars, chars);
+      seen.set(marker, entry);
+      entry.wake?.();
+    },
+    close: () => server.close(),
+  };
+}
+
+function presents(headers: Headers, key: string): boolean {
+  return headers.get('authorization') === `Bearer ${key}` || headers.get('x-api-key') === key || headers.get('api-key') === key;
+}
+
+/** An SSE body as its events (each with its blank line), as they arrive. */
+async function* eventsOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(chunk, { stream: true });
+    for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+      yield buffered.slice(0, end + 2);
+      buffered = buffered.slice(end + 2);
+    }
+  }
+  if (buffered !== '') yield buffered;
+}
+
+const encoder = new TextEncoder();
+
+/** The first `afterEvents` events, then the connection breaks: no `[DONE]`, no end. */
+function cut(events: AsyncGenerator<string>, afterEvents: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await events.next();
+      if (next.done || sent >= afterEvents) {
+        void events.return(undefined);
+        controller.error(new Error('the upstream cut the stream on purpose'));
+        return;
+      }
+      sent += 1;
+      controller.enqueue(encoder.encode(next.value));
+    },
+    cancel: () => void events.return(undefined),
+  });
+}
+
+/** The text an event adds (content and reasoning of a chat chunk, or a FIM chunk's text), in characters. */
+function textOf(event: string): number {
+  const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+  const chunk = jsonOf(data) as { choices?: { delta?: { content?: unknown; reasoning_content?: unknown }; text?: unknown }[] } | undefined;
+  const choice = chunk?.choices?.[0];
+  return [choice?.delta?.content, choice?.delta?.reasoning_content, choice?.text].reduce<number>((n, t) => n + (typeof t === 'string' ? t.length : 0), 0);
+}
+
+/**
+ * Each event sent only once the client side has received the text of those before it, or `waitMs`
+ * has passed: then the stall is noted (the gateway held the stream) and the rest goes at once.
+ */
+function lockstep(events: AsyncGenerator<string>, waitMs: number, exchange: UpstreamExchange, received: (chars: number, ms: number) => Promise<boolean>): ReadableStream<Uint8Array> {
+  let index = 0;
+  let sentChars = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (index > 0 && sentChars > 0 && exchange.stalledAfter === undefined) {
+        const began = performance.now();
+        if (!(await received(sentChars, waitMs))) exchange.stalledAfter = { event: index, waitedMs: Math.round(performance.now() - began) };
+      }
+      const next = await events.next();
+      if (next.done) {
+        controller.close();
+        return;
+      }
+      index += 1;
+      sentChars += textOf(next.value);
+      controller.enqueue(encoder.encode(next.value));
+    },
+    cancel: () => void events.return(undefined),
+  });
+}
+
+/** A recording's upstream side (fixtures' `upstream.json`): what it saw then, judged the same now. */
+export function recordedUpstream(url: string, exchanges: readonly UpstreamExchange[], anyKey: boolean): UpstreamSide {
+  return {
+    kind: 'recorded',
+    url,
+    anyKey,
+    exchanges: async (marker) => exchanges.filter((e) => e.marker === marker),
+    all: async () => [...exchanges],
+    plan: () => undefined,
+    seen: () => undefined,
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,77 @@
+import { clockFrom } from '#harness/core/clock.ts';
+import { UsageError } from '#harness/core/errors/index.ts';
+import type { UpstreamSide } from '#harness/core/upstream.ts';
+import { generateKey, startEmulator } from '#harness/emulator/index.ts';
+import { refusalResponse } from '#harness/emulator/http/refusal.ts';
+import { retryAfterSeconds } from '#harness/emulator/state/index.ts';
+import { holdUpstream } from '#harness/gateway/held.ts';
+import { startUpstream } from '#harness/gateway/upstream.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { Target } from './target.ts';
+
+/** --upstream-port, --upstream-url, --upstream-key-env, as checked by the command. */
+export interface UpstreamFlags {
+  port: number;
+  /** A real service to tap instead of serving the embedded emulator. */
+  url?: string;
+  /** The variable holding the key the gateway must present. */
+  keyEnv?: string;
+  now?: Date;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The emulator's wording of the errors its upstream answers on purpose, in the description's envelope. */
+const ERRORS: Record<number, { message: string; type: string; code: string }> = {
+  401: { message: 'the gateway presented a key the upstream does not accept (--upstream-key-env)', type: 'authentication_error', code: 'invalid_api_key' },
+  429: { message: 'too many requests in flight for this key', type: 'rate_limit_error', code: 'rate_limit_exceeded' },
+  500: { message: 'the server had an error while processing the request', type: 'server_error', code: 'internal_error' },
+  502: { message: 'the upstream the harness taps could not be reached', type: 'server_error', code: 'bad_gateway' },
+  503: { message: 'the service is under maintenance; retry later', type: 'service_unavailable', code: 'overloaded' },
+};
+
+/**
+ * The target a gateway is, with the harness as its upstream (issue 33): the embedded emulator
+ * served on 127.0.0.1:PORT (faults on purpose possible), or a tap there in front of `url`. The
+ * upstream closes with the target.
+ */
+export async function withUpstream(target: Target, spec: Spec, flags: UpstreamFlags): Promise<Target> {
+  const env = flags.env ?? process.env;
+  let acceptKey: string | undefined;
+  if (flags.keyEnv !== undefined) {
+    acceptKey = env[flags.keyEnv];
+    if (!acceptKey) throw new UsageError(`run: the environment variable ${flags.keyEnv} (--upstream-key-env) holds no key. Export the key your gateway sends upstream, or drop the flag to accept any key.`);
+  }
+  let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+  let forward: Parameters<typeof startUpstream>[0]['forward'];
+  if (flags.url === undefined) {
+    const key = generateKey();
+    emulator = await startEmulator({ spec, apiKeys: [key], faults: [], ...(flags.now ? { now: clockFrom(flags.now) } : {}) });
+    forward = { kind: 'emulator', url: emulator.url, key };
+  } else {
+    forward = { kind: 'tap', url: flags.url };
+  }
+  const errorAnswer = (status: number, retryAfter?: number) => {
+    const words = ERRORS[status] ?? ERRORS[500]!;
+    const wait = retryAfter ?? (status === 429 || status === 503 ? retryAfterSeconds(spec, status) : undefined);
+    return refusalResponse({ status, ...words, param: null, ...(wait === undefined ? {} : { headers: { 'retry-after': String(wait) } }) });
+  };
+  let side: UpstreamSide;
+  try {
+    side = await startUpstream({ port: flags.port, forward, ...(acceptKey ? { acceptKey } : {}), errorAnswer, secrets: [target.apiKey, ...(acceptKey ? [acceptKey] : []), ...(forward.kind === 'emulator' ? [forward.key] : [])] });
+  } catch (err) {
+    await emulator?.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`run: --upstream-port ${flags.port} cannot be listened on (${code ?? (err as Error).message}): ${code === 'EADDRINUSE' ? 'something else listens there; stop it, or give another port and point the gateway at it' : 'give a port from 1024 to 65535'}.`);
+  }
+  const held = holdUpstream(side);
+  const close = target.close;
+  return {
+    ...target,
+    upstream: { id: held.id, kind: side.kind, url: side.url, anyKey: side.anyKey },
+    close: async () => {
+      await close();
+      await held.side.close();
+      await emulator?.close();
+    },
+  };
+}
