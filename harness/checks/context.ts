@@ -31,6 +31,8 @@ export interface CheckRequest {
 /** The upstream side of a gateway run (`run --upstream-port`), as a check sees it. */
 export interface UpstreamView {
   kind: UpstreamKind;
+  /** Whether a request may ask the upstream for a fault (`upstream` of CheckRequest): the emulator served, or a recording of it. */
+  faults: boolean;
   /** The upstream exchanges an answer's request caused (paired by its marker), each read to its end; undefined when the request could carry no marker. */
   of(res: CheckResponse): Promise<UpstreamExchange[] | undefined>;
   /** The client side has received `chars` characters of the answer's text (a lockstep stream waits on it). */

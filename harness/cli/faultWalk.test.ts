@@ -188,7 +188,8 @@ describe('the catalogue as a whole', () => {
 
   test('every check can fail: each fails under some fault, or is listed here with the reason it cannot', () => {
     const failedSomewhere = new Set([...runs.entries()].filter(([n]) => !n.startsWith('clean-')).flatMap(([, r]) => r.results.filter((x) => x.verdict === 'fail').map((x) => x.checkId)));
-    const never = registry.all().map((c) => c.id).filter((id) => !failedSomewhere.has(id)).sort();
+    // gateway.* checks run only against the harness as a gateway's upstream: cli/gateway.test.ts fails each under a gateway of one fault.
+    const never = registry.all().filter((c) => c.upstream !== true).map((c) => c.id).filter((id) => !failedSomewhere.has(id)).sort();
     expect(never).toEqual(CANNOT_FAIL_AGAINST_FAULTS);
   });
 });

@@ -45,13 +45,15 @@ export function parseShard(command: string, text: string | undefined): { index: 
  * checks the models would run: a selection that selects nothing would judge nothing, so it is a
  * usage error now, never a green "0 checks" later.
  */
-export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined, clients: readonly string[]): { only: string[]; skip: string[]; clients: string[] } {
+export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined, clients: readonly string[], upstream = false): { only: string[]; skip: string[]; clients: string[] } {
   const selection = { only: patternsOf(only), skip: patternsOf(skip), clients: [...clients] };
-  const selectable = buildRegistry(spec).plan(spec, models).map((p) => p.check.id);
+  // gateway.* checks are planned only in a gateway run: selecting them elsewhere would select nothing.
+  const selectable = buildRegistry(spec).plan(spec, models).filter((p) => upstream || p.check.upstream !== true).map((p) => p.check.id);
   const wrong = selectionProblems(selection, selectable);
   if (wrong.length > 0) {
     const areas = [...new Set(selectable.map((id) => id.split('.')[0]))].join(', ');
-    throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.`);
+    const gateway = upstream ? '' : ' The gateway.* checks need --upstream-port (docs/endpoints.md, "Judging a gateway").';
+    throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.${gateway}`);
   }
   return selection;
 }

@@ -45,6 +45,8 @@ export interface UpstreamSide {
   url: string;
   /** True when any key is accepted (no --upstream-key-env): the run says so. */
   anyKey: boolean;
+  /** Whether requests can be answered with faults on purpose (the emulator served, or a recording of it). */
+  faults: boolean;
   /** Every exchange carrying `marker`, once each begun has been read to its end. */
   exchanges(marker: string): Promise<UpstreamExchange[]>;
   /** Every exchange so far, settled. */

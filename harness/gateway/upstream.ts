@@ -78,6 +78,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<UpstreamS
     kind: options.forward.kind,
     url: server.url,
     anyKey: options.acceptKey === undefined,
+    faults,
     exchanges: async (marker) => {
       await tap.log.settled();
       return tap.log.byMarker(marker);
@@ -170,11 +171,12 @@ function lockstep(events: AsyncGenerator<string>, waitMs: number, exchange: Upst
 }
 
 /** A recording's upstream side (fixtures' `upstream.json`): what it saw then, judged the same now. */
-export function recordedUpstream(url: string, exchanges: readonly UpstreamExchange[], anyKey: boolean): UpstreamSide {
+export function recordedUpstream(url: string, exchanges: readonly UpstreamExchange[], anyKey: boolean, faults = true): UpstreamSide {
   return {
     kind: 'recorded',
     url,
     anyKey,
+    faults,
     exchanges: async (marker) => exchanges.filter((e) => e.marker === marker),
     all: async () => [...exchanges],
     plan: () => undefined,

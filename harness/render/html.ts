@@ -4,6 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
+import { gatewayChanges, upstreamTrafficNote } from './view.ts';
 import { areasOf, attemptsLine, judgedLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const CSS = `
@@ -262,6 +263,7 @@ export function renderHtml(record: RunRecord): string {
     '</header>',
     '<main>',
     ...causesHtml(record),
+    ...gatewayHtml(record),
     '<section id="matrix">',
     '<h2>Verdicts by area</h2>',
     matrixHtml(record),
@@ -288,4 +290,19 @@ export function renderHtml(record: RunRecord): string {
     '</html>',
     '',
   ].join('\n');
+}
+
+/** A gateway run's section (markdown.ts has its twin): what the gateway changed, both sides, and its upstream traffic. */
+function gatewayHtml(record: RunRecord): string[] {
+  const changes = gatewayChanges(record.results);
+  const traffic = record.traffic?.upstream;
+  if (changes.length === 0 && traffic === undefined) return [];
+  const rows = changes.map((c) => `<tr><td>${h(c.change)}</td><td><code>${h(c.path)}</code></td><td><code>${h(c.upstream)}</code></td><td><code>${h(c.client)}</code></td><td>${c.checks.map((id) => `<code>${h(id)}</code>`).join(', ')}${c.count > 1 ? ` (${c.count}x)` : ''}</td></tr>`);
+  return [
+    '<section id="gateway">',
+    '<h2>What the gateway changed</h2>',
+    ...(traffic ? [`<p class="note">${h(`Upstream traffic (${TRAFFIC_SCOPE}): ${upstreamTrafficNote(traffic)}.`)}</p>`] : []),
+    changes.length === 0 ? '<p>Nothing of meaning: every value judged reached the other side as it was sent.</p>' : `<table><thead><tr><th scope="col">change</th><th scope="col">where</th><th scope="col">upstream</th><th scope="col">client</th><th scope="col">checks</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    '</section>',
+  ];
 }

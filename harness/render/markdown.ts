@@ -2,6 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
+import { gatewayChanges, upstreamTrafficNote } from './view.ts';
 import { attemptsLine, costNotes, judgedLine, notSentLines, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
@@ -118,6 +119,7 @@ export function renderMarkdown(record: RunRecord): string {
   if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged (see Errors). An error fails the run as a failure of its severity would.`, '');
 
   out.push(...causesSection(record));
+  out.push(...gatewaySection(record));
   out.push('## Verdicts by area', '');
   out.push(row(['Area', ...VERDICTS, 'total']), `|---|${VERDICTS.map(() => '--:|').join('')}--:|`);
   for (const [area, a] of summaryByArea(record.results)) out.push(row([mdCode(area), ...VERDICTS.map((v) => String(a[v])), String(a.total)]));
@@ -166,4 +168,17 @@ export function renderMarkdown(record: RunRecord): string {
   if (record.timings) out.push(`Time (the whole run): ${mdText(timingNote(record.timings))}`, '');
   if (record.traffic) out.push(`Requests (${TRAFFIC_SCOPE}): ${mdText(trafficNote(record.traffic))}`, '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/** A gateway run's section: what the gateway changed, the upstream's value beside the client's, and its traffic upstream. */
+function gatewaySection(record: RunRecord): string[] {
+  const changes = gatewayChanges(record.results);
+  const traffic = record.traffic?.upstream;
+  if (changes.length === 0 && traffic === undefined) return [];
+  const out = ['## What the gateway changed', ''];
+  if (traffic) out.push(`Upstream traffic (${TRAFFIC_SCOPE}): ${mdText(upstreamTrafficNote(traffic))}.`, '');
+  if (changes.length === 0) return [...out, 'Nothing of meaning: every value judged reached the other side as it was sent.', ''];
+  out.push(row(['Change', 'Where', 'Upstream', 'Client', 'Checks']), '|---|---|---|---|---|');
+  for (const c of changes) out.push(row([c.change, mdCode(c.path), mdCode(c.upstream), mdCode(c.client), c.checks.map(mdCode).join(', ') + (c.count > 1 ? ` (${c.count}x)` : '')]));
+  return [...out, ''];
 }

@@ -173,3 +173,42 @@ export function scoreLine(record: RunRecord): string {
   const not = Object.entries(c.notJudged ?? {}).map(([k, n]) => `${n} ${k}`);
   return `${score} · coverage ${c.percent}% (${c.covered} of ${c.total} spec entries judged${not.length > 0 ? `; not judged: ${not.join(', ')}` : ''})`;
 }
+
+/** One thing a gateway changed, both sides, as the gateway section shows it: grouped by cause, its checks and count. */
+export interface GatewayChange {
+  change: string;
+  path: string;
+  upstream: string;
+  client: string;
+  checks: string[];
+  count: number;
+}
+
+/**
+ * What the gateway changed (gateway.* failures whose defect is a change), one row per cause: the
+ * upstream's value beside the client's. Other gateway failures (a status, a retry, a stall) are
+ * causes of their own, listed with the rest.
+ */
+export function gatewayChanges(results: readonly CheckResult[]): GatewayChange[] {
+  const rows = new Map<string, GatewayChange>();
+  for (const r of results) {
+    if (r.area !== 'gateway') continue;
+    for (const f of r.failures ?? []) {
+      const d = f.defect;
+      if (d?.kind !== 'changed') continue;
+      const key = `${d.change} ${d.path}`;
+      const row = rows.get(key) ?? { change: d.change, path: d.path, upstream: d.atUpstream ?? '(none)', client: d.atClient ?? '(none)', checks: [], count: 0 };
+      if (!row.checks.includes(r.checkId)) row.checks.push(r.checkId);
+      row.count += 1;
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()];
+}
+
+/** A gateway run's upstream traffic in a sentence: requests per client request, and the model mapping. */
+export function upstreamTrafficNote(t: NonNullable<RunTraffic['upstream']>): string {
+  const per = Object.entries(t.perClientRequest).sort(([a], [b]) => Number(a) - Number(b)).map(([n, c]) => `${n} upstream request${n === '1' ? '' : 's'}: ${c}`);
+  const models = Object.entries(t.models).map(([c, u]) => `${c} sent as ${u}`);
+  return `${t.requests} upstream requests (${t.paired} paired) for ${t.marked} marked client requests; per client request, ${per.join(', ') || 'none'}${models.length > 0 ? `; models: ${models.join(', ')}` : ''}`;
+}

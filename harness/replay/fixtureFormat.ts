@@ -1,10 +1,11 @@
 import { jsonOf } from '#harness/core/parsesAsJson.ts';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '#harness/core/createAjv.ts';
 import type { Exchange, RecordedEvent } from '#harness/core/exchange.ts';
+import type { UpstreamExchange } from '#harness/core/upstream.ts';
 
 /**
  * A recording on disk (schema: fixtures/fixture.schema.json):
@@ -50,6 +51,8 @@ export interface FixtureManifest {
    * built from captures (which answers by request, not by check).
    */
   checks?: Record<string, string[]>;
+  /** A gateway run: how its upstream was served; DIR/upstream.json holds what the upstream saw. */
+  upstream?: { kind: 'emulator' | 'tap'; anyKey: boolean };
 }
 
 /** How a request carried its credential: a bearer token, none, or a malformed Authorization. */
@@ -261,3 +264,16 @@ export function readFixture(dir: string): Fixture {
   const exchanges = files.map((f) => checked<FixtureExchange>(join(dir, 'exchanges', f), parseFile(join(dir, 'exchanges', f)), 'exchange'));
   return { manifest, exchanges };
 }
+
+/** DIR/upstream.json: every exchange a gateway had with the harness as its upstream, in arrival order. */
+export function writeUpstreamLog(dir: string, exchanges: readonly UpstreamExchange[]): void {
+  writeFileSync(join(dir, UPSTREAM_LOG), `${canonicalJson(exchanges)}\n`);
+}
+
+/** The upstream side of a recorded gateway run, or undefined when it has none. */
+export function readUpstreamLog(dir: string): UpstreamExchange[] | undefined {
+  const file = join(dir, UPSTREAM_LOG);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as UpstreamExchange[]) : undefined;
+}
+
+const UPSTREAM_LOG = 'upstream.json';

@@ -1,4 +1,4 @@
-export type { CostEstimate, RunBudget, RunConcurrency, RunRecord, RunSummary, RunTimings, RunTraffic, Summary, UsageTotals } from './runRecord.ts';
+export type { CostEstimate, RunBudget, RunConcurrency, RunRecord, RunSummary, RunTimings, RunTraffic, Summary, UpstreamTraffic, UsageTotals } from './runRecord.ts';
 export { sumTraffic } from './traffic.ts';
 export { summarize, VERDICTS } from './summarize.ts';
 export { cellGate, gate, isFailing, OUTCOME_WORD, standingOf, withPolicy, type CaseStanding, type CellGate, type ExitCode, type GateDecision, type Outcome } from './gate.ts';

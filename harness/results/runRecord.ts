@@ -122,6 +122,21 @@ export interface RunTraffic {
   /** Of those, the attempts that asked again (a 5xx, a 429 waited out). */
   retries: number;
   concurrency: RunConcurrency;
+  /** A gateway run (--upstream-port): the traffic as the harness's upstream saw it. */
+  upstream?: UpstreamTraffic;
+}
+
+/** What a gateway sent its upstream for the harness's requests (runner/upstreamTraffic.ts). */
+export interface UpstreamTraffic {
+  /** Client requests that carried a marker (every request with a message or prompt). */
+  marked: number;
+  /** Requests the upstream received, and of those, the ones paired with a client request. */
+  requests: number;
+  paired: number;
+  /** How many client requests caused 0, 1, 2, ... upstream requests, by that number. */
+  perClientRequest: Record<string, number>;
+  /** Each client model and the model the upstream was asked for. */
+  models: Record<string, string>;
 }
 
 /**

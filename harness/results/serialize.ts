@@ -25,7 +25,7 @@ const ESTIMATE = object(['method', 'requests', 'expected', 'upperBound'], {
 });
 const CAUSE = object(['key', 'message', 'headline', 'code', 'severity', 'failures', 'affected'], { affected: array(object(['checkId', 'model'])) });
 const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
-const TRAFFIC = object(['requests', 'retries', 'concurrency'], { concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases']) });
+const TRAFFIC = object(['requests', 'retries', 'concurrency', 'upstream'], { concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases']), upstream: object(['marked', 'requests', 'paired', 'perClientRequest', 'models']) });
 
 const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
   request: object(['method', 'url', 'headers', 'body', 'rawBody']),

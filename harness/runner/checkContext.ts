@@ -96,6 +96,7 @@ function upstreamView(side: UpstreamSide): UpstreamView {
   const markerOfAnswer = (res: CheckResponse) => markerOf(res.exchange.request.body);
   return {
     kind: side.kind,
+    faults: side.faults,
     of: async (res) => {
       const marker = markerOfAnswer(res);
       return marker === undefined ? undefined : side.exchanges(marker);

@@ -8,6 +8,8 @@ import { planRun, type Planned } from './plan.ts';
 import { longestChainFirst } from './schedule.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runMetered } from './runMetered.ts';
+import { heldUpstream } from '#harness/gateway/held.ts';
+import { upstreamTrafficOf } from './upstreamTraffic.ts';
 import { openRunScope, type RunScope } from './runScope.ts';
 import type { RequestBound } from './spend/requestBound.ts';
 import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
@@ -60,6 +62,8 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     run.requestMs = scope.meter.requestMs();
     const { requests, retries, concurrency } = scope.transport.stats();
     run.transport = { requests, retries, concurrency };
+    const upstream = config.upstream === undefined ? undefined : heldUpstream(config.upstream.id);
+    if (upstream !== undefined) run.upstream = await upstreamTrafficOf(upstream, scope.marks);
     // The key refused: the checks that ended before it was declared, on 401s to it, judged nothing either.
     const refused = scope.transport.keyRefused();
     if (refused !== undefined) {

@@ -51,6 +51,8 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
     cancelled: runs.some((r) => r.cancelled),
     ...withKeyRefused(runs.find((r) => r.keyRefused)?.keyRefused),
     ...(transport ? { transport } : {}),
+    // The upstream's view of the last repetition: each has its own markers, the same plan.
+    ...(runs.at(-1)?.upstream ? { upstream: runs.at(-1)!.upstream } : {}),
   };
 }
 

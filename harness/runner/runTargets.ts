@@ -17,6 +17,7 @@ import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
 import { repeatedEstimate } from './spend/repeatedEstimate.ts';
 import { finishRecording, startRecording } from './startRecording.ts';
+import { heldUpstream } from '#harness/gateway/held.ts';
 
 /** One target of a run, with what a targets file may set per target. */
 export interface RunTarget {
@@ -72,6 +73,8 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       // A live target costs money: say what, before the first one (or before any run with a budget).
       if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, spentAt, settings, hooks);
       if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs${repeat > 1 ? `, ${repeat} times over` : ''} on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
+      // Said whatever --quiet: a gateway run's upstream is a server the gateway must be pointed at.
+      if (target.upstream) log(`svc-conformance: the upstream for the gateway: ${target.upstream.kind === 'tap' ? 'a tap in front of the real service' : target.upstream.kind === 'recorded' ? 'as recorded' : 'the embedded emulator'} at ${target.upstream.url}${target.upstream.anyKey && target.upstream.kind !== 'recorded' ? '; any key the gateway sends is accepted (--upstream-key-env VAR to require one)' : ''}`);
       const watch = budget?.watch(spec, spentAt);
       // A silent endpoint shows as waiting, with what bounds the wait, not as a hang.
       const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings));
@@ -86,7 +89,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) }).finally(() => pulse?.stop());
       run.clock.add(suites);
       // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
-      if (recordDir !== undefined) finishRecording(recordDir, suites.results);
+      if (recordDir !== undefined) finishRecording(recordDir, suites.results, target.upstream ? await heldUpstream(target.upstream.id)?.all() : undefined);
       if (!settings.quiet) for (const r of suites.results) if (r.verdict === 'flaky') log(`svc-conformance: ${r.checkId} (${r.model}) is ${r.reason ?? 'flaky'}`);
       // Said once, whatever --quiet: the one thing to fix before anything else can be judged.
       const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
@@ -96,7 +99,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       // Spent nothing; settled only so that checks the budget kept from running mark it reached.
       budget?.settle([], unrun);
       // Requests and concurrency are the target's whole run (every model at once): each of its records carries them.
-      const traffic = trafficOf(suites.transport);
+      const traffic = trafficOf(suites.transport, suites.upstream);
       run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}) }));
     } finally {
       await target.close();

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import type { CheckResult, SkipKind } from '#harness/core/outcome.ts';
-import { readManifest, relativePath, writeManifest } from '#harness/replay/fixtureFormat.ts';
+import { readManifest, relativePath, writeManifest, writeUpstreamLog } from '#harness/replay/fixtureFormat.ts';
+import type { UpstreamExchange } from '#harness/core/upstream.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Target } from '#harness/targets/target.ts';
 
@@ -15,6 +16,7 @@ export function startRecording(dir: string, target: Target, run: { spec: Spec; s
   const messagesBasePath = relativePath(target.messagesBaseUrl, target.baseUrl);
   if (messagesBasePath === undefined) throw new UsageError(`record: the messages base ${target.messagesBaseUrl} is not under --base-url ${target.baseUrl}; a recording keeps paths relative to one base.`);
   rmSync(join(dir, 'exchanges'), { recursive: true, force: true });
+  rmSync(join(dir, 'upstream.json'), { force: true });
   writeManifest(dir, {
     schemaVersion: 1,
     recordedAt: run.startedAt.toISOString(),
@@ -25,6 +27,7 @@ export function startRecording(dir: string, target: Target, run: { spec: Spec; s
     messagesBasePath,
     emptyBalanceKey: target.emptyBalanceKey !== undefined,
     models: [...run.models],
+    ...(target.upstream && target.upstream.kind !== 'recorded' ? { upstream: { kind: target.upstream.kind, anyKey: target.upstream.anyKey } } : {}),
   });
 }
 
@@ -40,8 +43,12 @@ export function isRecorded(r: CheckResult): boolean {
   return r.verdict !== 'skip' || (r.skipKind !== undefined && REPLAYABLE_SKIPS.has(r.skipKind));
 }
 
-/** Adds to DIR's manifest the checks recorded, per model: a replay skips every other check as not recorded. */
-export function finishRecording(dir: string, results: readonly CheckResult[]): void {
+/**
+ * Adds to DIR's manifest the checks recorded, per model: a replay skips every other check as not
+ * recorded. A gateway run's upstream side is written beside it (upstream.json).
+ */
+export function finishRecording(dir: string, results: readonly CheckResult[], upstream?: readonly UpstreamExchange[]): void {
+  if (upstream !== undefined) writeUpstreamLog(dir, upstream);
   const manifest = readManifest(dir);
   const checks: Record<string, string[]> = Object.fromEntries((manifest.models ?? []).map((m) => [m, []]));
   for (const r of results) if (isRecorded(r)) (checks[r.model] ??= []).push(r.checkId);

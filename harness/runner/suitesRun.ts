@@ -1,6 +1,7 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { ConcurrencyStats, KeyRefused, TransportOptions } from '#harness/transport/index.ts';
 import type { RequestBound } from './spend/requestBound.ts';
+import type { UpstreamTraffic } from '#harness/results/index.ts';
 
 /** What one target's checks came to, whichever executor ran them (runChecks in-process, runSuites under vitest). */
 export interface SuitesRun {
@@ -18,6 +19,8 @@ export interface SuitesRun {
   keyRefused?: KeyRefused;
   /** What went over the wire: HTTP requests (retries and the served-route probes included), and the concurrency the limit reached. */
   transport?: { requests: number; retries: number; concurrency: ConcurrencyStats };
+  /** A gateway run: what its upstream saw of the run's requests. */
+  upstream?: UpstreamTraffic;
 }
 
 export interface SuitesOptions {

@@ -5,6 +5,9 @@ import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
 import { generateKey, startEmulator, type FaultId, type StartOptions } from '#harness/emulator/index.ts';
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
+import { readUpstreamLog } from '#harness/replay/fixtureFormat.ts';
+import { holdUpstream } from '#harness/gateway/held.ts';
+import { recordedUpstream } from '#harness/gateway/upstream.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { UpstreamRef } from '#harness/core/upstream.ts';
 
@@ -82,6 +85,9 @@ export async function fixturesTarget(dir: string, options: { fast?: boolean } = 
     throw new UsageError(`run: --fixtures ${dir} is not a readable recording (${err instanceof Error ? err.message : String(err)}). Make one with \`svc-conformance record --out DIR\`.`);
   }
   const { manifest } = server;
+  // A gateway run's upstream side, as it was recorded: gateway.* checks judge against it again.
+  const log = manifest.upstream === undefined ? undefined : readUpstreamLog(dir);
+  const upstream = log === undefined ? undefined : holdUpstream(recordedUpstream(`${manifest.baseUrl} (its upstream, recorded)`, log, manifest.upstream!.anyKey, manifest.upstream!.kind === 'emulator'));
   return {
     kind: 'fixtures',
     baseUrl: server.url,
@@ -93,7 +99,11 @@ export async function fixturesTarget(dir: string, options: { fast?: boolean } = 
     clock: manifest.clock,
     recordedAt: manifest.recordedAt,
     ...(manifest.checks ? { recording: { dir: shownPath(dir), checks: manifest.checks } } : {}),
-    close: () => server.close(),
+    ...(upstream ? { upstream: { id: upstream.id, kind: 'recorded' as const, url: upstream.side.url, anyKey: upstream.side.anyKey } } : {}),
+    close: async () => {
+      await upstream?.side.close();
+      await server.close();
+    },
   };
 }
 

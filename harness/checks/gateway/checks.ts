@@ -58,9 +58,15 @@ function answerSets(spec: Spec, ctx: CheckContext, stream: boolean): { name: str
 }
 
 const isStatus = (status: number, lo: number) => status >= lo && status < lo + 100;
+
+/**
+ * The smallest request, its text naming the case: requests asking the upstream for different
+ * answers never share a body, so a replay answers each with its own recording (core/marker.ts).
+ */
+const asked = (ctx: CheckContext, tag: string, extra: Record<string, unknown> = {}): CheckRequest => chat(ctx, { messages: [{ role: 'user', content: `Say hello in five words. (${tag})` }], ...extra });
 const withUpstream = (ctx: CheckContext): string | undefined => (ctx.upstream === undefined ? NO_UPSTREAM : undefined);
 /** Faults are the embedded emulator's to answer with; a tap passes the real service's answers. */
-const faultsPossible = (ctx: CheckContext): string | undefined => (ctx.upstream?.kind === 'tap' ? 'the upstream is a tap in front of a real service (--upstream-url): no fault is answered on purpose there' : withUpstream(ctx));
+const faultsPossible = (ctx: CheckContext): string | undefined => (ctx.upstream !== undefined && !ctx.upstream.faults ? 'the upstream is a tap in front of a real service (--upstream-url): no fault is answered on purpose there' : withUpstream(ctx));
 
 /** A request the service refuses: `temperature` one step past its maximum (the spec's bound), or else an empty message list. */
 function refusedRequest(spec: Spec, ctx: CheckContext): CheckRequest {
@@ -142,8 +148,8 @@ export function gatewayChecks(spec: Spec): Check[] {
       specRefs: ['objects.usage'],
       async run(ctx) {
         const sets = [
-          { name: 'a plain answer', request: chat(ctx) },
-          { name: 'a stream asking for usage', request: chat(ctx, { stream: true, stream_options: { include_usage: true } }) },
+          { name: 'a plain answer', request: asked(ctx, 'usage') },
+          { name: 'a stream asking for usage', request: asked(ctx, 'usage', { stream: true, stream_options: { include_usage: true } }) },
         ];
         const results = await Promise.all(sets.map(async ({ name, request }) => {
           const j = judged(await through(ctx, request));
@@ -166,8 +172,8 @@ export function gatewayChecks(spec: Spec): Check[] {
         const cases: { name: string; request: CheckRequest }[] = [
           { name: 'a request the service refuses', request: { ...refusedRequest(spec, ctx), final: true } },
           ...(why === undefined ? [
-            { name: 'an upstream 429', request: { ...chat(ctx), final: true, upstream: { kind: 'status' as const, status: 429, times: 1 } } },
-            { name: 'an upstream 500', request: { ...chat(ctx), final: true, retry: false, upstream: { kind: 'status' as const, status: 500, times: 1 } } },
+            { name: 'an upstream 429', request: { ...asked(ctx, 'status 429'), final: true, upstream: { kind: 'status' as const, status: 429, times: 1 } } },
+            { name: 'an upstream 500', request: { ...asked(ctx, 'status 500'), final: true, retry: false, upstream: { kind: 'status' as const, status: 500, times: 1 } } },
           ] : []),
         ];
         const results = await Promise.all(cases.map(async ({ name, request }) => {
@@ -212,7 +218,7 @@ export function gatewayChecks(spec: Spec): Check[] {
       async run(ctx) {
         const why = faultsPossible(ctx);
         if (why !== undefined) return skip(why);
-        const j = judged(await through(ctx, { ...chat(ctx), final: true, upstream: { kind: 'status', status: 429, times: 1 } }));
+        const j = judged(await through(ctx, { ...asked(ctx, 'retry-after 429'), final: true, upstream: { kind: 'status', status: 429, times: 1 } }));
         if ('why' in j) return inconclusive(j.why);
         const [first, second] = j.pair.upstream;
         const wait = Number(first!.response.headers['retry-after']);
@@ -255,7 +261,7 @@ export function gatewayChecks(spec: Spec): Check[] {
         const why = faultsPossible(ctx);
         if (why !== undefined) return skip(why);
         // The upstream sends each event only once the client has its text, or after this wait: judged by order, not by wall time.
-        const j = judged(await through(ctx, { ...chat(ctx, { stream: true, max_tokens: 16 }), upstream: { kind: 'lockstep', waitMs: 2000 } }));
+        const j = judged(await through(ctx, { ...asked(ctx, 'lockstep', { stream: true, max_tokens: 16 }), upstream: { kind: 'lockstep', waitMs: 2000 } }));
         if ('why' in j) return inconclusive(j.why);
         const up = lastOf(j.pair)!;
         if (up.fault === undefined) return inconclusive(`the upstream's answer (HTTP ${up.response.status}) was not a stream it could send in lockstep`);
@@ -272,7 +278,7 @@ export function gatewayChecks(spec: Spec): Check[] {
       async run(ctx) {
         const why = faultsPossible(ctx);
         if (why !== undefined) return skip(why);
-        const j = judged(await through(ctx, { ...chat(ctx, { stream: true, max_tokens: 32 }), final: true, retry: false, upstream: { kind: 'cut', afterEvents: 2 } }));
+        const j = judged(await through(ctx, { ...asked(ctx, 'cut', { stream: true, max_tokens: 32 }), final: true, retry: false, upstream: { kind: 'cut', afterEvents: 2 } }));
         if ('why' in j) return inconclusive(j.why);
         const up = lastOf(j.pair)!;
         if (up.fault === undefined || up.response.body.includes('[DONE]')) return inconclusive(`the upstream's last answer (HTTP ${up.response.status}) was not the cut stream asked of it${j.pair.upstream.length > 1 ? ` (the gateway asked ${j.pair.upstream.length} times)` : ''}`);

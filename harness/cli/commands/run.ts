@@ -45,7 +45,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const { baseline, known } = await gateInputsOf(name, values, spec, io);
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
-  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients, values.fixtures === undefined ? [] : recordedCheckIds(values.fixtures)));
+  const recorded = values.fixtures === undefined ? [] : recordedCheckIds(values.fixtures);
+  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients, recorded), values['upstream-port'] !== undefined || recorded.some((id) => id.startsWith('gateway.')));
   const now = values.now === undefined ? undefined : instant(name, values.now);
   const faults = (values.fault ?? []).map((f): FaultId => {
     if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);

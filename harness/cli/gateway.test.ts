@@ -1,0 +1,185 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CheckResult, Severity } from '#harness/core/outcome.ts';
+import { startEmulator } from '#harness/emulator/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { buildRegistry } from '#harness/checks/index.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { GATEWAY_BEHAVIOURS, startGatewayProxy, type GatewayBehaviour } from '#harness/testing/gatewayProxy.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { main } from './main.ts';
+
+/**
+ * The harness as a gateway's upstream (issue 33), through the real CLI: a gateway of one behaviour
+ * between the harness and its upstream port. Each that changes what the service said or was asked,
+ * or misuses it, fails the gateway.* check of that rule at the strength its basis gives; each that
+ * changes only what carries no meaning, or asks a 5xx again, leaves the run green.
+ */
+const KEY_ENV = 'SVC_GATEWAY_TEST_KEY';
+const KEY = 'sk-gateway-test-client-key-0123';
+process.env[KEY_ENV] = KEY;
+
+/** What each breaking gateway fails: the check and its severity. */
+const BREAKS: Partial<Record<GatewayBehaviour, [string, Severity][]>> = {
+  'usage-recounted': [['gateway.usage.passed-on', 'must']],
+  'cache-fields-dropped': [['gateway.usage.passed-on', 'must']],
+  'reasoning-dropped': [['gateway.answer.passed-on', 'must'], ['gateway.stream.passed-on', 'must']],
+  'parameter-dropped': [['gateway.request.parameters-passed-on', 'must']],
+  'parameter-replaced': [['gateway.request.parameters-passed-on', 'must']],
+  'error-message-replaced': [['gateway.error.body-passed-on', 'should']],
+  '4xx-turned-500': [['gateway.error.status-passed-on', 'must']],
+  '400-retried': [['gateway.traffic.no-4xx-resent', 'should']],
+  'retry-after-dropped': [['gateway.error.retry-after-passed-on', 'should']],
+  'stream-held': [['gateway.stream.not-held', 'should']],
+};
+const GREEN: GatewayBehaviour[] = ['transparent', 'recut-streams', 'reserialise-json', 'rewrite-ids', 'retry-5xx-once'];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Run {
+  code: number;
+  results: CheckResult[];
+  dir: string;
+  stderr: string;
+}
+
+const freshDir = tempDirs('svc-gateway-');
+
+/** `command` through a gateway of `behaviour` in front of the harness's upstream port. */
+async function throughGateway(behaviour: GatewayBehaviour, extra: string[] = [], command: 'run' | 'record' = 'run', upstream?: (port: number) => string): Promise<Run> {
+  const port = await freePort();
+  const proxy = await startGatewayProxy(upstream?.(port) ?? `http://127.0.0.1:${port}`, behaviour);
+  const dir = freshDir();
+  const io = captureIO();
+  try {
+    const code = await main([command, '--base-url', proxy.url, '--api-key-env', KEY_ENV, '--upstream-port', String(port), '--only', 'gateway', '--report-dir', join(dir, 'reports'), '--json', join(dir, 'run.json'), '--quiet', ...(command === 'record' ? ['--out', join(dir, 'recording')] : []), ...extra], io);
+    const all = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
+    return { code, results: all.records.flatMap((r) => r.results), dir, stderr: io.err.join('\n') };
+  } finally {
+    await proxy.close();
+  }
+}
+
+const runs = new Map<GatewayBehaviour, Run>();
+beforeAll(async () => {
+  await Promise.all(GATEWAY_BEHAVIOURS.map(async (b) => runs.set(b, await throughGateway(b))));
+}, 120_000);
+
+const failing = (r: Run) => r.results.filter((x) => x.verdict === 'fail').map((x): [string, Severity] => [x.checkId, x.severity]).sort();
+
+describe('a gateway of one fault fails the gateway.* check of that rule, at its strength', () => {
+  test.each(Object.entries(BREAKS))('%s', (behaviour, expected) => {
+    const run = runs.get(behaviour as GatewayBehaviour)!;
+    expect(failing(run)).toEqual([...expected].sort());
+    // A must failure fails the run; a should failure is reported and leaves it green (--strict fails it).
+    expect(run.code).toBe(expected.some(([, s]) => s === 'must') ? 1 : 0);
+  });
+
+  test("a recount's both numbers are in the failure, and in the report", () => {
+    const run = runs.get('usage-recounted')!;
+    const usage = run.results.find((r) => r.checkId === 'gateway.usage.passed-on')!;
+    const prompt = usage.failures!.find((f) => f.defect?.kind === 'changed' && f.defect.path === 'usage.prompt_tokens')!;
+    expect(prompt.defect).toMatchObject({ kind: 'changed', change: 'replaced' });
+    const d = prompt.defect as { atUpstream: string; atClient: string };
+    expect(Number(d.atClient)).toBe(Number(d.atUpstream) + 5);
+    const cell = readdirSync(join(run.dir, 'reports'), { withFileTypes: true }).find((f) => f.isDirectory())!.name;
+    const md = readFileSync(join(run.dir, 'reports', cell, 'svc-v4-flash', 'report.md'), 'utf8');
+    expect(md).toContain(`the upstream sent ${d.atUpstream}, the client was told ${d.atClient}`);
+  });
+});
+
+describe('a gateway that changes nothing of meaning leaves the run green', () => {
+  test.each(GREEN)('%s', (behaviour) => {
+    const run = runs.get(behaviour)!;
+    expect(failing(run)).toEqual([]);
+    expect(run.code).toBe(0);
+    // Every check judged something: none passed over nothing, none inconclusive.
+    expect(run.results.filter((r) => r.verdict !== 'pass').map((r) => `${r.checkId}: ${r.reason}`)).toEqual([]);
+    expect(run.results.length).toBe(buildRegistry(loadSpec().spec).all().filter((c) => c.upstream === true).length);
+  });
+
+  test('what it rewrote without meaning is named, never failed', () => {
+    const ids = runs.get('rewrite-ids')!.results.find((r) => r.checkId === 'gateway.answer.passed-on')!;
+    expect(ids.reason).toMatch(/rewritten, carrying no meaning: id: "chatcmpl-[^"]+" -> "gw-\d+"/);
+    expect(runs.get('retry-5xx-once')!.results.find((r) => r.checkId === 'gateway.error.status-passed-on')!.reason).toMatch(/an upstream 500: HTTP 200 upstream, 200 at the client, 2 upstream request\(s\)/);
+  });
+});
+
+describe('the run says what its upstream is', () => {
+  test('any key accepted, said; the gateway checks are planned only in a gateway run', async () => {
+    expect(runs.get('transparent')!.stderr).toMatch(/the upstream for the gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+; any key the gateway sends is accepted/);
+    const io = captureIO();
+    expect(await main(['run', '--only', 'gateway', '--quiet', '--report-dir', join(freshDir(), 'r')], io)).toBe(2);
+    expect(io.text()).toContain('The gateway.* checks need --upstream-port');
+  });
+
+  test.each([
+    [['--upstream-url', 'http://127.0.0.1:1'], '--upstream-url goes with --upstream-port PORT'],
+    [['--upstream-key-env', 'X'], '--upstream-key-env goes with --upstream-port PORT'],
+    [['--base-url', 'http://127.0.0.1:1', '--base-url', 'http://127.0.0.1:2', '--upstream-port', '18999'], 'give exactly one --base-url'],
+    [['--upstream-port', '18999'], 'give exactly one --base-url'],
+    [['--base-url', 'http://127.0.0.1:1', '--upstream-port', '0'], '--upstream-port must be a positive integer from 1 to 65535'],
+    [['--base-url', 'http://127.0.0.1:1', '--upstream-port', '18999', '--upstream-key-env', 'SVC_NO_SUCH_VARIABLE_SET'], 'SVC_NO_SUCH_VARIABLE_SET (--upstream-key-env) holds no key'],
+    [['--base-url', 'http://127.0.0.1:1', '--upstream-port', '18999', '--upstream-url', 'ftp://x'], '--upstream-url must be an http or https URL'],
+  ])('%j is a usage error naming the flag', async (args, message) => {
+    const io = captureIO();
+    expect(await main(['run', '--api-key-env', KEY_ENV, '--quiet', '--report-dir', join(freshDir(), 'r'), ...args], io)).toBe(2);
+    expect(io.text()).toContain(message);
+  });
+
+  test('a port something else listens on is a usage error saying what to do', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const io = captureIO();
+      expect(await main(['run', '--base-url', 'http://127.0.0.1:1', '--api-key-env', KEY_ENV, '--upstream-port', String(port), '--quiet', '--report-dir', join(freshDir(), 'r')], io)).toBe(2);
+      expect(io.text()).toContain(`--upstream-port ${port} cannot be listened on (EADDRINUSE): something else listens there`);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+});
+
+describe('a tap in front of a real service (--upstream-url)', () => {
+  let service: Awaited<ReturnType<typeof startEmulator>>;
+  beforeAll(async () => {
+    service = await startEmulator({ spec: loadSpec().spec, apiKeys: [KEY], faults: [] });
+  });
+  afterAll(() => service.close());
+
+  test('judges what the gateway changed against the real answers, injects nothing, and keeps no key', async () => {
+    const run = await throughGateway('usage-recounted', ['--upstream-url', service.url], 'record');
+    const usage = run.results.find((r) => r.checkId === 'gateway.usage.passed-on')!;
+    expect(usage.verdict).toBe('fail');
+    const skipped = run.results.filter((r) => r.verdict === 'skip').map((r) => r.checkId).sort();
+    expect(skipped).toEqual(['gateway.error.retry-after-passed-on', 'gateway.stream.cut-not-finished', 'gateway.stream.not-held']);
+    const recording = join(run.dir, 'recording');
+    for (const f of ['manifest.json', 'upstream.json', ...readdirSync(join(recording, 'exchanges')).map((e) => join('exchanges', e))]) expect(readFileSync(join(recording, f), 'utf8')).not.toContain(KEY);
+    expect(JSON.parse(readFileSync(join(recording, 'manifest.json'), 'utf8')).upstream).toEqual({ kind: 'tap', anyKey: true });
+  });
+});
+
+describe('a recording of a gateway run holds both sides, and its replay judges the same', () => {
+  test('recorded, then replayed offline: the same verdict of every check, the recount with both numbers', async () => {
+    const recorded = await throughGateway('usage-recounted', [], 'record');
+    const io = captureIO();
+    const dir = freshDir();
+    const code = await main(['run', '--fixtures', join(recorded.dir, 'recording'), '--only', 'gateway', '--quiet', '--report-dir', join(dir, 'r'), '--json', join(dir, 'run.json')], io);
+    const replayed = (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[] }[] }).records.flatMap((r) => r.results);
+    const verdicts = (rs: CheckResult[]) => Object.fromEntries(rs.map((r) => [r.checkId, r.verdict]));
+    expect(verdicts(replayed)).toEqual(verdicts(recorded.results));
+    expect(code).toBe(recorded.code);
+    const messages = (rs: CheckResult[]) => rs.flatMap((r) => (r.failures ?? []).map((f) => f.message)).sort();
+    expect(messages(replayed)).toEqual(messages(recorded.results));
+    expect(messages(replayed).some((m) => /usage\.prompt_tokens: the upstream sent \d+, the client was told \d+/.test(m))).toBe(true);
+  });
+});
