@@ -41,7 +41,7 @@ export function parameterSets(spec: Spec, ctx: CheckContext): { name: string; re
     const v = offDefault(expr);
     return v === undefined ? [] : [[name, v]];
   }));
-  const sampling = { ...numeric, ...(has('stop') ? { stop: ['XYZZY-END'] } : {}), ...(has('max_tokens') ? { max_tokens: 24 } : {}), ...(has('logprobs') ? { logprobs: true } : {}), ...(has('top_logprobs') ? { top_logprobs: 2 } : {}), ...(has('thinking') ? { thinking: { type: 'disabled' } } : {}) };
+  const sampling = { ...numeric, ...(has('stop') ? { stop: ['XYZZY-END'] } : {}), ...(has('max_tokens') ? { max_tokens: 24 } : {}), ...(has('logprobs') ? { logprobs: true } : {}), ...(has('top_logprobs') ? { top_logprobs: 2 } : {}) };
   const sets = [
     { name: 'sampling', request: chat(ctx, sampling) },
     ...(has('tools') ? [{ name: 'tools', request: chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris? Call one of the functions.' }], tools: SAMPLE_TOOLS, ...(has('tool_choice') ? { tool_choice: 'required' } : {}) }) }] : []),
