@@ -131,14 +131,14 @@ export function gatewayChecks(spec: Spec): Check[] {
       id: 'gateway.answer.passed-on',
       title: 'content, reasoning, tool calls, finish reason and logprobs reach the client as the upstream sent them',
       ...grade.entailed('the result is one completion object (Chat completion response object), with reasoning in a separate `reasoning_content` output'),
-      specRefs: ['objects.chat_completion', 'meanings.reasoning_content'],
+      specRefs: ['objects.chat_completion', 'objects.assistant_message'],
       run: (ctx) => answersPassedOn(spec, ctx, false),
     }),
     gatewayCheck({
       id: 'gateway.stream.passed-on',
       title: 'a stream reaches the client with the content, reasoning, tool calls and finish reason the upstream streamed',
       ...grade.entailed('the result is a stream of Server-Sent Events chunks (Events): the client is given the chunks the service sent'),
-      specRefs: ['objects.chat_completion_chunk', 'streaming'],
+      specRefs: ['objects.chat_completion_chunk', 'streaming.events'],
       run: (ctx) => answersPassedOn(spec, ctx, true),
     }),
     gatewayCheck({
@@ -256,7 +256,7 @@ export function gatewayChecks(spec: Spec): Check[] {
       title: 'a stream is passed on as it comes: each event reaches the client before the upstream sends the next',
       severity: 'should',
       basis: { entailed: 'a stream of Server-Sent Events chunks is selected by `stream` = true so the output arrives as it is made; the text names no consequence of a gateway holding it, so should' },
-      specRefs: ['streaming'],
+      specRefs: ['streaming.events'],
       async run(ctx) {
         const why = faultsPossible(ctx);
         if (why !== undefined) return skip(why);
@@ -274,7 +274,7 @@ export function gatewayChecks(spec: Spec): Check[] {
       id: 'gateway.stream.cut-not-finished',
       title: 'a stream the upstream cut off never reaches the client as a finished answer',
       ...grade.entailed('finish_reason is present only in the final chunk, and `data: [DONE]` ends the stream (Events): a finish the service never sent tells the client the answer is whole'),
-      specRefs: ['streaming', 'objects.chat_completion_chunk'],
+      specRefs: ['streaming.events', 'objects.chat_completion_chunk'],
       async run(ctx) {
         const why = faultsPossible(ctx);
         if (why !== undefined) return skip(why);

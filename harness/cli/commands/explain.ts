@@ -56,9 +56,11 @@ export const explain: Command = {
     }
 
     const only = onlyThisCheck(check.id, ids);
-    const faults = faultsCovering(check, FAULTS);
+    // A gateway check is judged against the harness as a gateway's upstream, never the emulator alone.
+    const faults = check.upstream === true ? [] : faultsCovering(check, FAULTS);
     out.push('');
-    if (faults.length === 0) out.push('Emulator faults: none breaks an entry it enforces.');
+    if (check.upstream === true) out.push('Emulator faults: none applies; it judges a gateway against the harness as its upstream, and a gateway of one behaviour between them shows it failing (harness/cli/gateway.test.ts).');
+    else if (faults.length === 0) out.push('Emulator faults: none breaks an entry it enforces.');
     else {
       out.push(`Emulator faults that break an entry it enforces (${faults.length}); under each, a run shows whether it fails:`);
       for (const { fault, relation } of faults) {
@@ -73,7 +75,9 @@ export const explain: Command = {
     out.push(
       '',
       'What it sends is not read off the check: it builds its requests when it runs.',
-      `  svc-conformance run ${only}   judges it against the embedded emulator (--base-url URL for another);`,
+      check.upstream === true
+        ? `  svc-conformance run --base-url GATEWAY --upstream-port PORT ${only}   judges the gateway at GATEWAY, configured to call 127.0.0.1:PORT (docs/endpoints.md, "Judging a gateway");`
+        : `  svc-conformance run ${only}   judges it against the embedded emulator (--base-url URL for another);`,
       '  a failure in reports/emulator/<model>/report.md shows the exchange and a curl reproducer;',
       `  svc-conformance record --out DIR ${only}   stores every exchange it makes.`,
       '',

@@ -24,8 +24,9 @@ export const COST_PROFILE: CostProfile = PROFILE;
  * nothing and takes a fraction of a second in-process. Prices are the spec's in force at `pricedAt`.
  */
 export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date, stop?: AbortSignal): Promise<CostEstimate> {
-  const whole = config.only === undefined && config.shard === undefined && (config.without ?? []).length === 0;
-  const checks = buildRegistry(spec).all().map((c) => c.id);
+  // A gateway run adds its gateway.* checks, which the profile (a plain run) does not hold: measured.
+  const whole = config.only === undefined && config.shard === undefined && (config.without ?? []).length === 0 && config.upstream === undefined;
+  const checks = plainRunChecks(spec);
   if (whole && profileCovers(COST_PROFILE, checks, config.models)) return estimateFromProfile(spec, config.models, config.runs, COST_PROFILE, pricedAt);
   return estimateOf(spec, await dryRun(spec, config, stop), pricedAt);
 }
@@ -62,7 +63,7 @@ export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal):
 export async function measureCostProfile(spec: Spec, at: Date): Promise<CostProfile> {
   const config = { ...dryRunConfig(Object.keys(spec.models), at), emptyBalanceKey: '' };
   const run = await dryRun(spec, config);
-  return profileOf(config.referenceTime.value, config.runs, buildRegistry(spec).all().map((c) => c.id), run.results, run.sent);
+  return profileOf(config.referenceTime.value, config.runs, plainRunChecks(spec), run.results, run.sent);
 }
 
 /** A run's config with the CLI's defaults (--runs 10, --seed 1, --concurrency 4) at `at`; dryRun supplies the target and keys. */
@@ -106,3 +107,6 @@ export function estimateOf(spec: Spec, run: Pick<SuitesRun, 'results' | 'sent'>,
     upperBound: { promptTokens: bound.promptTokens, completionTokens: bound.completionTokens, costUsd: formatUsd(boundPico, 6), uncappedRequests: bound.unbounded },
   };
 }
+
+/** The checks a run without an upstream plans (the profile's): every check but the gateway's. */
+const plainRunChecks = (spec: Spec): string[] => buildRegistry(spec).all().filter((c) => c.upstream !== true).map((c) => c.id);
