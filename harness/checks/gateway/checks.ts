@@ -5,6 +5,7 @@ import { defaultModelOnly, defineCheck, type Check } from '../define.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome.ts';
 import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
+import { modelMax } from '../support/build.ts';
 import { answerDifferences, answerFacts, errorOf, incidentalChanges, requestDifferences, usageDifferences } from './differences.ts';
 import { changeFailure, lastOf, NO_UPSTREAM, through, upstreamBody, type Pair } from './pair.ts';
 
@@ -68,10 +69,23 @@ const withUpstream = (ctx: CheckContext): string | undefined => (ctx.upstream ==
 /** Faults are the embedded emulator's to answer with; a tap passes the real service's answers. */
 const faultsPossible = (ctx: CheckContext): string | undefined => (ctx.upstream !== undefined && !ctx.upstream.faults ? 'the upstream is a tap in front of a real service (--upstream-url): no fault is answered on purpose there' : withUpstream(ctx));
 
-/** A request the service refuses: `temperature` one step past its maximum (the spec's bound), or else an empty message list. */
-function refusedRequest(spec: Spec, ctx: CheckContext): CheckRequest {
+/** Requests the service refuses, each a value one step past its bound (the spec's): `temperature` above its maximum, `max_tokens` above the model's. */
+function beyondBounds(spec: Spec, ctx: CheckContext): { name: string; request: CheckRequest }[] {
   const t = spec.objects.chat_completion_request?.fields.temperature as { maximum?: unknown } | undefined;
-  return typeof t?.maximum === 'number' ? chat(ctx, { temperature: t.maximum + 1 }) : chat(ctx, { messages: [] });
+  const max = modelMax(spec, ctx.model);
+  return [
+    ...(typeof t?.maximum === 'number' ? [{ name: 'temperature beyond its maximum', request: chat(ctx, { temperature: t.maximum + 1 }) }] : []),
+    ...(max ? [{ name: 'max_tokens beyond the model\'s maximum', request: chat(ctx, { max_tokens: max.reject }) }] : []),
+  ];
+}
+
+/**
+ * The request whose refusal the error checks judge: max_tokens beyond the model's maximum, which
+ * gateways pass on (Portkey clamps a temperature to its provider's range, and the upstream then answers).
+ */
+function refusedRequest(spec: Spec, ctx: CheckContext): CheckRequest {
+  const all = beyondBounds(spec, ctx);
+  return (all.at(-1) ?? { request: chat(ctx, { messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: -1 }) }).request;
 }
 
 /** The answer judged: the pair's last upstream answer, or why there is none to judge. */
@@ -104,11 +118,12 @@ export function gatewayChecks(spec: Spec): Check[] {
   return [
     gatewayCheck({
       id: 'gateway.request.parameters-passed-on',
-      title: 'every parameter the client sent reaches the upstream with its value, or the gateway refuses the request',
+      title: 'every parameter the client sent reaches the upstream with its value (one beyond its bound too), or the gateway refuses the request',
       ...grade.entailed('each field of the request body has the meaning its table gives it (Chat completion request fields): a gateway offering the service that drops or replaces one answers another request'),
       specRefs: ['objects.chat_completion_request'],
       async run(ctx) {
-        const sets = parameterSets(spec, ctx);
+        // A value beyond its bound too: refused (by the gateway or the upstream) or passed on, never clamped.
+        const sets = [...parameterSets(spec, ctx), ...beyondBounds(spec, ctx)];
         const results = await Promise.all(sets.map(async ({ name, request }) => {
           const p = await through(ctx, request);
           if ('why' in p) return { name, failures: [], notes: [p.why], compared: false };
