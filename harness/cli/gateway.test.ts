@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult, Severity } from '#harness/core/outcome.ts';
+import type { RunTraffic } from '#harness/results/index.ts';
 import { startEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
@@ -47,6 +48,7 @@ async function freePort(): Promise<number> {
 interface Run {
   code: number;
   results: CheckResult[];
+  traffic: RunTraffic;
   dir: string;
   stderr: string;
 }
@@ -61,8 +63,8 @@ async function throughGateway(behaviour: GatewayBehaviour, extra: string[] = [],
   const io = captureIO();
   try {
     const code = await main([command, '--base-url', proxy.url, '--api-key-env', KEY_ENV, '--upstream-port', String(port), '--only', 'gateway', '--report-dir', join(dir, 'reports'), '--json', join(dir, 'run.json'), '--quiet', ...(command === 'record' ? ['--out', join(dir, 'recording')] : []), ...extra], io);
-    const all = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
-    return { code, results: all.records.flatMap((r) => r.results), dir, stderr: io.err.join('\n') };
+    const all = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[]; traffic: RunTraffic }[] };
+    return { code, results: all.records.flatMap((r) => r.results), traffic: all.records[0]!.traffic, dir, stderr: io.err.join('\n') };
   } finally {
     await proxy.close();
   }
@@ -104,6 +106,9 @@ describe('a gateway that changes nothing of meaning leaves the run green', () =>
     // Every check judged something: none passed over nothing, none inconclusive.
     expect(run.results.filter((r) => r.verdict !== 'pass').map((r) => `${r.checkId}: ${r.reason}`)).toEqual([]);
     expect(run.results.length).toBe(buildRegistry(loadSpec().spec).all().filter((c) => c.upstream === true).length);
+    // One upstream request per client request; the 500 asked of the upstream is asked once more by the retrying one.
+    const { marked, perClientRequest } = run.traffic.upstream!;
+    expect(perClientRequest).toEqual(behaviour === 'retry-5xx-once' ? { '1': marked - 1, '2': 1 } : { '1': marked });
   });
 
   test('what it rewrote without meaning is named, never failed', () => {
@@ -157,13 +162,20 @@ describe('a tap in front of a real service (--upstream-url)', () => {
   afterAll(() => service.close());
 
   test('judges what the gateway changed against the real answers, injects nothing, and keeps no key', async () => {
-    const run = await throughGateway('usage-recounted', ['--upstream-url', service.url], 'record');
+    process.env.SVC_GATEWAY_HEADER_SECRET = 'hdr-secret-value-9876';
+    // The gateway passes every client header on: a --header-env value reaches the tap too, and is kept nowhere.
+    const run = await throughGateway('usage-recounted', ['--upstream-url', service.url, '--header-env', 'x-gateway-secret=SVC_GATEWAY_HEADER_SECRET'], 'record');
     const usage = run.results.find((r) => r.checkId === 'gateway.usage.passed-on')!;
     expect(usage.verdict).toBe('fail');
     const skipped = run.results.filter((r) => r.verdict === 'skip').map((r) => r.checkId).sort();
     expect(skipped).toEqual(['gateway.error.retry-after-passed-on', 'gateway.stream.cut-not-finished', 'gateway.stream.not-held']);
     const recording = join(run.dir, 'recording');
-    for (const f of ['manifest.json', 'upstream.json', ...readdirSync(join(recording, 'exchanges')).map((e) => join('exchanges', e))]) expect(readFileSync(join(recording, f), 'utf8')).not.toContain(KEY);
+    for (const f of ['manifest.json', 'upstream.json', ...readdirSync(join(recording, 'exchanges')).map((e) => join('exchanges', e))]) {
+      const text = readFileSync(join(recording, f), 'utf8');
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain('hdr-secret-value-9876');
+    }
+    expect(readFileSync(join(recording, 'upstream.json'), 'utf8')).toContain('"x-gateway-secret": "[REDACTED]"');
     expect(JSON.parse(readFileSync(join(recording, 'manifest.json'), 'utf8')).upstream).toEqual({ kind: 'tap', anyKey: true });
   });
 });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
-import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
+import { secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 import type { FaultId } from '#harness/emulator/index.ts';
 import type { RunTarget } from '#harness/runner/runTargets.ts';
 import { featuresOf } from '#harness/runner/features.ts';
@@ -50,7 +50,8 @@ const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
     f.baseUrls!.map((url) => ({
       make: async () => {
         const target = liveTarget(url, { apiKeyEnv: f.apiKeyEnv, ...(f.emptyBalanceKeyEnv ? { emptyBalanceKeyEnv: f.emptyBalanceKeyEnv } : {}), ...(f.messagesBaseUrl ? { messagesBaseUrl: f.messagesBaseUrl } : {}) });
-        return f.upstream === undefined ? target : withUpstream(target, spec, f.upstream);
+        // The gateway may pass a --header-env value on: the upstream's recording redacts it too.
+        return f.upstream === undefined ? target : withUpstream(target, spec, { ...f.upstream, secrets: secretValues(f.headers) });
       },
       ...shared(f),
     })),

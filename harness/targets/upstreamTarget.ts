@@ -18,6 +18,8 @@ export interface UpstreamFlags {
   keyEnv?: string;
   now?: Date;
   env?: NodeJS.ProcessEnv;
+  /** Values the gateway may pass on that must be written nowhere (--header-env values). */
+  secrets?: readonly string[];
 }
 
 /** The emulator's wording of the errors its upstream answers on purpose, in the description's envelope. */
@@ -57,7 +59,7 @@ export async function withUpstream(target: Target, spec: Spec, flags: UpstreamFl
   };
   let side: UpstreamSide;
   try {
-    side = await startUpstream({ port: flags.port, forward, ...(acceptKey ? { acceptKey } : {}), errorAnswer, secrets: [target.apiKey, ...(acceptKey ? [acceptKey] : []), ...(forward.kind === 'emulator' ? [forward.key] : [])] });
+    side = await startUpstream({ port: flags.port, forward, ...(acceptKey ? { acceptKey } : {}), errorAnswer, secrets: [target.apiKey, ...(acceptKey ? [acceptKey] : []), ...(forward.kind === 'emulator' ? [forward.key] : []), ...(flags.secrets ?? [])] });
   } catch (err) {
     await emulator?.close();
     const code = (err as NodeJS.ErrnoException).code;

@@ -405,3 +405,24 @@ describe('every exchange ends in bounded time', () => {
     expect((await pending) as TransportError).toMatchObject({ code: 'HARNESS_INTERRUPTED' });
   });
 });
+
+describe('a request whose first answer is final (final: true)', () => {
+  test('a 429 is handed back at once, not waited out, and the limit does not come down for it; a plain request after it is waited out as ever', async () => {
+    let n = 0;
+    server = await startServer((req, res) => {
+      req.resume();
+      n += 1;
+      // The first request (final) and the first try of the second get a 429; the second's retry is answered.
+      if (n <= 2) res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"error":{"message":"slow down","type":"rate_limit_error"}}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    transport = createTransport({ secrets: [], concurrency: 4, maxConcurrency: 16, retry: SPEC_RETRY_POLICY, random: () => 0, sleep: async () => undefined });
+    const asked = await transport.send({ method: 'POST', url: `${server.url}/chat/completions`, body: {}, final: true });
+    expect(asked.status).toBe(429);
+    expect(asked.exchange.attempts).toBe(1);
+    expect(transport.stats().concurrency.decreases).toBe(0);
+    const waited = await transport.send({ method: 'POST', url: `${server.url}/chat/completions`, body: {} });
+    expect(waited.status).toBe(200);
+    expect(transport.stats().concurrency.decreases).toBe(1);
+  });
+});

@@ -12,8 +12,10 @@ export function adapt(limit: AdaptiveLimit, clock: () => number = () => performa
   let onWire = 0;
   return (dispatch) => (opts, handler) => {
     onWire += 1;
-    const route = contextOf(opts)?.route;
-    const sent = { at: clock(), inFlight: onWire, epoch: limit.dispatched(), ...(route !== undefined ? { route } : {}) };
+    const context = contextOf(opts);
+    const route = context?.route;
+    // A request whose first answer is final (a gateway check's) may have asked its upstream for a 429 on purpose: that says nothing of the load.
+    const sent = { at: clock(), inFlight: onWire, epoch: limit.dispatched(), ...(route !== undefined ? { route } : {}), ...(context?.final === true ? { final: true } : {}) };
     let done = false;
     const end = () => {
       if (done) return;
@@ -37,7 +39,7 @@ class ObservingHandler extends ForwardingHandler {
   constructor(
     next: Dispatcher.DispatchHandler,
     private readonly limit: AdaptiveLimit,
-    private readonly sent: { at: number; inFlight: number; epoch: number; route?: string },
+    private readonly sent: { at: number; inFlight: number; epoch: number; route?: string; final?: boolean },
     private readonly clock: () => number,
     private readonly end: () => void,
     private readonly onWire: () => number,
@@ -48,7 +50,7 @@ class ObservingHandler extends ForwardingHandler {
   override onResponseStart(...args: Parameters<ForwardingHandler['onResponseStart']>): void {
     const [, status, headers] = args;
     this.#answered = true;
-    this.limit.answered({ status, headers, latencyMs: this.clock() - this.sent.at, inFlight: this.sent.inFlight, busy: this.onWire(), epoch: this.sent.epoch, ...(this.sent.route !== undefined ? { route: this.sent.route } : {}) });
+    if (this.sent.final !== true) this.limit.answered({ status, headers, latencyMs: this.clock() - this.sent.at, inFlight: this.sent.inFlight, busy: this.onWire(), epoch: this.sent.epoch, ...(this.sent.route !== undefined ? { route: this.sent.route } : {}) });
     super.onResponseStart(...args);
   }
 
