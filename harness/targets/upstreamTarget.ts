@@ -22,6 +22,9 @@ export interface UpstreamFlags {
   secrets?: readonly string[];
 }
 
+/** In flight at once for the upstream's one key: more than any gateway sends a run's requests with. */
+const UNLIMITED = 10_000;
+
 /** The emulator's wording of the errors its upstream answers on purpose, in the description's envelope. */
 const ERRORS: Record<number, { message: string; type: string; code: string }> = {
   401: { message: 'the gateway presented a key the upstream does not accept (--upstream-key-env)', type: 'authentication_error', code: 'invalid_api_key' },
@@ -47,7 +50,8 @@ export async function withUpstream(target: Target, spec: Spec, flags: UpstreamFl
   let forward: Parameters<typeof startUpstream>[0]['forward'];
   if (flags.url === undefined) {
     const key = generateKey();
-    emulator = await startEmulator({ spec, apiKeys: [key], faults: [], ...(flags.now ? { now: clockFrom(flags.now) } : {}) });
+    // The gateway is judged, not its load: the upstream never answers 429 of its own (only on purpose).
+    emulator = await startEmulator({ spec, apiKeys: [key], faults: [], concurrencyPerKey: UNLIMITED, ...(flags.now ? { now: clockFrom(flags.now) } : {}) });
     forward = { kind: 'emulator', url: emulator.url, key };
   } else {
     forward = { kind: 'tap', url: flags.url };
