@@ -113,7 +113,9 @@ describe('a gateway that changes nothing of meaning leaves the run green', () =>
 
   test('what it rewrote without meaning is named, never failed', () => {
     const ids = runs.get('rewrite-ids')!.results.find((r) => r.checkId === 'gateway.answer.passed-on')!;
-    expect(ids.reason).toMatch(/rewritten, carrying no meaning: id: "chatcmpl-[^"]+" -> "gw-\d+"/);
+    expect(ids.reason).toMatch(/changed, carrying no meaning: id: "chatcmpl-[^"]+" -> "gw-\d+"/);
+    const fields = runs.get('reserialise-json')!.results.find((r) => r.checkId === 'gateway.stream.passed-on')!;
+    expect(fields.reason).toContain('fields added: provider, x_gateway_meta');
     const retried = runs.get('retry-5xx-once')!.results.find((r) => r.checkId === 'gateway.error.status-passed-on')!.reason;
     expect(retried, retried).toMatch(/an upstream 500: HTTP 200 upstream, 200 at the client, 2 upstream request\(s\)/);
   });

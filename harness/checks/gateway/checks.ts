@@ -320,8 +320,8 @@ async function answersPassedOn(spec: Spec, ctx: CheckContext, stream: boolean): 
     if (up.response.status !== 200 || j.pair.res.status !== 200) return { name, failures: [], notes: [`answered HTTP ${j.pair.res.status} (the upstream ${up.response.status}): no answer to compare`], compared: false };
     if (stream && !up.response.body.includes('[DONE]')) return { name, failures: [], notes: ['the upstream stream did not end'], compared: false };
     const diffs = answerDifferences(j.pair.text, up.response.body);
-    const incidental = incidentalChanges(j.pair.text, up.response.body);
-    return { name, failures: diffs.map((d) => changeFailure(d, 'answer', j.pair.res, up)), notes: incidental.length > 0 ? [`rewritten, carrying no meaning: ${incidental.join(', ')}`] : [], compared: true };
+    const incidental = incidentalChanges({ text: j.pair.text, headers: j.pair.res.headers }, { text: up.response.body, headers: up.response.headers });
+    return { name, failures: diffs.map((d) => changeFailure(d, 'answer', j.pair.res, up)), notes: incidental.length > 0 ? [`changed, carrying no meaning: ${incidental.join('; ')}`] : [], compared: true };
   }));
   return over(results, `the ${stream ? 'streamed ' : ''}answer reached the client as the upstream sent it`);
 }

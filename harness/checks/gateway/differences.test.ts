@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { requestDifferences, usageDifferences, usageOf } from './differences.ts';
+import { answerDifferences, incidentalChanges, requestDifferences, usageDifferences, usageOf } from './differences.ts';
 import { marked } from '#harness/core/marker.ts';
 
 const client = { model: 'svc-v4-flash', messages: [{ role: 'user', content: 'Say hello.' }], temperature: 0.7, stop: ['END'], thinking: { type: 'enabled' }, response_format: { type: 'text' } };
@@ -38,5 +38,32 @@ describe('what a gateway changed in the usage it reports', () => {
     expect(usageDifferences(body({ prompt_tokens: 8, completion_tokens: 2, total_tokens: 10 }), body(up)).map((d) => [d.kind, d.path])).toEqual([['dropped', 'usage.prompt_cache_hit_tokens'], ['dropped', 'usage.prompt_cache_miss_tokens']]);
     expect(usageDifferences(body(up), stream(up))).toEqual([]);
     expect(usageOf('not json')).toBeUndefined();
+  });
+});
+
+describe('what a gateway changed in the answer', () => {
+  const body = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 100, choices: [{ index: 0, message, finish_reason: 'tool_calls', logprobs: null }], ...extra });
+  const call = { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"c"}' } };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', created: 100, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const stream = [chunk({ role: 'assistant', reasoning_content: 'think ' }), chunk({ reasoning_content: 'hard' }), chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'get_weather', arguments: '{"city":' } }] }), chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris","unit":"c"}' } }] }), chunk({}, 'tool_calls'), 'data: [DONE]\n\n'].join('');
+
+  test('a stream put together is the body it stands for: reasoning and a tool call split across chunks', () => {
+    expect(answerDifferences(stream, body({ role: 'assistant', reasoning_content: 'think hard', tool_calls: [call] }))).toEqual([]);
+  });
+
+  test('reasoning dropped, a tool call argument changed, the finish reason replaced: each a difference with both sides', () => {
+    const told = body({ role: 'assistant', tool_calls: [{ ...call, function: { ...call.function, arguments: '{"city":"Paris"}' } }] }).replace('"tool_calls"}', '"stop"}').replace('"finish_reason":"tool_calls"', '"finish_reason":"stop"');
+    expect(answerDifferences(told, stream).map((d) => [d.kind, d.path])).toEqual([
+      ['dropped', 'reasoning_content'],
+      ['replaced', 'tool_calls.0.function.arguments'],
+      ['replaced', 'finish_reason'],
+    ]);
+  });
+
+  test('ids, created, fields and headers of its own are information, never differences', () => {
+    const upstream = body({ role: 'assistant', content: 'hi' });
+    const client = body({ role: 'assistant', content: 'hi' }, { provider: 'openai' }).replace('chatcmpl-1', 'gw-7').replace('100', '101');
+    expect(answerDifferences(client, upstream)).toEqual([]);
+    expect(incidentalChanges({ text: client, headers: { 'x-litellm-call-id': 'a', date: 'x' } }, { text: upstream, headers: { date: 'y' } })).toEqual(['id: "chatcmpl-1" -> "gw-7"', 'created: 100 -> 101', 'fields added: provider', 'headers added: x-litellm-call-id']);
   });
 });

@@ -74,6 +74,8 @@ export interface AnswerFacts {
   logprobs?: unknown;
   /** What carries no meaning, which a gateway may rewrite: shown, never judged. */
   incidental: Record<string, unknown>;
+  /** The top-level fields of the body or of any chunk. */
+  fields: Set<string>;
   /** False for a body that is neither a completion nor a stream of chunks. */
   read: boolean;
 }
@@ -82,12 +84,13 @@ const INCIDENTAL = ['id', 'created', 'system_fingerprint', 'object'] as const;
 
 /** The first choice of an answer's text (a JSON body or an SSE stream), with the stream's deltas joined. */
 export function answerFacts(answer: string): AnswerFacts {
-  const facts: AnswerFacts = { tool_calls: [], incidental: {}, read: false };
+  const facts: AnswerFacts = { tool_calls: [], incidental: {}, fields: new Set(), read: false };
   const body = jsonOf(answer);
   const chunks = body === undefined ? foldSse(answer).events.flatMap((e) => (e.kind === 'data' ? [jsonOf(e.data)] : [])) : [body];
   for (const chunk of chunks) {
     if (!isRecord(chunk) || !Array.isArray(chunk.choices)) continue;
     facts.read = true;
+    for (const k of Object.keys(chunk)) facts.fields.add(k);
     for (const k of INCIDENTAL) if (chunk[k] !== undefined) facts.incidental[k] ??= chunk[k];
     const choice = chunk.choices.find((c) => isRecord(c) && (c.index === 0 || c.index === undefined));
     if (!isRecord(choice)) continue;
@@ -143,11 +146,21 @@ export function answerDifferences(clientAnswer: string, upstreamAnswer: string):
   return out;
 }
 
-/** What the gateway rewrote that carries no meaning (ids, `created`), as `name: upstream -> client`: information, never a failure. */
-export function incidentalChanges(clientAnswer: string, upstreamAnswer: string): string[] {
-  const [c, u] = [answerFacts(clientAnswer).incidental, answerFacts(upstreamAnswer).incidental];
-  return INCIDENTAL.filter((k) => u[k] !== undefined && !deepEqual(c[k], u[k])).map((k) => `${k}: ${JSON.stringify(u[k])} -> ${JSON.stringify(c[k])}`);
+/**
+ * What the gateway rewrote or added that carries no meaning, as information, never a failure: ids
+ * and `created` rewritten (`name: upstream -> client`), fields of its own beside the answer's, and
+ * response headers of its own.
+ */
+export function incidentalChanges(client: { text: string; headers: Record<string, string> }, upstream: { text: string; headers: Record<string, string> }): string[] {
+  const [c, u] = [answerFacts(client.text), answerFacts(upstream.text)];
+  const rewritten = INCIDENTAL.filter((k) => u.incidental[k] !== undefined && !deepEqual(c.incidental[k], u.incidental[k])).map((k) => `${k}: ${JSON.stringify(u.incidental[k])} -> ${JSON.stringify(c.incidental[k])}`);
+  const fields = [...c.fields].filter((f) => !u.fields.has(f));
+  const headers = Object.keys(client.headers).filter((h) => upstream.headers[h] === undefined && !HOP_HEADERS.has(h));
+  return [...rewritten, ...(fields.length > 0 ? [`fields added: ${fields.sort().join(', ')}`] : []), ...(headers.length > 0 ? [`headers added: ${headers.sort().join(', ')}`] : [])];
 }
+
+/** Headers each hop writes for itself: no gateway "adds" them. */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'server', 'vary']);
 
 /** The error an answer carries (the description's envelope): its type, code and message. */
 export function errorOf(answer: string): { type?: unknown; code?: unknown; message?: unknown } | undefined {
