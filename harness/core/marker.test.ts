@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { marked, markerFor, markerOf, newMarker, unmarked } from './marker.ts';
+import { marked, markerFor, markerOf, unmarked } from './marker.ts';
 
 describe('the marker that pairs a client request with its upstream requests', () => {
-  const marker = newMarker();
+  const marker = markerFor('{}', 0);
 
   test.each([
     ['a chat request', { model: 'm', messages: [{ role: 'user', content: 'Say hello.' }, { role: 'user', content: 'Again.' }] }],
@@ -45,7 +45,7 @@ describe('the marker that pairs a client request with its upstream requests', ()
   });
 
   test('markers differ from one request to the next', () => {
-    expect(new Set(Array.from({ length: 50 }, newMarker)).size).toBe(50);
-    expect(newMarker()).toMatch(/^[0-9a-f]{12}$/);
+    expect(new Set(Array.from({ length: 50 }, (_, i) => markerFor('{"a":1}', i))).size).toBe(50);
+    expect(new Set(Array.from({ length: 50 }, (_, i) => markerFor(`{"a":${i}}`, 0))).size).toBe(50);
   });
 });

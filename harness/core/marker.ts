@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { isRecord } from '#harness/core/isRecord.ts';
 
 /**
@@ -13,11 +13,6 @@ import { isRecord } from '#harness/core/isRecord.ts';
  */
 const MARK = /\s?\[svc-mark-([0-9a-f]{12})\]\s?/;
 const tag = (marker: string) => `[svc-mark-${marker}]`;
-
-/** A fresh marker: 12 hex digits, unique within a run. */
-export function newMarker(): string {
-  return randomBytes(6).toString('hex');
-}
 
 /**
  * The marker of the `occurrence`-th request (from 0) with this body: the same request sent again in

@@ -3,7 +3,11 @@ import { serveFetch, type FetchServer } from '#harness/core/http/fetchBridge.ts'
 import { createApp } from '#harness/emulator/app.ts';
 import { createContext } from '#harness/emulator/context.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { marked, newMarker } from '#harness/core/marker.ts';
+import { marked, markerFor } from '#harness/core/marker.ts';
+
+let sent = 0;
+/** A marker no other request of this file carries. */
+const newMarker = () => markerFor('tap.test', sent++);
 import { tapped, type UpstreamLog } from './tap.ts';
 
 /** The embedded emulator as a gateway's upstream, tapped: what arrived and what left, whole. */

@@ -62,12 +62,16 @@ const shownValue = (v: unknown): string => {
 };
 
 /** A difference as a failure: both sides in the message and in the defect, the client's exchange as evidence. */
-export function changeFailure(d: Difference, where: string, res: CheckResponse, up: UpstreamExchange): Failure {
+export function changeFailure(d: Difference, where: 'request' | 'answer' | 'usage' | 'error', res: CheckResponse, up: UpstreamExchange): Failure {
+  // In a request the client's value went up and the upstream got another; in an answer the upstream's came down.
+  const [sender, receiver] = where === 'request' ? ['the client sent', 'the upstream'] : ['the upstream sent', 'the client'];
   const what =
     d.kind === 'dropped'
-      ? `${d.path}: the ${where === 'request' ? 'client sent' : 'upstream sent'} ${shownValue(d.kind === 'dropped' && where === 'request' ? d.client : d.upstream)}, and the ${where === 'request' ? 'upstream never got it' : 'client never got it'}`
+      ? `${d.path}: ${sender} ${shownValue(where === 'request' ? d.client : d.upstream)}, and ${receiver} never got it`
       : d.kind === 'replaced'
-        ? `${d.path}: the upstream ${where === 'request' ? 'got' : 'sent'} ${shownValue(d.upstream)}, the client ${where === 'request' ? 'sent' : 'was told'} ${shownValue(d.client)}`
+        ? where === 'request'
+          ? `${d.path}: the upstream got ${shownValue(d.upstream)}, the client sent ${shownValue(d.client)}`
+          : `${d.path}: the upstream sent ${shownValue(d.upstream)}, the client was told ${shownValue(d.client)}`
         : `${d.path}: added by the gateway (${shownValue(d.upstream)})`;
   return failure(`${where}: ${what} (upstream ${up.request.method} ${up.request.path} answered ${up.response.status})`, res, {
     path: `/${d.path.replace(/\./g, '/')}`,
