@@ -121,6 +121,26 @@ describe('a gateway that changes nothing of meaning leaves the run green', () =>
   });
 });
 
+describe('the whole plan through a gateway', () => {
+  test('a transparent gateway in front of the harness, its key required upstream: every check of the run holds, the gateway.* ones too, and every request is paired', async () => {
+    const port = await freePort();
+    const proxy = await startGatewayProxy(`http://127.0.0.1:${port}`, 'transparent');
+    const dir = freshDir();
+    try {
+      const code = await main(['run', '--base-url', proxy.url, '--api-key-env', KEY_ENV, '--upstream-port', String(port), '--upstream-key-env', KEY_ENV, '--model', 'svc-v4-flash', '--now', '2026-06-01T00:00:00Z', '--quiet', '--report-dir', join(dir, 'r'), '--json', join(dir, 'run.json')], captureIO());
+      const record = (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[]; traffic: RunTraffic }[] }).records[0]!;
+      expect(record.results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').map((r) => r.checkId)).toEqual([]);
+      expect(code).toBe(0);
+      expect(record.results.filter((r) => r.area === 'gateway' && r.verdict === 'pass')).toHaveLength(10);
+      // Every marked request reached the upstream, each once (the marker is in every message, and taken out before the emulator answers).
+      expect(record.traffic.upstream!.perClientRequest).toEqual({ '1': record.traffic.upstream!.marked });
+      expect(record.traffic.upstream!.marked).toBeGreaterThan(100);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('the run says what its upstream is', () => {
   test('any key accepted, said; the gateway checks are planned only in a gateway run', async () => {
     expect(runs.get('transparent')!.stderr).toMatch(/the upstream for the gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+; any key the gateway sends is accepted/);

@@ -84,11 +84,13 @@ export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): 
 function markedFor(req: CheckRequest, upstream: UpstreamSide, marks: Map<string, number>): unknown {
   const canonical = canonicalBody({ body: req.body });
   const occurrence = marks.get(canonical) ?? 0;
-  marks.set(canonical, occurrence + 1);
   const marker = markerFor(canonical, occurrence);
   const body = marked(req.body, marker);
-  if (body !== undefined && req.upstream !== undefined) upstream.plan(marker, req.upstream);
-  return body ?? req.body;
+  // A body with no text to carry a marker (a class of invalid request) goes as it is, and is not counted as marked.
+  if (body === undefined) return req.body;
+  marks.set(canonical, occurrence + 1);
+  if (req.upstream !== undefined) upstream.plan(marker, req.upstream);
+  return body;
 }
 
 /** The upstream side as checks see it: exchanges by the answer whose request caused them. */
