@@ -10,6 +10,7 @@ import { buildRegistry } from '#harness/checks/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { GATEWAY_BEHAVIOURS, startGatewayProxy, type GatewayBehaviour } from '#harness/testing/gatewayProxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { createAjv } from '#harness/core/createAjv.ts';
 import { main } from './main.ts';
 
 /**
@@ -216,5 +217,13 @@ describe('a recording of a gateway run holds both sides, and its replay judges t
     const messages = (rs: CheckResult[]) => rs.flatMap((r) => (r.failures ?? []).map((f) => f.message)).sort();
     expect(messages(replayed)).toEqual(messages(recorded.results));
     expect(messages(replayed).some((m) => /usage\.prompt_tokens: the upstream sent \d+, the client was told \d+/.test(m))).toBe(true);
+    // The upstream side is in the recording's format: the manifest says so, upstream.json holds it.
+    const schema = JSON.parse(readFileSync(new URL('../../fixtures/fixture.schema.json', import.meta.url), 'utf8')) as { $defs: Record<string, object> };
+    const ajv = createAjv();
+    ajv.addSchema(schema, 'fixture');
+    const log = JSON.parse(readFileSync(join(recorded.dir, 'recording', 'upstream.json'), 'utf8')) as unknown[];
+    expect(log.length).toBeGreaterThan(20);
+    expect(ajv.validate('fixture#/$defs/upstreamLog', log), JSON.stringify(ajv.errors)).toBe(true);
+    expect(ajv.validate('fixture', JSON.parse(readFileSync(join(recorded.dir, 'recording', 'manifest.json'), 'utf8'))), JSON.stringify(ajv.errors)).toBe(true);
   });
 });
