@@ -78,8 +78,8 @@ export const explain: Command = {
       check.upstream === true
         ? `  svc-conformance run --base-url GATEWAY --upstream-port PORT ${only}   judges the gateway at GATEWAY, configured to call 127.0.0.1:PORT (docs/endpoints.md, "Judging a gateway");`
         : `  svc-conformance run ${only}   judges it against the embedded emulator (--base-url URL for another);`,
-      '  a failure in reports/emulator/<model>/report.md shows the exchange and a curl reproducer;',
-      `  svc-conformance record --out DIR ${only}   stores every exchange it makes.`,
+      `  a failure in reports/${check.upstream === true ? '<gateway host>' : 'emulator'}/<model>/report.md shows the exchange and a curl reproducer;`,
+      `  svc-conformance record --out DIR ${check.upstream === true ? '--base-url GATEWAY --upstream-port PORT ' : ''}${only}   stores every exchange it makes${check.upstream === true ? ', and the upstream\'s side (upstream.json)' : ''}.`,
       '',
       NEEDS_NOTE,
     );
