@@ -37,12 +37,12 @@ export function progressLine(io: CommandIO) {
     if (same !== undefined && same.more > 0) io.stderr(`  … and ${same.more} more ${same.more === 1 ? 'check' : 'checks'}: ${same.verdict.trim()}, for the same reason`);
     same = undefined;
   };
-  return (r: CheckResult, n: number, planned: number, repetition?: { index: number; of: number }) => {
+  return (r: CheckResult, n: number, planned: number, repetition?: { index: number; of: number }, target?: string) => {
     const mark = r.verdict === 'pass' ? 'pass ' : r.verdict.padEnd(5);
     // A failure another check owns is settled once every check has ended (runner/owned.ts): said so, not as a plain failure.
     const owner = r.failures?.every((f) => f.ownedBy !== undefined) ? r.failures[0]?.ownedBy : undefined;
     const why = r.verdict === 'pass' ? '' : r.reason ? `: ${oneLine(r.reason)}` : r.failures?.[0] ? `: ${oneLine(r.failures[0].message)}${owner ? ` (${owner}'s defect if it fails too: inconclusive then)` : ''}` : '';
-    const key = why === '' ? undefined : `${r.verdict}${sameCause(r, why)}`;
+    const key = why === '' ? undefined : `${target ?? ''} ${r.verdict}${sameCause(r, why)}`;
     if (key !== undefined && key === same?.key) {
       same.more += 1;
       if (n === planned) flush();
@@ -51,6 +51,7 @@ export function progressLine(io: CommandIO) {
     flush();
     if (key !== undefined) same = { key, more: 0, verdict: mark };
     const run = repetition ? ` [run ${repetition.index}/${repetition.of}]` : '';
-    io.stderr(`  [${String(n).padStart(String(planned).length)}/${planned}] ${mark} ${r.checkId} (${r.model})${run}${why}`);
+    // Several targets at once: each line says whose check it was.
+    io.stderr(`  [${String(n).padStart(String(planned).length)}/${planned}] ${mark} ${r.checkId} (${r.model}${target === undefined ? '' : ` at ${target}`})${run}${why}`);
   };
 }

@@ -1,6 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { ADAPTIVE } from '#harness/transport/adaptiveLimit.ts';
 import { DEFAULT_TIMING } from '#harness/transport/timing.ts';
+import { DEFAULT_MAX_IN_FLIGHT } from '#harness/runner/maxInFlight.ts';
 import { CLIENT_NAMES, DEFAULT_CLIENTS } from '#harness/checks/client/names.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { parseUsd } from '#harness/spec/money.ts';
@@ -57,7 +58,7 @@ export function integer(command: string, name: string, value: string | undefined
 }
 
 /** The bounds of each integer option, where its value is checked (`run` and the config file alike). */
-export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], coverage: [0, 100_000], seed: [0, 2 ** 31 - 1], repeat: [1, 1000], 'upstream-port': [1, 65535] } as const;
+export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], coverage: [0, 100_000], seed: [0, 2 ** 31 - 1], repeat: [1, 1000], 'upstream-port': [1, 65535], 'max-in-flight': [1, 4096] } as const;
 
 const inRange = (flag: keyof typeof RANGES) => (command: string, value: string | boolean | string[]) => {
   const [min, max] = RANGES[flag];
@@ -200,6 +201,18 @@ export const RUN_OPTIONS = [
     help: ['requests in flight, fixed at N; default: adaptive, from', `${ADAPTIVE.initial} up to ${ADAPTIVE.max}, halved on 429 or 503 (the reports say`, 'what it reached)'],
     config: { key: 'concurrency', kind: 'integer' },
     check: inRange('concurrency'),
+  },
+  {
+    flag: 'max-in-flight',
+    type: 'string',
+    arg: 'N',
+    help: [
+      'several targets run at once (each with its own adaptive',
+      `limit); at most N requests in flight across them (default ${DEFAULT_MAX_IN_FLIGHT}).`,
+      'With --budget-usd they run one after another',
+    ],
+    config: { key: 'max_in_flight', kind: 'integer' },
+    check: inRange('max-in-flight'),
   },
   {
     flag: 'timeout-ms',

@@ -15,7 +15,7 @@ export interface RetryWait {
  * wait), else what bounds the wait for an answer. A silent endpoint shows as waiting, not as a hang,
  * and one that answers 503 at once is not called slow. `beat()` when a check ends.
  */
-export function heartbeat(log: (line: string) => void, timing: Timing, everyMs = HEARTBEAT_MS): { beat(): void; retried(wait: RetryWait): void; stop(): void } {
+export function heartbeat(log: (line: string) => void, timing: Timing, everyMs = HEARTBEAT_MS, target?: string): { beat(): void; retried(wait: RetryWait): void; stop(): void } {
   let last = performance.now();
   let retries = 0;
   let latest: RetryWait | undefined;
@@ -26,7 +26,7 @@ export function heartbeat(log: (line: string) => void, timing: Timing, everyMs =
       latest === undefined
         ? `a request waits up to ${timing.headersMs / 1000} s for headers, ${timing.idleMs / 1000} s between pieces of a body and ${timing.totalMs / 1000} s for a whole body: --timeout-ms, --deadline-ms`
         : `the endpoint answered "not now": ${retries} ${retries === 1 ? 'retry' : 'retries'} waited out since, the latest after HTTP ${latest.status}, ${Math.round(latest.waitMs / 1000)} s, as the description's retry guidance asks`;
-    log(`svc-conformance: waiting on the endpoint: no check has ended for ${Math.round(quiet / 1000)} s (${what})`);
+    log(`svc-conformance: waiting on the endpoint${target === undefined ? '' : ` ${target}`}: no check${target === undefined ? '' : ' of it'} has ended for ${Math.round(quiet / 1000)} s (${what})`);
   }, everyMs);
   timer.unref();
   return {

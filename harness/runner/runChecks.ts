@@ -24,7 +24,7 @@ import { checkBoundMs, STOP_GRACE_MS, timingOf } from '#harness/transport/timing
  */
 export async function runChecks(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
   const { spec } = loadSpec(config.specDir);
-  const scope = openRunScope(config, spec, options.onRetry);
+  const scope = openRunScope(config, spec, options.onRetry, options.runCap);
   const run: SuitesRun = { results: [], sent: [], requestMs: 0, cancelled: false };
   const { stop } = options;
   const boundMs = checkBoundMs(timingOf(config));

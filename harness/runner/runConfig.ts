@@ -23,6 +23,8 @@ export interface RunSettings {
   /** --coverage N: classes of invalid request the coverage phase sends per operation and model (undefined: each operation's own cap). */
   coverage?: number;
   seed: number;
+  /** --max-in-flight: requests in flight across every target of a run, at most (targets run at once). */
+  maxInFlight?: number;
   /** Requests in flight: where the limit starts; up to `maxConcurrency` when it adapts (transport/adaptiveLimit.ts). */
   concurrency: number;
   maxConcurrency?: number;

@@ -15,6 +15,8 @@ export interface RepeatOptions {
   stop?: AbortSignal;
   /** Each wait before a retry, in every repetition (runChecks). */
   onRetry?: SuitesOptions['onRetry'];
+  /** The cap on requests in flight shared by every target of the run. */
+  runCap?: SuitesOptions['runCap'];
   /** After each repetition, with the config it ran under and its results (the budget settles what it spent). */
   ran?(config: RunConfig, results: readonly CheckResult[]): void;
 }
@@ -32,7 +34,7 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   // A refused key ends the run: another repetition would only be refused again.
   for (let i = 0; i < options.repeat && !(i > 0 && (stop?.aborted || runs.at(-1)?.keyRefused)); i++) {
     const config = options.configOf();
-    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}) });
+    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}) });
     options.ran?.(config, run.results);
     runs.push(run);
   }

@@ -21,11 +21,11 @@ export interface RunScope extends RunShared {
   close(): Promise<void>;
 }
 
-export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.specDir).spec, onRetry?: TransportOptions['onRetry']): RunScope {
+export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.specDir).spec, onRetry?: TransportOptions['onRetry'], runCap?: TransportOptions['runCap']): RunScope {
   // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
   const secrets = secretsOf(config);
   const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
-  const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}), ...(onRetry ? { onRetry } : {}) });
+  const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}), ...(onRetry ? { onRetry } : {}), ...(runCap ? { runCap } : {}) });
   const meter = new Meter(spec, config.budget);
   // The served gate's probes wait on the network as any check's request does (a 503's backoff too):
   // their time is the run's request time, not judging.

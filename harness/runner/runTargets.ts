@@ -17,6 +17,8 @@ import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
 import { repeatedEstimate } from './spend/repeatedEstimate.ts';
 import { finishRecording, startRecording } from './startRecording.ts';
+import { Semaphore } from '#harness/transport/index.ts';
+import { DEFAULT_MAX_IN_FLIGHT } from './maxInFlight.ts';
 import { heldUpstream } from '#harness/gateway/held.ts';
 
 /** One target of a run, with what a targets file may set per target. */
@@ -38,7 +40,7 @@ export interface RunHooks {
   /** A line for the operator (stderr). */
   log(line: string): void;
   /** A result as it comes; `count` and `planned` run over every repetition, `repetition` (from 1) is set when there are several. */
-  progress?(result: CheckResult, count: number, planned: number, repetition?: { index: number; of: number }): void;
+  progress?(result: CheckResult, count: number, planned: number, repetition?: { index: number; of: number }, target?: string): void;
 }
 
 export interface TargetsRun {
@@ -47,65 +49,123 @@ export interface TargetsRun {
   estimate?: CostEstimate;
 }
 
+/** A target made ready to run: its reference time, recording, config and plan. */
+interface Prepared {
+  entry: RunTarget;
+  startedAt: Date;
+  spentAt: Date;
+  referenceTime: RunConfig['referenceTime'];
+  recordDir?: string;
+  configOf(): RunConfig;
+  config: RunConfig;
+  plan: ReturnType<typeof planRun>;
+}
+
 /**
- * Runs the plan against each target in turn: its reference time, its recording, the cost estimate
- * (before the first live target, or any run with a budget), then the suites, `repeat` times over
- * (runRepeated.ts: each in its own scope, results merged per check and model). What the budget or an
- * interruption kept from running is reported as skipped, saying why.
+ * Runs the plan against every target: each made ready (its reference time, its recording), the cost
+ * estimate (before the first live target, or any run with a budget), then each target's suites,
+ * `repeat` times over (runRepeated.ts: each in its own scope, results merged per check and model).
+ * Targets run at once (issue 34), each with its own transport (adaptive limit, breaker, key), under
+ * one cap on requests in flight across the run (`maxInFlight`): a slow or dead target never slows
+ * the others. With a budget they run one after another, so each spends only what the earlier ones
+ * left. What the budget or an interruption kept from running is reported as skipped, saying why.
  */
 export async function runTargets(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks): Promise<TargetsRun> {
-  const { stop, budget, log, calendar } = hooks;
+  const { stop, budget } = hooks;
   const run: TargetsRun = { records: [], clock: new RunClock() };
-  for (const entry of targets) {
-    const { target } = entry;
-    try {
-      const startedAt = calendar();
-      // Tokens are priced as of when they were spent: a recording's, when it was made.
-      const spentAt = target.recordedAt !== undefined ? new Date(target.recordedAt) : startedAt;
-      const referenceTime = await referenceTimeOf(spec, entry, settings, calendar);
-      const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
-      if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models });
-      // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
-      const configOf = () => runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(spentAt) } : {}) });
-      const config = configOf();
-      const plan = planRun(spec, config);
-      const { repeat } = settings;
-      // A live target costs money: say what, before the first one (or before any run with a budget).
-      if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, spentAt, settings, hooks);
-      if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs${repeat > 1 ? `, ${repeat} times over` : ''} on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
-      // Said whatever --quiet: a gateway run's upstream is a server the gateway must be pointed at.
-      if (target.upstream) log(`svc-conformance: the upstream for the gateway: ${target.upstream.kind === 'tap' ? 'a tap in front of the real service' : target.upstream.kind === 'recorded' ? 'as recorded' : 'the embedded emulator'} at ${target.upstream.url}${target.upstream.anyKey && target.upstream.kind !== 'recorded' ? '; any key the gateway sends is accepted (--upstream-key-env VAR to require one)' : ''}`);
-      const watch = budget?.watch(spec, spentAt);
-      // A silent endpoint shows as waiting, with what bounds the wait, not as a hang.
-      const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings));
-      const onResult = (r: CheckResult, n: number, i: number) => {
-        pulse?.beat();
-        hooks.progress?.(r, i * plan.length + n, plan.length * repeat, repeat > 1 ? { index: i + 1, of: repeat } : undefined);
-        watch?.seen(r);
-      };
-      const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
-      // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
-      const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
-      const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}) }).finally(() => pulse?.stop());
-      run.clock.add(suites);
-      // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
-      if (recordDir !== undefined) finishRecording(recordDir, suites.results, target.upstream ? await heldUpstream(target.upstream.id)?.all() : undefined);
-      if (!settings.quiet) for (const r of suites.results) if (r.verdict === 'flaky') log(`svc-conformance: ${r.checkId} (${r.model}) is ${r.reason ?? 'flaky'}`);
-      // Said once, whatever --quiet: the one thing to fix before anything else can be judged.
-      const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
-      if (endedEarly) log(`svc-conformance: ${endedEarly.message}`);
-      const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
-      const unrun = why === undefined ? [] : notRun(plan, suites.results, why, stop.signal.aborted ? 'interrupted' : 'budget');
-      // Spent nothing; settled only so that checks the budget kept from running mark it reached.
-      budget?.settle([], unrun);
-      // Requests and concurrency are the target's whole run (every model at once): each of its records carries them.
-      const traffic = trafficOf(suites.transport, suites.upstream);
-      run.records.push(...buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}) }));
-    } finally {
-      await target.close();
+  const together = targets.length > 1 && budget === undefined && settings.recordDir === undefined;
+  const runCap = together ? new Semaphore(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) : undefined;
+  const counter = { count: 0, planned: 0 };
+  if (!together) {
+    for (const entry of targets) {
+      try {
+        run.records.push(...(await execute(spec, await prepare(spec, entry, settings, hooks), settings, hooks, run, counter, runCap, together)));
+      } finally {
+        await entry.target.close();
+      }
     }
+    return run;
   }
+  // Every target is made ready at once; the estimate is said (from the first one ready) before any
+  // sends its checks, and a target slow to answer for its reference time holds back no other.
+  const ready = targets.map((entry) => prepare(spec, entry, settings, hooks));
+  const estimated = Promise.any(ready).then(
+    async (p) => {
+      if (targets.some((t) => t.target.kind === 'live') && !stop.signal.aborted) run.estimate = await estimate(spec, p.config, p.plan.length, p.spentAt, settings, hooks);
+    },
+    () => undefined,
+  );
+  const records = await Promise.allSettled(
+    targets.map(async (entry, i) => {
+      try {
+        const p = await ready[i]!;
+        await estimated;
+        return await execute(spec, p, settings, hooks, run, counter, runCap, together);
+      } finally {
+        await entry.target.close();
+      }
+    }),
+  );
+  // A target that could not be made ready (a usage error) fails the run as it would alone, once every other has ended.
+  const failed = records.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  run.records.push(...records.flatMap((r) => (r.status === 'fulfilled' ? r.value : [])));
   return run;
+}
+
+async function prepare(spec: Spec, entry: RunTarget, settings: RunSettings, hooks: RunHooks): Promise<Prepared> {
+  const { stop, budget, calendar } = hooks;
+  const { target } = entry;
+  const startedAt = calendar();
+  // Tokens are priced as of when they were spent: a recording's, when it was made.
+  const spentAt = target.recordedAt !== undefined ? new Date(target.recordedAt) : startedAt;
+  const referenceTime = await referenceTimeOf(spec, entry, settings, calendar);
+  const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
+  if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models });
+  // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
+  const configOf = () => runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(spentAt) } : {}) });
+  const config = configOf();
+  return { entry, startedAt, spentAt, referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), configOf, config, plan: planRun(spec, config) };
+}
+
+async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: RunHooks, run: TargetsRun, counter: { count: number; planned: number }, runCap: Semaphore | undefined, together: boolean): Promise<RunRecord[]> {
+  const { stop, budget, log, calendar } = hooks;
+  const { entry, startedAt, spentAt, referenceTime, recordDir, configOf, config, plan } = p;
+  const { target } = entry;
+  const { repeat } = settings;
+  // A live target costs money: say what, before the first one (or before any run with a budget).
+  if (run.estimate === undefined && (target.kind === 'live' || budget !== undefined) && !stop.signal.aborted) run.estimate = await estimate(spec, config, plan.length, spentAt, settings, hooks);
+  counter.planned += plan.length * repeat;
+  if (!settings.quiet) log(`svc-conformance: ${target.kind} ${target.baseUrl}: ${plan.length} check runs${repeat > 1 ? `, ${repeat} times over` : ''} on ${settings.models.join(', ')} (reference time ${referenceTime.value}, ${referenceTime.source})`);
+  // Said whatever --quiet: a gateway run's upstream is a server the gateway must be pointed at.
+  if (target.upstream) log(`svc-conformance: the upstream for the gateway: ${target.upstream.kind === 'tap' ? 'a tap in front of the real service' : target.upstream.kind === 'recorded' ? 'as recorded' : 'the embedded emulator'} at ${target.upstream.url}${target.upstream.anyKey && target.upstream.kind !== 'recorded' ? '; any key the gateway sends is accepted (--upstream-key-env VAR to require one)' : ''}`);
+  const watch = budget?.watch(spec, spentAt);
+  // A silent endpoint shows as waiting, with what bounds the wait, not as a hang; named when several run at once.
+  const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings), undefined, together ? target.baseUrl : undefined);
+  const onResult = (r: CheckResult, _n: number, i: number) => {
+    pulse?.beat();
+    counter.count += 1;
+    hooks.progress?.(r, counter.count, counter.planned, repeat > 1 ? { index: i + 1, of: repeat } : undefined, together ? target.baseUrl : undefined);
+    watch?.seen(r);
+  };
+  const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
+  // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
+  const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
+  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}) }).finally(() => pulse?.stop());
+  run.clock.add(suites);
+  // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
+  if (recordDir !== undefined) finishRecording(recordDir, suites.results, target.upstream ? await heldUpstream(target.upstream.id)?.all() : undefined);
+  if (!settings.quiet) for (const r of suites.results) if (r.verdict === 'flaky') log(`svc-conformance: ${r.checkId} (${r.model}) is ${r.reason ?? 'flaky'}`);
+  // Said once, whatever --quiet: the one thing to fix before anything else can be judged.
+  const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
+  if (endedEarly) log(`svc-conformance: ${endedEarly.message}`);
+  const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
+  const unrun = why === undefined ? [] : notRun(plan, suites.results, why, stop.signal.aborted ? 'interrupted' : 'budget');
+  // Spent nothing; settled only so that checks the budget kept from running mark it reached.
+  budget?.settle([], unrun);
+  // Requests and concurrency are the target's whole run (every model at once): each of its records carries them.
+  const traffic = trafficOf(suites.transport, suites.upstream);
+  return buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}) });
 }
 
 /** What the records say of --repeat, --allow-flaky and --clients-gate: only what differs from a plain run. */

@@ -1,5 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import type { ConcurrencyStats, KeyRefused, TransportOptions } from '#harness/transport/index.ts';
+import type { ConcurrencyStats, KeyRefused, Semaphore, TransportOptions } from '#harness/transport/index.ts';
 import type { RequestBound } from './spend/requestBound.ts';
 import type { UpstreamTraffic } from '#harness/results/index.ts';
 
@@ -32,4 +32,6 @@ export interface SuitesOptions {
    * (timing.ts STOP_GRACE_MS) before their requests are abandoned. The signal's reason says why.
    */
   stop?: AbortSignal;
+  /** The cap on requests in flight shared by every target of the run (--max-in-flight). */
+  runCap?: Semaphore;
 }

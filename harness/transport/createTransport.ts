@@ -98,6 +98,8 @@ export function createTransport(options: TransportOptions): Transport {
     }),
     deadline(timing.totalMs),
     breaker.interceptor(),
+    // Inside the target's own limit: a request holding its target's slot waits for one of the run's.
+    ...(options.runCap ? [limit(options.runCap, { adaptive: false })] : []),
     limit(semaphore),
   );
 

@@ -5,3 +5,4 @@ export { NO_ANSWER, TransportError, isTransportError, MalformedResponseError, is
 export { retryDelayMs, retryAfterMs } from './retryDelayMs.ts';
 export { ADAPTIVE, concurrencyPolicyOf, type ConcurrencyPolicy, type ConcurrencyStats } from './adaptiveLimit.ts';
 export { chainPriority, PRIORITY } from './priority.ts';
+export { Semaphore } from './semaphore.ts';

@@ -5,6 +5,7 @@ import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { KeyRefused } from './keyRefusal.ts';
 import type { Timing } from './timing.ts';
 import type { ConcurrencyStats } from './adaptiveLimit.ts';
+import type { Semaphore } from './semaphore.ts';
 
 export type { SseEvent, KeyRefused };
 
@@ -15,6 +16,11 @@ export interface TransportOptions {
   concurrency: number;
   /** Above `concurrency`: the limit adapts to the endpoint up to this (adaptiveLimit.ts). Default: fixed at `concurrency`. */
   maxConcurrency?: number;
+  /**
+   * One cap on requests in flight shared by the transports of a run's targets (run --max-in-flight):
+   * each target's own limit adapts below it. Default: none.
+   */
+  runCap?: Semaphore;
   /** The spec's retry guidance: `spec.errors.retry`. */
   retry: RetryPolicy;
   /** How long to wait (timing.ts); what is left out is DEFAULT_TIMING's. */

@@ -58,6 +58,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const concurrency = concurrencyOf(name, values.concurrency);
   const [timeoutMs, deadlineMs] = (['timeout-ms', 'deadline-ms'] as const).map((flag) => integer(name, flag, values[flag], ...RANGES[flag]));
   const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
+  const maxInFlight = integer(name, 'max-in-flight', values['max-in-flight'], ...RANGES['max-in-flight']);
   const coverage = integer(name, 'coverage', values.coverage, ...RANGES.coverage);
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, ...RANGES.seed) ?? 1;
@@ -73,7 +74,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     strict: values.strict === true,
     repeat,
     allowFlaky: values['allow-flaky'] === true, clientsGate: values['clients-gate'] === true,
-    concurrency: concurrency.initial, maxConcurrency: concurrency.max, timeoutMs, deadlineMs, runs, ...(coverage === undefined ? {} : { coverage }), seed, now,
+    concurrency: concurrency.initial, maxConcurrency: concurrency.max, ...(maxInFlight === undefined ? {} : { maxInFlight }), timeoutMs, deadlineMs, runs, ...(coverage === undefined ? {} : { coverage }), seed, now,
     recordDir: out === undefined ? undefined : resolve(out),
     quiet: values.quiet === true,
     version: VERSION,

@@ -12,11 +12,13 @@ import { ForwardingHandler, failedController } from './forwardingHandler.ts';
  * not add load to a service that asked it to back off; and when the limit came down meanwhile
  * (adaptiveLimit.ts), it gets back in line before it is asked again (`RequestContext.rejoin`).
  */
-export function limit(semaphore: Semaphore): Dispatcher.DispatcherComposeInterceptor {
+export function limit(semaphore: Semaphore, options: { adaptive?: boolean } = {}): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
     const guarded = new ReleasingHandler(handler, semaphore);
     const context = contextOf(opts);
-    if (context) {
+    // Only the adaptive limit's slot is given back and taken again around a retry's wait: a cap
+    // shared by a run's targets (`runCap`) is held through it, as any slot was before.
+    if (context && options.adaptive !== false) {
       context.rejoin = () => guarded.rejoin();
       context.standAside = (wait) => guarded.standAside(wait);
     }
