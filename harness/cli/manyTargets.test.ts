@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -78,6 +78,34 @@ describe('several targets in one run', () => {
     const { records, code } = await run(urls, ['--budget-usd', '1', '--quiet']);
     expect(code).toBe(0);
     expect(Date.parse(records[0]!.finishedAt)).toBeLessThanOrEqual(Date.parse(records[1]!.startedAt));
+  }, 120_000);
+
+  test('beyond one machine: one job per target and shard (docs/ci/matrix.yml), merged, gives the verdicts of one run over every target; a missing shard of one target is refused, naming it', async () => {
+    const urls = [emulators[0]!.url, emulators[1]!.url];
+    const common = ['--api-key-env', KEY_ENV, '--model', 'svc-v4-flash', '--now', NOW, '--only', 'stream', '--quiet'];
+    const whole = freshDir();
+    await main(['run', ...urls.flatMap((u) => ['--base-url', u]), ...common, '--report-dir', whole, '--json', join(whole, 'all.json')], captureIO());
+    const jobs: string[] = [];
+    for (const url of urls) {
+      for (const shard of ['1/2', '2/2']) {
+        const d = freshDir();
+        await main(['run', '--base-url', url, ...common, '--shard', shard, '--report-dir', join(d, 'r'), '--json', join(d, 'run.json')], captureIO());
+        jobs.push(join(d, 'run.json'));
+      }
+    }
+    const merged = freshDir();
+    const io = captureIO();
+    const mergedCode = await main(['merge', ...jobs, '--report-dir', join(merged, 'r')], io);
+    expect(mergedCode, io.text()).toBeLessThan(2);
+    expect(io.out.join('\n')).toContain('merged 4 report(s) into 2 cell(s)');
+    // Each cell's report.json under a report directory, by target.
+    const cells = (d: string) => Object.fromEntries(readdirSync(d, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('report.json')).map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')) as RunRecord).map((r) => [r.target.baseUrl, Object.fromEntries(Object.entries(verdicts(r.results)).sort())]));
+    expect(Object.keys(cells(whole))).toHaveLength(2);
+    expect(cells(join(merged, 'r'))).toEqual(cells(whole));
+    const missing = captureIO();
+    expect(await main(['merge', ...jobs.slice(0, 3), '--report-dir', join(freshDir(), 'r')], missing)).toBe(2);
+    expect(missing.text()).toContain('shard 2/2 is missing');
+    expect(missing.text()).toContain(urls[1]!.replace('http://', ''));
   }, 120_000);
 
   test('--max-in-flight is checked as its flag says', async () => {
