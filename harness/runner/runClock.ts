@@ -11,17 +11,29 @@ const notRun = (r: RunRecord['results'][number]) => ['interrupted', 'budget'].in
  */
 export class RunClock {
   #startupMs: number | undefined;
-  #checksMs = 0;
+  /** Each target's first to last check: targets run at once overlap, and time is counted once. */
+  readonly #spans: [number, number][] = [];
   #requestsMs = 0;
 
   /** One target's suites, once run. */
   add(suites: Pick<SuitesRun, 'firstCheckAt' | 'lastCheckAt' | 'requestMs'>): void {
     if (suites.firstCheckAt === undefined || suites.lastCheckAt === undefined) return;
-    this.#startupMs ??= suites.firstCheckAt;
-    const checksMs = suites.lastCheckAt - suites.firstCheckAt;
-    this.#checksMs += checksMs;
+    this.#startupMs = Math.min(this.#startupMs ?? Infinity, suites.firstCheckAt);
+    this.#spans.push([suites.firstCheckAt, suites.lastCheckAt]);
     // Busy time summed over workers can exceed the wall time of the checks.
-    this.#requestsMs += Math.min(checksMs, suites.requestMs);
+    this.#requestsMs += Math.min(suites.lastCheckAt - suites.firstCheckAt, suites.requestMs);
+  }
+
+  /** The time some target's checks were running: the union of the spans. */
+  get #checksMs(): number {
+    let total = 0;
+    let end = -Infinity;
+    for (const [from, to] of [...this.#spans].sort((a, b) => a[0] - b[0])) {
+      if (to <= end) continue;
+      total += to - Math.max(from, end);
+      end = to;
+    }
+    return total;
   }
 
   /** The run's timings, now that its reports took `reportingMs` to write. */
@@ -32,8 +44,8 @@ export class RunClock {
     return {
       wallMs: Math.round(wallMs),
       startupMs: Math.round(startupMs),
-      requestsMs: Math.round(this.#requestsMs),
-      judgingMs: Math.round(this.#checksMs - this.#requestsMs),
+      requestsMs: Math.round(Math.min(this.#requestsMs, this.#checksMs)),
+      judgingMs: Math.round(Math.max(0, this.#checksMs - this.#requestsMs)),
       reportingMs: Math.round(reportingMs),
       otherMs: Math.max(0, Math.round(wallMs - startupMs - this.#checksMs - reportingMs)),
       checks,
