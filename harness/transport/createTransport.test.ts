@@ -8,6 +8,7 @@ import { createTransport } from './createTransport.ts';
 import { TransportError, isTransportError } from './errors.ts';
 import { SPEC_RETRY_POLICY, deadPort, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import type { Transport } from './types.ts';
+import { Semaphore } from './semaphore.ts';
 import { bodyDeadlineMs, DEFAULT_TIMING } from './timing.ts';
 
 let server: TestServer | undefined;
@@ -424,5 +425,31 @@ describe('a request whose first answer is final (final: true)', () => {
     const waited = await transport.send({ method: 'POST', url: `${server.url}/chat/completions`, body: {} });
     expect(waited.status).toBe(200);
     expect(transport.stats().concurrency.decreases).toBe(1);
+  });
+});
+
+describe('a cap shared by the transports of a run\'s targets (runCap)', () => {
+  test('never more requests in flight across them than the cap, whatever each one\'s own limit', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server = await startServer((req, res) => {
+      req.resume();
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }, 50);
+    });
+    const runCap = new Semaphore(3);
+    const [a, b] = [0, 1].map(() => createTransport({ secrets: [], concurrency: 4, retry: SPEC_RETRY_POLICY, runCap }));
+    try {
+      const sent = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a! : b!).send({ method: 'POST', url: `${server!.url}/chat/completions`, body: { i } }).then((r) => r.text()));
+      await Promise.all(sent);
+      expect(peak).toBe(3);
+      expect(runCap.active).toBe(0);
+    } finally {
+      await Promise.all([a!.close(), b!.close()]);
+    }
   });
 });
