@@ -14,8 +14,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, createContext, generateKey } from '#harness/emulator/index.ts';
-import { serveFetch } from '#harness/core/http/fetchBridge.ts';
+import { generateKey } from '#harness/emulator/index.ts';
+import { startLatentEmulator, type MeasuredRun } from './latentEmulator.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { ADAPTIVE } from '#harness/transport/index.ts';
 import { timeProcess } from './timeProcess.ts';
@@ -26,23 +26,14 @@ const fixed = process.env.BENCH_CONCURRENCY;
 const clients = process.env.BENCH_CLIENTS;
 const { spec } = loadSpec();
 
-interface Measured {
-  ms: number;
-  code: number;
-  served: number;
-  reached: number;
+interface Measured extends MeasuredRun {
   verdicts: Map<string, string>;
 }
 
 async function measure(latencyMs: number): Promise<Measured> {
   const key = generateKey();
-  // No per-key cap (the description names none): the run's own limit is what is measured.
-  const app = createApp(createContext({ spec, apiKeys: [key], latencyMs, streamIntervalMs: latencyMs > 0 ? 20 : 0, concurrencyPerKey: 1000 }));
-  let served = 0;
-  const server = await serveFetch(async (req) => {
-    served += 1;
-    return app(req);
-  }, { port: 0, host: '127.0.0.1', failure: () => new Response('internal error', { status: 500 }) });
+  const served = { count: 0 };
+  const server = await startLatentEmulator(spec, key, latencyMs, served);
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-latency-'));
   try {
     const args = ['bin/svc-conformance.js', 'run', '--base-url', server.url, '--api-key-env', KEY_ENV, ...(fixed ? ['--concurrency', fixed] : []), ...(clients ? ['--clients', clients] : []), '--report-dir', dir, '--quiet'];
@@ -53,7 +44,7 @@ async function measure(latencyMs: number): Promise<Measured> {
       const report = JSON.parse(readFileSync(join(dir, cell.report), 'utf8')) as { results: { checkId: string; model: string; verdict: string }[] };
       for (const r of report.results) verdicts.set(`${r.checkId} [${r.model}]`, r.verdict);
     }
-    return { ms, code, served, reached: summary.cells[0]?.traffic?.concurrency.reached ?? 0, verdicts };
+    return { ms, code, served: served.count, reached: summary.cells[0]?.traffic?.concurrency.reached ?? 0, verdicts };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

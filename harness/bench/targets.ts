@@ -15,7 +15,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, createContext, generateKey } from '#harness/emulator/index.ts';
+import { generateKey } from '#harness/emulator/index.ts';
+import { startLatentEmulator, type MeasuredRun } from './latentEmulator.ts';
 import { serveFetch, type FetchServer } from '#harness/core/http/fetchBridge.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { timeProcess } from './timeProcess.ts';
@@ -26,11 +27,7 @@ const latencies = (process.env.BENCH_LATENCIES ?? '400,800').split(',').map(Numb
 const PEAK = fileURLToPath(new URL('./peakMemory.mjs', import.meta.url));
 const { spec } = loadSpec();
 
-interface Measured {
-  ms: number;
-  code: number;
-  served: number;
-  reached: number;
+interface Measured extends MeasuredRun {
   peakMiB: number;
   /** Per cell (target index), each check's verdict. */
   cells: Map<string, string>[];
@@ -47,16 +44,9 @@ async function silentServer(): Promise<FetchServer> {
 
 async function measure(targets: number, latencyMs: number, silent = 0): Promise<Measured> {
   const key = generateKey();
-  let served = 0;
+  const served = { count: 0 };
   const servers: FetchServer[] = [];
-  for (let i = 0; i < targets - silent; i++) {
-    // No per-key cap (the description names none): the run's own limits are what is measured.
-    const app = createApp(createContext({ spec, apiKeys: [key], latencyMs, streamIntervalMs: latencyMs > 0 ? 20 : 0, concurrencyPerKey: 1000 }));
-    servers.push(await serveFetch(async (req) => {
-      served += 1;
-      return app(req);
-    }, { port: 0, host: '127.0.0.1', failure: () => new Response('internal error', { status: 500 }) }));
-  }
+  for (let i = 0; i < targets - silent; i++) servers.push(await startLatentEmulator(spec, key, latencyMs, served));
   for (let i = 0; i < silent; i++) servers.push(await silentServer());
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-targets-'));
   try {
@@ -73,7 +63,7 @@ async function measure(targets: number, latencyMs: number, silent = 0): Promise<
       spans[at] = Math.max(spans[at]!, Date.parse(report.finishedAt) - Date.parse(report.startedAt));
     }
     const reached = Math.max(0, ...summary.cells.map((c) => c.traffic?.concurrency.reached ?? 0));
-    return { ms, code, served, reached, peakMiB: Number(readFileSync(peakFile, 'utf8')) / 1024, cells, spans };
+    return { ms, code, served: served.count, reached, peakMiB: Number(readFileSync(peakFile, 'utf8')) / 1024, cells, spans };
   } finally {
     await Promise.all(servers.map((s) => s.close()));
     rmSync(dir, { recursive: true, force: true });
