@@ -177,6 +177,12 @@ export class SseFold {
   }
 }
 
+/** An event as bytes on the wire (the reader's inverse): a comment (`:...`) as one, else its name and its data, line by line. */
+export function sseFrame(e: { data: string; event?: string }): string {
+  if (e.data.startsWith(':')) return `${e.data}\n\n`;
+  return `${e.event !== undefined ? `event: ${e.event}\n` : ''}${e.data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+}
+
 /** Folds a whole SSE text: its events, in order, and its facts (for captures and tests). */
 export function foldSse(text: string): { events: SseEvent[]; facts: SseFacts } {
   const events: SseEvent[] = [];

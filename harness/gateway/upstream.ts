@@ -1,5 +1,6 @@
 import { serveFetch } from '#harness/core/http/fetchBridge.ts';
-import { jsonOf } from '#harness/core/parsesAsJson.ts';
+import { chunkTextLength } from '#harness/core/chunkText.ts';
+import { SseFold, sseFrame, type SseEvent } from '#harness/core/sseFold.ts';
 import { faultName, type UpstreamExchange, type UpstreamFault, type UpstreamSide } from '#harness/core/upstream.ts';
 import { tapped } from './tap.ts';
 
@@ -102,24 +103,22 @@ function presents(headers: Headers, key: string): boolean {
   return headers.get('authorization') === `Bearer ${key}` || headers.get('x-api-key') === key || headers.get('api-key') === key;
 }
 
-/** An SSE body as its events (each with its blank line), as they arrive. */
-async function* eventsOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffered = '';
+/** An SSE body as its events, as they arrive, read by the one SSE reader (core/sseFold.ts). */
+async function* eventsOf(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+  const ready: SseEvent[] = [];
+  const fold = new SseFold((e) => ready.push(e));
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffered += decoder.decode(chunk, { stream: true });
-    for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
-      yield buffered.slice(0, end + 2);
-      buffered = buffered.slice(end + 2);
-    }
+    fold.feedBytes(chunk);
+    yield* ready.splice(0);
   }
-  if (buffered !== '') yield buffered;
+  fold.end();
+  yield* ready.splice(0);
 }
 
 const encoder = new TextEncoder();
 
 /** The first `afterEvents` events, then the connection breaks: no `[DONE]`, no end. */
-function cut(events: AsyncGenerator<string>, afterEvents: number): ReadableStream<Uint8Array> {
+function cut(events: AsyncGenerator<SseEvent>, afterEvents: number): ReadableStream<Uint8Array> {
   let sent = 0;
   return new ReadableStream({
     async pull(controller) {
@@ -130,25 +129,17 @@ function cut(events: AsyncGenerator<string>, afterEvents: number): ReadableStrea
         return;
       }
       sent += 1;
-      controller.enqueue(encoder.encode(next.value));
+      controller.enqueue(encoder.encode(sseFrame(next.value)));
     },
     cancel: () => void events.return(undefined),
   });
-}
-
-/** The text an event adds (content and reasoning of a chat chunk, or a FIM chunk's text), in characters. */
-function textOf(event: string): number {
-  const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
-  const chunk = jsonOf(data) as { choices?: { delta?: { content?: unknown; reasoning_content?: unknown }; text?: unknown }[] } | undefined;
-  const choice = chunk?.choices?.[0];
-  return [choice?.delta?.content, choice?.delta?.reasoning_content, choice?.text].reduce<number>((n, t) => n + (typeof t === 'string' ? t.length : 0), 0);
 }
 
 /**
  * Each event sent only once the client side has received the text of those before it, or `waitMs`
  * has passed: then the stall is noted (the gateway held the stream) and the rest goes at once.
  */
-function lockstep(events: AsyncGenerator<string>, waitMs: number, exchange: UpstreamExchange, received: (chars: number, ms: number) => Promise<boolean>): ReadableStream<Uint8Array> {
+function lockstep(events: AsyncGenerator<SseEvent>, waitMs: number, exchange: UpstreamExchange, received: (chars: number, ms: number) => Promise<boolean>): ReadableStream<Uint8Array> {
   let index = 0;
   let sentChars = 0;
   return new ReadableStream({
@@ -163,8 +154,8 @@ function lockstep(events: AsyncGenerator<string>, waitMs: number, exchange: Upst
         return;
       }
       index += 1;
-      sentChars += textOf(next.value);
-      controller.enqueue(encoder.encode(next.value));
+      sentChars += next.value.kind === 'data' ? chunkTextLength(next.value.data) : 0;
+      controller.enqueue(encoder.encode(sseFrame(next.value)));
     },
     cancel: () => void events.return(undefined),
   });

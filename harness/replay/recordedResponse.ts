@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { HttpResponse } from 'msw';
 import type { RecordedEvent } from '#harness/core/exchange.ts';
-import { SseFold } from '#harness/core/sseFold.ts';
+import { SseFold, sseFrame } from '#harness/core/sseFold.ts';
 import type { FixtureExchange } from './fixtureFormat.ts';
 
 /** The clock a replayed stream is paced by: the process's, or a test's own (no test times the wall). */
@@ -72,8 +72,3 @@ function piecesOf(raw: string, events: readonly RecordedEvent[]): { at: number; 
   return cuts.map((bytes, k) => ({ at: events[k]?.at ?? last, bytes }));
 }
 
-/** An SSE event as bytes on the wire; a recorded comment (`:...`) is written back as one. */
-function sseFrame(e: RecordedEvent): string {
-  if (e.data.startsWith(':')) return `${e.data}\n\n`;
-  return `${e.event !== undefined ? `event: ${e.event}\n` : ''}${e.data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
-}

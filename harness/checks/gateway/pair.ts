@@ -3,7 +3,9 @@ import { jsonOf } from '#harness/core/parsesAsJson.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { failure } from '../support/outcome.ts';
-import { answerFacts, type Difference } from './differences.ts';
+import type { Difference } from './differences.ts';
+import { chunkTextLength } from '#harness/core/chunkText.ts';
+import { sseFrame } from '#harness/core/sseFold.ts';
 
 /** One client request through the gateway and what it caused upstream. */
 export interface Pair {
@@ -38,9 +40,8 @@ async function readAll(ctx: CheckContext, res: CheckResponse): Promise<string> {
   try {
     for await (const e of res.events()) {
       if (e.kind === 'comment') continue;
-      out.push(`data: ${e.data}\n\n`);
-      const facts = answerFacts(`data: ${e.data}\n\n`);
-      chars += (facts.content?.length ?? 0) + (facts.reasoning_content?.length ?? 0);
+      out.push(sseFrame(e));
+      if (e.kind === 'data') chars += chunkTextLength(e.data);
       ctx.upstream?.seen(res, chars);
     }
   } catch {
