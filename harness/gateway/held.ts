@@ -1,4 +1,4 @@
-import type { UpstreamSide } from '#harness/core/upstream.ts';
+import type { UpstreamRef, UpstreamSide } from '#harness/core/upstream.ts';
 
 /**
  * The upstream sides of the runs in this process, by id: a run's config is plain data (it may
@@ -7,12 +7,17 @@ import type { UpstreamSide } from '#harness/core/upstream.ts';
 const held = new Map<string, UpstreamSide>();
 let next = 0;
 
-/** Keeps `side` until it closes; its id goes into the run's config. */
-export function holdUpstream(side: UpstreamSide): { id: string; side: UpstreamSide } {
+/** Keeps `side` until it is closed; `ref` is what goes into the run's config (and a target). */
+export function holdUpstream(side: UpstreamSide): { ref: UpstreamRef; close(): Promise<void> } {
   const id = `upstream-${++next}`;
   held.set(id, side);
-  const close = side.close;
-  return { id, side: { ...side, close: () => (held.delete(id), close()) } };
+  return {
+    ref: { id, kind: side.kind, url: side.url, anyKey: side.anyKey },
+    close: () => {
+      held.delete(id);
+      return side.close();
+    },
+  };
 }
 
 /** The upstream side a config names, while its run holds it. */

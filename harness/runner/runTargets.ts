@@ -79,7 +79,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
   if (!together) {
     for (const entry of targets) {
       try {
-        run.records.push(...(await execute(spec, await prepare(spec, entry, settings, hooks), settings, hooks, run, counter, runCap, together)));
+        run.records.push(...(await execute(spec, await prepare(spec, entry, settings, hooks), settings, hooks, run, counter, runCap)));
       } finally {
         await entry.target.close();
       }
@@ -100,7 +100,7 @@ export async function runTargets(spec: Spec, targets: readonly RunTarget[], sett
       try {
         const p = await ready[i]!;
         await estimated;
-        return await execute(spec, p, settings, hooks, run, counter, runCap, together);
+        return await execute(spec, p, settings, hooks, run, counter, runCap);
       } finally {
         await entry.target.close();
       }
@@ -128,7 +128,8 @@ async function prepare(spec: Spec, entry: RunTarget, settings: RunSettings, hook
   return { entry, startedAt, spentAt, referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), configOf, config, plan: planRun(spec, config) };
 }
 
-async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: RunHooks, run: TargetsRun, counter: { count: number; planned: number }, runCap: Semaphore | undefined, together: boolean): Promise<RunRecord[]> {
+/** One target's suites and records; `runCap` is set when targets run at once, under it. */
+async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: RunHooks, run: TargetsRun, counter: { count: number; planned: number }, runCap: Semaphore | undefined): Promise<RunRecord[]> {
   const { stop, budget, log, calendar } = hooks;
   const { entry, startedAt, spentAt, referenceTime, recordDir, configOf, config, plan } = p;
   const { target } = entry;
@@ -140,12 +141,14 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   // Said whatever --quiet: a gateway run's upstream is a server the gateway must be pointed at.
   if (target.upstream) log(`svc-conformance: the upstream for the gateway: ${target.upstream.kind === 'tap' ? 'a tap in front of the real service' : target.upstream.kind === 'recorded' ? 'as recorded' : 'the embedded emulator'} at ${target.upstream.url}${target.upstream.anyKey && target.upstream.kind !== 'recorded' ? '; any key the gateway sends is accepted (--upstream-key-env VAR to require one)' : ''}`);
   const watch = budget?.watch(spec, spentAt);
-  // A silent endpoint shows as waiting, with what bounds the wait, not as a hang; named when several run at once.
-  const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings), undefined, together ? target.baseUrl : undefined);
+  // A silent endpoint shows as waiting, with what bounds the wait, not as a hang.
+  // Named in progress lines and the heartbeat when targets run at once.
+  const named = runCap === undefined ? undefined : target.baseUrl;
+  const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings), undefined, named);
   const onResult = (r: CheckResult, _n: number, i: number) => {
     pulse?.beat();
     counter.count += 1;
-    hooks.progress?.(r, counter.count, counter.planned, repeat > 1 ? { index: i + 1, of: repeat } : undefined, together ? target.baseUrl : undefined);
+    hooks.progress?.(r, counter.count, counter.planned, repeat > 1 ? { index: i + 1, of: repeat } : undefined, named);
     watch?.seen(r);
   };
   const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });

@@ -1,6 +1,6 @@
 import { jsonOf } from '#harness/core/parsesAsJson.ts';
 import { markerFor } from '#harness/core/marker.ts';
-import type { UpstreamSide } from '#harness/core/upstream.ts';
+import type { UpstreamExchange, UpstreamSide } from '#harness/core/upstream.ts';
 import type { UpstreamTraffic } from '#harness/results/index.ts';
 
 /**
@@ -11,8 +11,8 @@ import type { UpstreamTraffic } from '#harness/results/index.ts';
  */
 export async function upstreamTrafficOf(side: UpstreamSide, marks: ReadonlyMap<string, number>): Promise<UpstreamTraffic> {
   const seen = await side.all();
-  const byMarker = new Map<string, number>();
-  for (const e of seen) if (e.marker !== undefined) byMarker.set(e.marker, (byMarker.get(e.marker) ?? 0) + 1);
+  const byMarker = new Map<string, UpstreamExchange[]>();
+  for (const e of seen) if (e.marker !== undefined) byMarker.set(e.marker, [...(byMarker.get(e.marker) ?? []), e]);
   const perClientRequest: Record<string, number> = {};
   const models: Record<string, string> = {};
   let marked = 0;
@@ -20,13 +20,12 @@ export async function upstreamTrafficOf(side: UpstreamSide, marks: ReadonlyMap<s
     const model = (jsonOf(canonical) as { model?: unknown } | undefined)?.model;
     for (let i = 0; i < count; i++) {
       marked += 1;
-      const marker = markerFor(canonical, i);
-      const n = byMarker.get(marker) ?? 0;
-      perClientRequest[String(n)] = (perClientRequest[String(n)] ?? 0) + 1;
-      const sent = n > 0 ? (jsonOf(seen.find((e) => e.marker === marker)!.request.body) as { model?: unknown } | undefined)?.model : undefined;
+      const caused = byMarker.get(markerFor(canonical, i)) ?? [];
+      perClientRequest[String(caused.length)] = (perClientRequest[String(caused.length)] ?? 0) + 1;
+      const sent = caused[0] === undefined ? undefined : (jsonOf(caused[0].request.body) as { model?: unknown } | undefined)?.model;
       if (typeof model === 'string' && typeof sent === 'string') models[model] = sent;
     }
   }
-  const paired = seen.filter((e) => e.marker !== undefined).length;
+  const paired = [...byMarker.values()].reduce((n, es) => n + es.length, 0);
   return { marked, requests: seen.length, paired, perClientRequest, models };
 }

@@ -99,9 +99,9 @@ export async function fixturesTarget(dir: string, options: { fast?: boolean } = 
     clock: manifest.clock,
     recordedAt: manifest.recordedAt,
     ...(manifest.checks ? { recording: { dir: shownPath(dir), checks: manifest.checks } } : {}),
-    ...(upstream ? { upstream: { id: upstream.id, kind: 'recorded' as const, url: upstream.side.url, anyKey: upstream.side.anyKey } } : {}),
+    ...(upstream ? { upstream: upstream.ref } : {}),
     close: async () => {
-      await upstream?.side.close();
+      await upstream?.close();
       await server.close();
     },
   };

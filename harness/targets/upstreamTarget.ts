@@ -73,10 +73,10 @@ export async function withUpstream(target: Target, spec: Spec, flags: UpstreamFl
   const close = target.close;
   return {
     ...target,
-    upstream: { id: held.id, kind: side.kind, url: side.url, anyKey: side.anyKey },
+    upstream: held.ref,
     close: async () => {
       await close();
-      await held.side.close();
+      await held.close();
       await emulator?.close();
     },
   };

@@ -43,7 +43,7 @@ export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal):
     const { budget: _budget, recordDir: _recordDir, emptyBalanceKey: _empty, upstream: _upstream, ...rest } = config;
     const dry: RunConfig = {
       ...rest,
-      ...(upstream ? { upstream: { id: upstream.id, kind: 'recorded' as const, url: 'dry run', anyKey: true } } : {}),
+      ...(upstream ? { upstream: upstream.ref } : {}),
       target: { kind: target.kind, baseUrl: target.baseUrl, messagesBaseUrl: target.messagesBaseUrl },
       apiKey: target.apiKey,
       ...(config.emptyBalanceKey !== undefined && target.emptyBalanceKey !== undefined ? { emptyBalanceKey: target.emptyBalanceKey } : {}),
@@ -51,7 +51,7 @@ export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal):
     };
     return await runChecks(dry, stop ? { stop } : {});
   } finally {
-    await upstream?.side.close();
+    await upstream?.close();
     await target.close();
   }
 }
