@@ -22,13 +22,25 @@ export const NO_UPSTREAM = 'judged only in a gateway run, against the harness as
 /**
  * Sends `req` through the gateway, reads the answer to its end (a stream event by event, telling the
  * upstream what arrived, so a lockstep stream goes on) and gathers the upstream exchanges it caused.
+ * The same request asked by several checks is sent once: its pair is shared through the run's store
+ * of answers (as support/samples.ts shares plain ones), and each check that reads it judged it.
  */
 export async function through(ctx: CheckContext, req: CheckRequest): Promise<Pair | { why: string }> {
   const upstream = ctx.upstream;
   if (upstream === undefined) return { why: NO_UPSTREAM };
-  const res = await ctx.send(req);
-  const text = await readAll(ctx, res);
-  const seen = await upstream.of(res);
+  const key = JSON.stringify(['gateway pair', req.base, req.method, req.path, req.final ?? false, req.retry ?? true, req.upstream ?? null, req.body ?? null]);
+  let shared = ctx.samples.get(key) as Promise<{ res: CheckResponse; text: string; upstream: UpstreamExchange[] | undefined }> | undefined;
+  if (!shared) {
+    shared = (async () => {
+      const res = await ctx.send(req);
+      const text = await readAll(ctx, res);
+      return { res, text, upstream: await upstream.of(res) };
+    })();
+    // A check that reads it sees a rejection; no other must see an unhandled one.
+    shared.catch(() => undefined);
+    ctx.samples.set(key, shared);
+  }
+  const { res, text, upstream: seen } = await shared;
   if (seen === undefined) return { why: 'the request had no text to carry the marker that pairs it with the upstream' };
   return { res, text, upstream: seen };
 }
