@@ -37,18 +37,7 @@ export function requestDifferences(client: unknown, upstream: unknown): Differen
 }
 
 /** The usage numbers an answer reports (a body, or the last chunk of a stream that carries usage), by field. */
-export function usageOf(answer: string): Record<string, number> | undefined {
-  const body = jsonOf(answer);
-  let usage: unknown = isRecord(body) ? body.usage : undefined;
-  if (body === undefined) {
-    for (const e of foldSse(answer).events) {
-      const chunk = e.kind === 'data' ? jsonOf(e.data) : undefined;
-      if (isRecord(chunk) && isRecord(chunk.usage)) usage = chunk.usage;
-    }
-  }
-  if (!isRecord(usage)) return undefined;
-  return Object.fromEntries(Object.entries(usage).filter((e): e is [string, number] => typeof e[1] === 'number'));
-}
+export const usageOf = (answer: string): Record<string, number> | undefined => answerFacts(answer).usage;
 
 /**
  * The usage the client was told against the usage the upstream reported (what is billed): each
@@ -76,6 +65,8 @@ export interface AnswerFacts {
   incidental: Record<string, unknown>;
   /** The top-level fields of the body or of any chunk. */
   fields: Set<string>;
+  /** The usage numbers, by field: the body's, or the last chunk's that carries usage. */
+  usage?: Record<string, number>;
   /** False for a body that is neither a completion nor a stream of chunks. */
   read: boolean;
 }
@@ -88,7 +79,10 @@ export function answerFacts(answer: string): AnswerFacts {
   const body = jsonOf(answer);
   const chunks = body === undefined ? foldSse(answer).events.flatMap((e) => (e.kind === 'data' ? [jsonOf(e.data)] : [])) : [body];
   for (const chunk of chunks) {
-    if (!isRecord(chunk) || !Array.isArray(chunk.choices)) continue;
+    if (!isRecord(chunk)) continue;
+    // A stream's usage may come in a chunk of its own, with no choices.
+    if (isRecord(chunk.usage)) facts.usage = Object.fromEntries(Object.entries(chunk.usage).filter((e): e is [string, number] => typeof e[1] === 'number'));
+    if (!Array.isArray(chunk.choices)) continue;
     facts.read = true;
     for (const k of Object.keys(chunk)) facts.fields.add(k);
     for (const k of INCIDENTAL) if (chunk[k] !== undefined) facts.incidental[k] ??= chunk[k];
