@@ -56,18 +56,25 @@ interface Run {
 
 const freshDir = tempDirs('svc-gateway-');
 
-/** `command` through a gateway of `behaviour` in front of the harness's upstream port. */
-async function throughGateway(behaviour: GatewayBehaviour, extra: string[] = [], command: 'run' | 'record' = 'run', upstream?: (port: number) => string): Promise<Run> {
-  const port = await freePort();
-  const proxy = await startGatewayProxy(upstream?.(port) ?? `http://127.0.0.1:${port}`, behaviour);
-  const dir = freshDir();
-  const io = captureIO();
-  try {
-    const code = await main([command, '--base-url', proxy.url, '--api-key-env', KEY_ENV, '--upstream-port', String(port), '--only', 'gateway', '--report-dir', join(dir, 'reports'), '--json', join(dir, 'run.json'), '--quiet', ...(command === 'record' ? ['--out', join(dir, 'recording')] : []), ...extra], io);
-    const all = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[]; traffic: RunTraffic }[] };
-    return { code, results: all.records.flatMap((r) => r.results), traffic: all.records[0]!.traffic, dir, stderr: io.err.join('\n') };
-  } finally {
-    await proxy.close();
+/**
+ * `command` through a gateway of `behaviour` in front of the harness's upstream port. A port found
+ * free can be taken again before the run listens on it (by another run's gateway, listening on an
+ * ephemeral port meanwhile): the run then refuses it (EADDRINUSE), and is made again on another.
+ */
+async function throughGateway(behaviour: GatewayBehaviour, extra: string[] = [], command: 'run' | 'record' = 'run'): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const proxy = await startGatewayProxy(`http://127.0.0.1:${port}`, behaviour);
+    const dir = freshDir();
+    const io = captureIO();
+    try {
+      const code = await main([command, '--base-url', proxy.url, '--api-key-env', KEY_ENV, '--upstream-port', String(port), '--only', 'gateway', '--report-dir', join(dir, 'reports'), '--json', join(dir, 'run.json'), '--quiet', ...(command === 'record' ? ['--out', join(dir, 'recording')] : []), ...extra], io);
+      if (code === 2 && io.text().includes('EADDRINUSE') && attempt < 3) continue;
+      const all = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[]; traffic: RunTraffic }[] };
+      return { code, results: all.records.flatMap((r) => r.results), traffic: all.records[0]!.traffic, dir, stderr: io.err.join('\n') };
+    } finally {
+      await proxy.close();
+    }
   }
 }
 
