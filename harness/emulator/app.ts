@@ -1,12 +1,11 @@
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { prng, seedFrom } from './generate/prng.ts';
-import { CHOICES, refusal, statusRow } from './choices.ts';
+import { CHOICES, refusal, serviceRefusal } from './choices.ts';
 import type { EmulatorContext } from './context.ts';
 import { authenticate } from './auth.ts';
 import { asMessagesError } from './http/messagesError.ts';
-import { refusalResponse, type Refusal } from './http/refusal.ts';
-import { retryAfterSeconds } from './state/index.ts';
+import { refusalResponse } from './http/refusal.ts';
 import { userBalance } from './routes/balance.ts';
 import { chatCompletions, EXTRA_FIELD } from './routes/chat.ts';
 import { fimCompletions } from './routes/fim.ts';
@@ -89,26 +88,22 @@ export function createApp(ctx: EmulatorContext): (req: Request) => Promise<Respo
       return finish(refusalResponse(refusal(spec, CHOICES.unknownPathStatus, `no endpoint at ${req.method} ${pathname}`, 'not_found')));
     }
     if (ctx.options.maintenance) {
-      return finish(refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 503), message: 'the service is under maintenance; retry later', type: 'service_unavailable', code: 'overloaded', param: null })));
+      return finish(refusalResponse(serviceRefusal(spec, 503)));
     }
     const auth = authenticate(ctx, req, route.base === 'messages_base_url');
     if ('status' in auth) return finish(refusalResponse(auth));
     const release = ctx.limiter.tryAcquire(auth.key);
     if (!release) {
-      return finish(refusalResponse(withRetryAfter(spec, { status: statusRow(spec, 429), message: 'too many requests in flight for this key', type: 'rate_limit_error', code: 'rate_limit_exceeded', param: null })));
+      return finish(refusalResponse(serviceRefusal(spec, 429)));
     }
     try {
       return await finish(await route.handler({ ctx, req, url, base: route.base, key: auth.key }, release));
     } catch (err) {
       release();
       // A bug of the emulator still answers with the envelope: a 500, as the error table says.
-      return finish(refusalResponse({ status: 500, message: `internal error: ${(err as Error).message}`, type: 'server_error', code: 'internal_error', param: null }));
+      return finish(refusalResponse(serviceRefusal(spec, 500, { message: `internal error: ${(err as Error).message}` })));
     }
   };
-}
-
-function withRetryAfter(spec: Spec, r: Refusal): Refusal {
-  return { ...r, headers: { 'retry-after': String(retryAfterSeconds(spec, r.status as 429 | 503)) } };
 }
 
 /** Faults that rewrite whole JSON bodies (`extra-fields`, `error-envelope-flat`); otherwise responses pass as they are. */

@@ -1,6 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import type { Refusal } from './http/refusal.ts';
 import { MESSAGES_BASE_PATH, MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
+import { retryAfterSeconds } from './state/retryAfter.ts';
 
 /**
  * Where the description leaves the emulator a choice, the choice is made here, once, and each names
@@ -36,4 +37,21 @@ export function statusRow(spec: Spec, status: number): number {
 
 export function refusal(spec: Spec, status: number, message: string, code: string, param: string | null = null, type = 'invalid_request_error'): Refusal {
   return { status: statusRow(spec, status), message, type, code, param };
+}
+
+/** The emulator's words for what it answers outside any rule: a key over its limit, maintenance, an error of its own. */
+const SERVICE_REFUSALS = {
+  429: { message: 'too many requests in flight for this key', type: 'rate_limit_error', code: 'rate_limit_exceeded' },
+  503: { message: 'the service is under maintenance; retry later', type: 'service_unavailable', code: 'overloaded' },
+  500: { message: 'internal error', type: 'server_error', code: 'internal_error' },
+} as const;
+
+/**
+ * A 429, 503 or 500 as the emulator answers it (and the harness's upstream, on purpose:
+ * targets/upstreamTarget.ts); a 429 or 503 carries Retry-After, the spec's unless `retryAfterSeconds` is given.
+ */
+export function serviceRefusal(spec: Spec, status: keyof typeof SERVICE_REFUSALS, options: { message?: string; retryAfterSeconds?: number } = {}): Refusal {
+  const words = SERVICE_REFUSALS[status];
+  const wait = status === 500 ? undefined : (options.retryAfterSeconds ?? retryAfterSeconds(spec, status));
+  return { status: statusRow(spec, status), ...words, message: options.message ?? words.message, param: null, ...(wait === undefined ? {} : { headers: { 'retry-after': String(wait) } }) };
 }

@@ -3,7 +3,7 @@ import { UsageError } from '#harness/core/errors/index.ts';
 import type { UpstreamSide } from '#harness/core/upstream.ts';
 import { generateKey, startEmulator } from '#harness/emulator/index.ts';
 import { refusalResponse } from '#harness/emulator/http/refusal.ts';
-import { retryAfterSeconds } from '#harness/emulator/state/index.ts';
+import { serviceRefusal } from '#harness/emulator/choices.ts';
 import { holdUpstream } from '#harness/gateway/held.ts';
 import { startUpstream } from '#harness/gateway/upstream.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -25,13 +25,10 @@ export interface UpstreamFlags {
 /** In flight at once for the upstream's one key: more than any gateway sends a run's requests with. */
 const UNLIMITED = 10_000;
 
-/** The emulator's wording of the errors its upstream answers on purpose, in the description's envelope. */
-const ERRORS: Record<number, { message: string; type: string; code: string }> = {
+/** The upstream's own errors, which the emulator never gives: a key it does not take, a tapped service out of reach. */
+const UPSTREAM_ERRORS: Record<number, { message: string; type: string; code: string }> = {
   401: { message: 'the gateway presented a key the upstream does not accept (--upstream-key-env)', type: 'authentication_error', code: 'invalid_api_key' },
-  429: { message: 'too many requests in flight for this key', type: 'rate_limit_error', code: 'rate_limit_exceeded' },
-  500: { message: 'the server had an error while processing the request', type: 'server_error', code: 'internal_error' },
   502: { message: 'the upstream the harness taps could not be reached', type: 'server_error', code: 'bad_gateway' },
-  503: { message: 'the service is under maintenance; retry later', type: 'service_unavailable', code: 'overloaded' },
 };
 
 /**
@@ -56,10 +53,12 @@ export async function withUpstream(target: Target, spec: Spec, flags: UpstreamFl
   } else {
     forward = { kind: 'tap', url: flags.url };
   }
+  // A 429, 503 or 500 asked of the upstream is the emulator's own (choices.ts), in its words.
   const errorAnswer = (status: number, retryAfter?: number) => {
-    const words = ERRORS[status] ?? ERRORS[500]!;
-    const wait = retryAfter ?? (status === 429 || status === 503 ? retryAfterSeconds(spec, status) : undefined);
-    return refusalResponse({ status, ...words, param: null, ...(wait === undefined ? {} : { headers: { 'retry-after': String(wait) } }) });
+    const own = UPSTREAM_ERRORS[status];
+    if (own !== undefined) return refusalResponse({ status, ...own, param: null });
+    const service = status === 429 || status === 503 ? status : 500;
+    return refusalResponse(serviceRefusal(spec, service, retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }));
   };
   let side: UpstreamSide;
   try {
