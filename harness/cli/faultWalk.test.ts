@@ -248,3 +248,25 @@ const BELOW_MUST: string[] = [
   'thinking-tool-turn-needs-reasoning',
   'tool-arguments-off-schema',
 ];
+
+describe('hand-offs', () => {
+  const ids = new Set(registry.all().map((c) => c.id));
+  test('every result that names another check in its reason names it as data, settled (runner/handoff.ts)', () => {
+    const free = [...runs.entries()].flatMap(([name, run]) =>
+      run.results
+        .filter((r) => r.verdict === 'skip' && r.handedTo === undefined && r.reason !== undefined && [...ids].some((id) => id !== r.checkId && r.reason!.includes(id)))
+        .map((r) => `${name}: ${key(r)}: ${r.reason}`),
+    );
+    expect(free).toEqual([]);
+  });
+
+  test('every hand-off names a check of the registry, and none is left pending', () => {
+    const all = [...runs.values()].flatMap((run) => run.results);
+    const handed = all.flatMap((r) => [...(r.handedTo ?? []).map((h) => h.check), ...(r.failures ?? []).flatMap((f) => (f.ownedBy === undefined ? [] : [f.ownedBy]))]);
+    expect(handed.length).toBeGreaterThan(0);
+    expect(handed.filter((id) => !ids.has(id))).toEqual([]);
+    // A settled hand-off that stands is a skip naming its check; one that did not is a failure: never both.
+    expect(all.filter((r) => r.verdict === 'skip' && r.failures !== undefined).map(key)).toEqual([]);
+  });
+});
+

@@ -57,10 +57,13 @@ describe('progressLine', () => {
     expect(io.err[1]).toBe(`  [2/2] skip  a.two (m): ${'x'.repeat(300)}…`);
   });
 
-  test('a failure another check owns says that it is settled by that check', () => {
+  test('a defect handed to another check says that it is pending, and on whom', () => {
     const io = captureIO();
     const owned: CheckResult = { ...result('rule.chat.stop.not-in-output', 'fail', ''), failures: [{ message: 'refused because of `stop`', ownedBy: 'request.stop.accepted-within-bounds' }] };
-    progressLine(io)(owned, 1, 1);
-    expect(io.err[0]).toMatch(/fail  rule\.chat\.stop\.not-in-output \(m\): refused because of `stop` \(request\.stop\.accepted-within-bounds's defect if it fails too: inconclusive then\)$/);
+    const blocked: CheckResult = { ...result('fim.x.y', 'fail', ''), failures: [{ message: 'blocked by endpoint.fim.served: 404', ownedBy: 'endpoint.fim.served', ownedOn: 'run' }] };
+    progressLine(io)(owned, 1, 2);
+    progressLine(io)(blocked, 2, 2);
+    expect(io.err[0]).toMatch(/pend  rule\.chat\.stop\.not-in-output \(m\): refused because of `stop` \(handed to request\.stop\.accepted-within-bounds, settled once every check has ended: inconclusive if it fails on it, else this check's failure\)$/);
+    expect(io.err[1]).toMatch(/pend  fim\.x\.y \(m\): blocked by endpoint\.fim\.served: 404 \(handed to endpoint\.fim\.served, settled once every check has ended: blocked if it fails on it, else this check's failure\)$/);
   });
 });

@@ -1,4 +1,4 @@
-import type { CheckResult } from '#harness/core/outcome.ts';
+import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import type { CommandIO } from './command.ts';
 
 /** Longest reason a progress line shows; the report holds the whole. */
@@ -16,6 +16,13 @@ export function oneLine(text: string, max = MAX_REASON): string {
     return code < 0x20 ? JSON.stringify(c).slice(1, -1) : `\\u${code.toString(16).padStart(4, '0')}`;
   });
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** What a hand-off waits on, in words: which checks, and what it becomes either way. */
+function pending(handed: readonly Failure[]): string {
+  const owners = [...new Set(handed.map((f) => f.ownedBy!))].join(' and ');
+  const stands = handed.every((f) => f.ownedOn === 'run') ? 'blocked' : 'inconclusive';
+  return `handed to ${owners}, settled once every check has ended: ${stands} if it fails on it, else this check's failure`;
 }
 
 /**
@@ -38,10 +45,10 @@ export function progressLine(io: CommandIO) {
     same = undefined;
   };
   return (r: CheckResult, n: number, planned: number, repetition?: { index: number; of: number }, target?: string) => {
-    const mark = r.verdict === 'pass' ? 'pass ' : r.verdict.padEnd(5);
-    // A failure another check owns is settled once every check has ended (runner/owned.ts): said so, not as a plain failure.
-    const owner = r.failures?.every((f) => f.ownedBy !== undefined) ? r.failures[0]?.ownedBy : undefined;
-    const why = r.verdict === 'pass' ? '' : r.reason ? `: ${oneLine(r.reason)}` : r.failures?.[0] ? `: ${oneLine(r.failures[0].message)}${owner ? ` (${owner}'s defect if it fails too: inconclusive then)` : ''}` : '';
+    // A defect handed to another check is settled once every check has ended (runner/handoff.ts): pending, not a plain failure.
+    const handed = r.verdict === 'fail' && r.failures !== undefined && r.failures.length > 0 && r.failures.every((f) => f.ownedBy !== undefined) ? r.failures : undefined;
+    const mark = r.verdict === 'pass' ? 'pass ' : handed ? 'pend ' : r.verdict.padEnd(5);
+    const why = r.verdict === 'pass' ? '' : r.reason ? `: ${oneLine(r.reason)}` : r.failures?.[0] ? `: ${oneLine(r.failures[0].message)}${handed ? ` (${pending(handed)})` : ''}` : '';
     const key = why === '' ? undefined : `${target ?? ''} ${r.verdict}${sameCause(r, why)}`;
     if (key !== undefined && key === same?.key) {
       same.more += 1;

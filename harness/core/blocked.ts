@@ -1,5 +1,16 @@
 import { HarnessError } from './errors/index.ts';
+import type { Exchange } from './exchange.ts';
 import type { SkipKind } from './outcome.ts';
+
+/**
+ * The check a block is left to, as data: the route's served check, and the answer that showed the
+ * route not served (`unavailable`: it answered "not now" on every try, which shows nothing either way).
+ */
+export interface BlockedBy {
+  check: string;
+  evidence?: Exchange;
+  unavailable?: true;
+}
 
 /**
  * A check whose request goes to an endpoint the target does not serve is not judged again: the
@@ -8,10 +19,12 @@ import type { SkipKind } from './outcome.ts';
  */
 export class BlockedError extends HarnessError {
   readonly kind: Extract<SkipKind, 'blocked' | 'out-of-scope'>;
-  constructor(reason: string, kind: Extract<SkipKind, 'blocked' | 'out-of-scope'> = 'blocked') {
+  readonly by: BlockedBy | undefined;
+  constructor(reason: string, kind: Extract<SkipKind, 'blocked' | 'out-of-scope'> = 'blocked', by?: BlockedBy) {
     super('HARNESS_BLOCKED', reason);
     this.name = 'BlockedError';
     this.kind = kind;
+    this.by = by;
   }
 }
 

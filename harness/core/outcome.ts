@@ -68,11 +68,19 @@ export interface Failure {
   /** Its kind and facts; absent only in records written before it existed (then it is a `value` of the message). */
   defect?: Defect;
   /**
-   * The check that owns this defect (a parameter's acceptance), when another does: where that check
-   * fails too in the same run, this one is made inconclusive, one defect being one failure
-   * (runner/owned.ts); where it passes, this failure is the only report of the defect and stands.
+   * The check that judges this defect, when another does (a hand-off: the answer's shape is the
+   * schema check's, a parameter's acceptance its bounded field's): where that check fails too, this
+   * result is made inconclusive, naming it, one defect being one failure (runner/handoff.ts); where
+   * it does not, this failure is the only report of the defect and stands, at this check's severity.
    */
   ownedBy?: string;
+  /**
+   * Where the owner must have failed for the hand-off to stand: `answer`, on this failure's answer
+   * (the same request) or with the same defect (its cause key) on the same model; `run`, anywhere in
+   * the run (a route not served: its served check runs on one model); absent, anywhere on the same
+   * model (a parameter's acceptance, judged on the owner's own requests).
+   */
+  ownedOn?: 'answer' | 'run';
   /** Stable across runs: the check, the kind of cause and where (results/failureKey.ts). */
   key?: string;
   /** JSON pointer into the judged body, when the failure is about one place. */
@@ -147,6 +155,21 @@ export interface CheckResult {
   repeat?: RepeatStats;
   /** What the check judged: the endpoint's answers it read (its own, shared ones, the served probe's). A pass always has some. */
   judged?: Judged;
+  /**
+   * A skip (inconclusive, blocked) left to the checks that judge its defect, as data: each check and
+   * the answer it was seen on (`METHOD url`) or none for a route-level block. It stands only where
+   * each of them failed (runner/handoff.ts); otherwise the result is this check's own failure.
+   */
+  handedTo?: HandedTo[];
+}
+
+/** One check a result's defect was handed to (CheckResult.handedTo). */
+export interface HandedTo {
+  check: string;
+  /** The request whose answer showed it (`POST https://…/chat/completions`), when it was one answer. */
+  request?: string;
+  /** The handed defect in its own words (results/causes.ts headlineOf): what reports group not-judged results by. */
+  defect?: string;
 }
 
 /** The evidence a verdict rests on. */

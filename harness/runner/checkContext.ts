@@ -137,7 +137,11 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       if ('outOfScope' in v) throw new BlockedError(v.outOfScope, 'out-of-scope');
       // Not served, or "not now" on every try (another request would wait it out again): the served check reports it once.
       const why = 'unavailable' in v ? v.unavailable : 'served' in v && !v.served ? v.why : undefined;
-      if (why !== undefined) throw new BlockedError(`blocked by ${servedCheckId(route.endpoint, route.base)}: ${why}`);
+      if (why !== undefined) {
+        const by = servedCheckId(route.endpoint, route.base);
+        const evidence = 'served' in v ? v.evidence[0] : undefined;
+        throw new BlockedError(`blocked by ${by}: ${why}`, 'blocked', { check: by, ...(evidence ? { evidence } : {}), ...('unavailable' in v ? { unavailable: true as const } : {}) });
+      }
     }
     // A request asking for a feature the run leaves out is not sent either.
     const leftOut = leftOutByRequest(spec, config.without ?? [], req.body);

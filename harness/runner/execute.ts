@@ -52,7 +52,15 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     }
   } catch (err) {
     if (isNotCaptured(err)) return { ...base, verdict: 'skip', skipKind: 'not-recorded', reason: err.message, ...done() };
-    if (isBlocked(err)) return { ...base, verdict: 'skip', skipKind: err.kind, reason: err.message, ...done() };
+    if (isBlocked(err)) {
+      const by = err.by;
+      if (by === undefined) return { ...base, verdict: 'skip', skipKind: err.kind, reason: err.message, ...done() };
+      // "Not now" on every try shows nothing either way: the served check errors for it, and this one stays blocked.
+      if (by.unavailable) return { ...base, verdict: 'skip', skipKind: 'blocked', reason: err.message, handedTo: [{ check: by.check }], ...done() };
+      // Left to the served check, settled once every check has ended (runner/handoff.ts): blocked where it failed, else this check's failure.
+      const handed: Failure = { message: err.message, ownedBy: by.check, ownedOn: 'run', ...(by.evidence ? { evidence: by.evidence, defect: { kind: 'value', what: err.message } } : {}) };
+      return { ...base, verdict: 'fail', failures: [{ ...withReproducer(handed, keyVariable, headerVariables), key: failureKey(check.id, handed) }], ...done() };
+    }
     // The answer it read was shared, and the check that asked first was refused by the budget: this one judged nothing either.
     if (isBudgetReached(err)) return { ...base, verdict: 'skip', skipKind: 'budget', reason: err.message, ...done() };
     // Stopped by the user, not by the endpoint: the check judged nothing.

@@ -1,4 +1,4 @@
-import { attributeOwned } from './owned.ts';
+import { settleHandoffs } from './handoff.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckTracker } from './checkTracker.ts';
@@ -70,7 +70,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
       run.keyRefused = refused;
       run.results = run.results.map((r) => blockedByRefusedKey(r, auth.get(r) ?? NO_REQUESTS, refused));
     }
-    run.results = attributeOwned(run.results);
+    run.results = settleHandoffs(run.results);
   } finally {
     stop?.removeEventListener('abort', cancel);
     clearTimeout(grace);

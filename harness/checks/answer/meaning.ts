@@ -6,6 +6,7 @@ import { currentModels, defineCheck, gradeOf, supportsTools, type Check } from '
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS, toolCallRequest } from '../support/requests.ts';
 import { inconclusive } from '../support/cooperation.ts';
+import { handOffToRule, ownerFor, REQUIRED_FORCES_CALL, shapeHandOff } from '../support/handoff.ts';
 import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
 import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '../support/samples.ts';
 import { brokeOff, type ReadStream } from '../support/stream.ts';
@@ -67,11 +68,20 @@ async function serverClock(ctx: CheckContext, res: CheckResponse): Promise<{ val
   return date === undefined ? ctx.referenceTime() : { value: new Date(date), source: 'the answer\'s Date header' };
 }
 
+/**
+ * A field the judge reads is not there: in a stream, where the description does not list it for
+ * chunks, nothing is shown; in a completion it is the schema check's defect on that answer.
+ */
+function absent(ctx: CheckContext, seen: Seen, what: string, path: string): CheckOutcome {
+  if (seen.where === 'the stream') return inconclusive(`the stream carries no ${what.replace(/^an? /, '')} (the description does not list it for chunks)`);
+  return shapeHandOff(ctx, 'chat_completion', seen.res, seen.carriers[0], `the completion carries no ${what.replace(/^an? /, '')}`, path);
+}
+
 /** `created` near the server's clock. */
 const createdJudge: Judge = async (seen, ctx, meaning) => {
   // A value of another type is the schema checks' business, and judges nothing here.
   const values = seen.carriers.map((c) => c.created).filter((v) => typeof v === 'number');
-  if (values.length === 0) return skip(`${seen.where} carries no numeric \`created\`${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
+  if (values.length === 0) return absent(ctx, seen, 'a numeric `created`', '/created');
   const clock = await serverClock(ctx, seen.res);
   const now = clock.value.getTime() / 1000;
   const tolerance = meaning.tolerance_seconds ?? 86_400;
@@ -89,14 +99,14 @@ const createdJudge: Judge = async (seen, ctx, meaning) => {
 const modelJudge: Judge = async (seen, ctx) => {
   const known = new Set(Object.keys(ctx.spec.models).flatMap((id) => [id, ctx.mapModel(id)]));
   const values = seen.carriers.map((c) => c.model).filter((v) => typeof v === 'string');
-  if (values.length === 0) return skip(`${seen.where} carries no \`model\` string${seen.where === 'the stream' ? ' (the description does not list it for chunks)' : ' (schema.chat-completion.matches-schema judges the same completion and reports its absence)'}`, 'inconclusive');
+  if (values.length === 0) return absent(ctx, seen, 'a `model` string', '/model');
   const unknown = [...new Set(values)].filter((v) => !known.has(v as string));
   return outcomeOf(unknown.map((v) => failure(`${seen.where} names model ${shown(v)}, which is no model of the service (${[...new Set(Object.keys(ctx.spec.models).map((id) => ctx.mapModel(id)))].join(', ')})`, seen.res, { path: '/model' })));
 };
 
 /** Every tool call names a function of the request's `tools`. */
 const toolJudge: Judge = async (seen) => {
-  if (seen.toolNames.length === 0) return inconclusive(`${seen.where} makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so no name can be judged`);
+  if (seen.toolNames.length === 0) return handOffToRule(ownerFor(REQUIRED_FORCES_CALL, seen.where === 'the stream'), failure(`${seen.where} makes no tool call although tool_choice is "required", so no name can be judged`, seen.res));
   const offered = new Set(SAMPLE_TOOLS.map((t) => t.function.name));
   return outcomeOf(seen.toolNames.filter((n) => !offered.has(n)).map((n) => failure(`${seen.where} calls ${shown(n)}, which the request did not offer (${[...offered].join(', ')})`, seen.res)));
 };

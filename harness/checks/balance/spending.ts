@@ -4,6 +4,7 @@ import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts
 import { get, isObject, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import { inconclusive } from '../support/cooperation.ts';
+import { shapeHandOff, statusHandOff } from '../support/handoff.ts';
 import { chat } from '../support/requests.ts';
 
 const amount = (v: unknown) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
@@ -12,7 +13,7 @@ async function balances(ctx: CheckContext) {
   const res = await ctx.send({ base: 'base_url', method: 'GET', path: '/user/balance' });
   const { body } = await readJson(res);
   const info = get(body, 'balance_infos', 0);
-  return { res, granted: amount(get(info, 'granted_balance')), toppedUp: amount(get(info, 'topped_up_balance')), ok: res.status === 200 && isObject(info) };
+  return { res, body, granted: amount(get(info, 'granted_balance')), toppedUp: amount(get(info, 'topped_up_balance')), ok: res.status === 200 && isObject(info) };
 }
 
 /** Granted balance is spent before topped-up balance: one paid request may not lower topped-up while granted is left. */
@@ -29,8 +30,8 @@ export function balanceChecks(spec: Spec): Check[] {
       chain: 3,
       async run(ctx) {
         const before = await balances(ctx);
-        if (!before.ok) return skip(`GET /user/balance answered ${before.res.status}: nothing to compare (schema.balance.matches-schema judges the balance answer)`, 'inconclusive');
-        if (before.granted === undefined || before.toppedUp === undefined) return skip('balance amounts are not decimal strings (schema.balance.matches-schema reports it on the balance answer)', 'inconclusive');
+        if (before.res.status !== 200) return statusHandOff('balance', before.res, `GET /user/balance answered ${before.res.status}: nothing to compare`);
+        if (!before.ok || before.granted === undefined || before.toppedUp === undefined) return shapeHandOff(ctx, 'balance', before.res, before.body, 'the balance carries no decimal-string amounts to compare', '/balance_infos/0', { premise: 'the description does not require them' });
         if (before.granted <= 0) return skip('the granted balance is empty: the order cannot be observed', 'inconclusive');
         const res = await ctx.send(chat(ctx));
         await res.text();

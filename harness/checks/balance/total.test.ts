@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
 import { buildRegistry } from '../index.ts';
-import { BALANCE_SCHEMA_CHECK, judgeBalanceTotals } from './total.ts';
+import { judgeBalanceTotals } from './total.ts';
+import { schemaCheckOf } from '../support/handoff.ts';
 
 const { spec } = loadSpec();
 const sum = spec.meanings['balance-total-is-sum']!.sum!;
@@ -78,6 +79,6 @@ describe('the balance total check', () => {
   });
 
   test('defers a premise to a check that exists', () => {
-    expect(registry.all().map((c) => c.id)).toContain(BALANCE_SCHEMA_CHECK);
+    expect(registry.all().map((c) => c.id)).toContain(schemaCheckOf('balance'));
   });
 });

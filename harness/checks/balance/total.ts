@@ -4,13 +4,10 @@ import { formatUsd, parseUsd, PICO_DECIMALS } from '#harness/spec/money.ts';
 import type { CheckOutcome } from '../context.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject } from '../support/body.ts';
-import { inconclusive } from '../support/cooperation.ts';
+import { shapeHandOff, statusHandOff } from '../support/handoff.ts';
 import { failure, outcomeOf, shown } from '../support/outcome.ts';
 
 type Sum = NonNullable<Meaning['sum']>;
-
-/** The check that judges whether the balance answer has its amounts, as decimal strings. */
-export const BALANCE_SCHEMA_CHECK = 'schema.balance.matches-schema';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -82,10 +79,10 @@ export function balanceTotalChecks(spec: Spec): Check[] {
           // The balance answer the schema check judges: one answer for both.
           const { res, body, unreadable } = await sample(ctx, { base: 'base_url', method: 'GET', path: '/user/balance' });
           if (res.status !== 200 || unreadable !== undefined) {
-            return inconclusive(`GET /user/balance was answered HTTP ${res.status}${unreadable === undefined ? '' : ` (${unreadable})`}, so no total can be added up (${BALANCE_SCHEMA_CHECK} judges that answer)`);
+            return statusHandOff('balance', res, `GET /user/balance was answered HTTP ${res.status}${unreadable === undefined ? '' : ` (${unreadable})`}, so no total can be added up`);
           }
           const judged = judgeBalanceTotals(body, sum);
-          if ('premise' in judged) return inconclusive(`${judged.premise} (${BALANCE_SCHEMA_CHECK} judges the amounts)`);
+          if ('premise' in judged) return shapeHandOff(ctx, 'balance', res, body, judged.premise, '/balance_infos', { premise: 'the description does not require more' });
           return outcomeOf(judged.broken.map((b) => failure(b.message, res, { path: `/balance_infos/${b.index}` })));
         },
       }),

@@ -1,3 +1,4 @@
+import { handOff, schemaCheckOf, shapeHandOff } from '../support/handoff.ts';
 import type { CheckContext, CheckResponse } from '../context.ts';
 import { sample } from '../support/samples.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -72,7 +73,7 @@ export function baseChecks(spec: Spec): Check[] {
         if (waiting) return inconclusive(waiting);
         if (alias.status !== root.status) return outcomeOf([failure(`{base_url}/v1 answered ${alias.status} where {base_url} answered ${root.status}`, alias)]);
         if (a.ok !== b.ok) return outcomeOf([failure(a.ok ? `the /v1 answer is not JSON (${(b as { why: string }).why}) where the {base_url} answer is` : 'the /v1 answer is JSON where the {base_url} answer is not', alias)]);
-        if (!a.ok || !b.ok) return inconclusive('neither answer is JSON, so there are no fields to compare (the schema checks report it)');
+        if (!a.ok || !b.ok) return handOff(schemaCheckOf('chat_completion'), failure(`neither answer is JSON (${(a as { why: string }).why}), so there are no fields to compare`, root));
         // Two answers alike in having nothing compare nothing: parity needs fields to hold.
         if (!isObject(a.body) || Object.keys(a.body).length === 0) return inconclusive(`the {base_url} answer carries no field to compare (${shown(a.body)})`);
         return outcomeOf(differences(a.body, b.body).map((d) => failure(d, alias)));
@@ -94,7 +95,7 @@ export function baseChecks(spec: Spec): Check[] {
         if (waiting) return inconclusive(waiting);
         if (alias.status !== root.status) return outcomeOf([failure(`GET {base_url}/v1/models answered ${alias.status} where GET {base_url}/models answered ${root.status}`, alias)]);
         if (alias.status !== 200) return outcomeOf([failure(`{base_url}/v1/models answered ${alias.status}`, alias)]);
-        if (!Array.isArray(get(rootBody, 'data')) && !Array.isArray(get(aliasBody, 'data'))) return inconclusive('neither list carries `data`, so there are no model ids to compare (models.list.names-model-ids reports it)');
+        if (!Array.isArray(get(rootBody, 'data')) && !Array.isArray(get(aliasBody, 'data'))) return shapeHandOff(ctx, 'model_list', root, rootBody, 'neither list carries `data`, so there are no model ids to compare', '/data');
         return outcomeOf(a === b ? [] : [failure(`model ids differ: ${a} vs ${b}`, alias)]);
       },
     }),

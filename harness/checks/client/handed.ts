@@ -1,6 +1,8 @@
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { get, isObject } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
+import { handOff, handOffToRule, REQUIRED_FORCES_CALL, shapeHandOff, statusHandOff } from '../support/handoff.ts';
+import { failure, statusDefect } from '../support/outcome.ts';
 import { UNKNOWN_MODEL } from '../support/build.ts';
 import { chatBody, messagesRequest } from '../support/requests.ts';
 import { endedUnfinished, type ReadStream } from '../support/stream.ts';
@@ -10,16 +12,17 @@ import type { SseEvent } from '#harness/core/sseFold.ts';
 /**
  * The answers the client checks hand over (every chat client the same ones), each with the premise a
  * client verdict on it rests on: an answer to hand at all. Where the premise fails the verdict is
- * inconclusive, and names the check that judges that answer itself.
+ * inconclusive; where another check judges that answer (its status, its shape), the defect is handed
+ * to it (support/handoff.ts).
  */
 export type Handed<T extends SharedAnswer = SharedAnswer> = { seen: T } | { outcome: CheckOutcome };
 
 /** The plain completion, answered 200 with a JSON body. */
 export async function completionToHand(ctx: CheckContext): Promise<Handed> {
   const seen = await plainCompletion(ctx);
-  if (seen.res.status !== 200 || seen.body === undefined) return { outcome: inconclusive(`the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.chat-completion.matches-schema judges that answer`) };
+  if (seen.res.status !== 200 || seen.body === undefined) return { outcome: statusHandOff('chat_completion', seen.res, `the completion was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}: no completion to hand the client`) };
   // A client that copes with a body holding no message coped with nothing a completion says.
-  if (!isObject(get(seen.body, 'choices', 0, 'message'))) return { outcome: inconclusive('the completion carries no message (choices[0].message) to hand the client; schema.chat-completion.matches-schema judges that answer') };
+  if (!isObject(get(seen.body, 'choices', 0, 'message'))) return { outcome: shapeHandOff(ctx, 'chat_completion', seen.res, seen.body, 'the completion carries no message (choices[0].message) to hand the client', '/choices/0/message') };
   return { seen };
 }
 
@@ -28,11 +31,11 @@ export async function streamToHand(ctx: CheckContext, which: 'plain' | 'tool-cal
   const seen = await (which === 'plain' ? streamedCompletion(ctx) : streamedToolCall(ctx));
   const stream = seen.stream;
   const judgedBy = which === 'plain' ? 'stream.events.done-last' : 'answer.stream-tool-call.names-an-offered-function';
-  if (seen.res.status !== 200 || stream === undefined) return { outcome: inconclusive(`the ${which === 'plain' ? '' : 'tool-call '}stream was answered HTTP ${seen.res.status}; ${judgedBy} judges that answer`) };
+  if (seen.res.status !== 200 || stream === undefined) return { outcome: handOff(judgedBy, failure(`the ${which === 'plain' ? '' : 'tool-call '}stream was answered HTTP ${seen.res.status}: no stream to hand the client`, seen.res, statusDefect(seen.res))) };
   if (stream.error !== undefined) return { outcome: inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`) };
   const unfinished = endedUnfinished(stream);
   if (unfinished) return { outcome: inconclusive(unfinished) };
-  if (which === 'tool-call' && stream.message.toolCalls.length === 0) return { outcome: inconclusive('the stream makes no tool call although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so there is no call to compare') };
+  if (which === 'tool-call' && stream.message.toolCalls.length === 0) return { outcome: handOffToRule(`${REQUIRED_FORCES_CALL}.streamed`, failure('the stream makes no tool call although tool_choice is "required": no call to hand the client', seen.res)) };
   return { seen: { ...seen, stream } };
 }
 
@@ -46,8 +49,8 @@ export async function refusalToHand(ctx: CheckContext): Promise<Handed> {
 /** The messages-format reply, answered 200 with a JSON body. */
 export async function messagesReplyToHand(ctx: CheckContext): Promise<Handed> {
   const seen = await messagesAnswer(ctx);
-  if (seen.res.status !== 200 || seen.body === undefined) return { outcome: inconclusive(`the messages-format request was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}; schema.messages-response.matches-schema judges that answer`) };
-  if (!Array.isArray(get(seen.body, 'content'))) return { outcome: inconclusive('the messages-format reply carries no `content` to hand the client; schema.messages-response.matches-schema judges that answer') };
+  if (seen.res.status !== 200 || seen.body === undefined) return { outcome: statusHandOff('messages_response', seen.res, `the messages-format request was answered HTTP ${seen.res.status}${seen.unreadable ? ` (${seen.unreadable})` : ''}: no reply to hand the client`) };
+  if (!Array.isArray(get(seen.body, 'content'))) return { outcome: shapeHandOff(ctx, 'messages_response', seen.res, seen.body, 'the messages-format reply carries no `content` to hand the client', '/content') };
   return { seen };
 }
 
@@ -55,7 +58,7 @@ export async function messagesReplyToHand(ctx: CheckContext): Promise<Handed> {
 export async function messagesStreamToHand(ctx: CheckContext): Promise<Handed<SharedAnswer & { events: SseEvent[] }>> {
   const seen = await messagesStreamed(ctx);
   const events = seen.events ?? [];
-  if (seen.res.status !== 200 || events.length === 0) return { outcome: inconclusive(`the streamed messages-format request was answered HTTP ${seen.res.status}${seen.res.status === 200 ? ' with no event' : ''}; messages.stream.events-in-format-order judges that answer`) };
+  if (seen.res.status !== 200 || events.length === 0) return { outcome: handOff('messages.stream.events-in-format-order', failure(`the streamed messages-format request was answered HTTP ${seen.res.status}${seen.res.status === 200 ? ' with no event' : ''}: no stream to hand the client`, seen.res, seen.res.status === 200 ? {} : statusDefect(seen.res))) };
   return { seen: { ...seen, events } };
 }
 

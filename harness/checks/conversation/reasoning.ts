@@ -41,7 +41,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
         const message = get(first.body, 'choices', 0, 'message');
         const reasoning = get(message, 'reasoning_content');
         if (first.res.status !== 200 || typeof reasoning !== 'string' || reasoning === '') {
-          return inconclusive(`the first turn (HTTP ${first.res.status}) carries no reasoning_content (${shown(reasoning)}) to send back; the lifecycle checks judge the routing`);
+          return inconclusive(`the first turn (HTTP ${first.res.status}) carries no reasoning_content (${shown(reasoning)}) to send back, so its refusal cannot be shown`);
         }
         const next = { role: 'user', content: 'Repeat: second turn' };
         const turn = { role: 'assistant', content: get(message, 'content') ?? '' };

@@ -8,6 +8,7 @@ import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { inconclusive, repeated } from '../support/cooperation.ts';
 import { failure, outcomeOf, pass, shown, shownBody, statusDefect } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
+import { handOffToRule } from '../support/handoff.ts';
 
 type Message = Record<string, unknown>;
 
@@ -72,7 +73,7 @@ async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckO
   const content = get(read.body, 'choices', 0, 'message', 'content');
   // Another call under `none` breaks Rule 3, which rule.chat.tool-choice.none-forbids-tools reports: one finding per cause.
   if (finish === 'tool_calls' || get(read.body, 'choices', 0, 'message', 'tool_calls') !== undefined) {
-    return inconclusive(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}), so whether the result is answered with text cannot be seen; rule.chat.tool-choice.none-forbids-tools judges the call`);
+    return handOffToRule('rule.chat.tool-choice.none-forbids-tools', failure(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}), so whether the result is answered with text cannot be seen`, res));
   }
   const failures = [];
   const empty = typeof content !== 'string' || content.trim() === '';

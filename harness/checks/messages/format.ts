@@ -8,6 +8,7 @@ import { failure, outcomeOf, pass, shown, skip } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { messagesRequest } from '../support/requests.ts';
 import { sample, messagesAnswer, settled } from '../support/samples.ts';
+import { statusHandOff } from '../support/handoff.ts';
 
 /** The format's errors are the service's, not a model's: judged once, on the default model. */
 const messagesDefaultModel = (m: Model) => messagesModels(m) && m.default;
@@ -53,7 +54,7 @@ export function messagesFormatChecks(spec: Spec): Check[] {
       appliesTo: messagesModels,
       async run(ctx) {
         const { res, body, unreadable } = await messagesAnswer(ctx);
-        if (res.status !== 200 || body === undefined) return skip(`the messages-format request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}; schema.messages-response.matches-schema judges that`, 'inconclusive');
+        if (res.status !== 200 || body === undefined) return statusHandOff('messages_response', res, `the messages-format request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}: no reply to judge`);
         return outcomeOf(shapeDepartures(body).map((d) => failure(`the reply departs from the messages format's convention: ${d}`, res)));
       },
     }),

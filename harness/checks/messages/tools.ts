@@ -9,6 +9,7 @@ import { failure, outcomeOf, shown, shownBody, statusDefect } from '../support/o
 import { sample } from '../support/samples.ts';
 import { ROOM_TOKENS } from '../support/premises.ts';
 import { TOOL_RESULT, WEATHER_QUESTION } from '../conversation/turns.ts';
+import { handOff } from '../support/handoff.ts';
 
 /** The chat format's sample tools in the messages format's shape (`input_schema`). */
 const TOOLS = SAMPLE_TOOLS.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
@@ -58,7 +59,7 @@ export function messagesToolChecks(spec: Spec): Check[] {
       async run(ctx) {
         const first = await forcedToolUse(ctx);
         const block = toolUseBlock(first.body);
-        if (first.res.status !== 200 || !isObject(block) || typeof block.id !== 'string') return inconclusive(`the forced tool use (HTTP ${first.res.status}) gave no tool_use block with an id to answer; messages.tools.named-tool-used judges that`);
+        if (first.res.status !== 200 || !isObject(block) || typeof block.id !== 'string') return handOff('messages.tools.named-tool-used', failure(`the forced tool use (HTTP ${first.res.status}) gave no tool_use block with an id to answer`, first.res));
         const res = await ctx.send(messagesRequest(ctx, {
           messages: [WEATHER_QUESTION, { role: 'assistant', content: get(first.body, 'content') }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: block.id, content: TOOL_RESULT }] }],
           tools: TOOLS,

@@ -6,6 +6,7 @@ import { get, readJson } from '../support/body.ts';
 import { UNKNOWN_MODEL } from '../support/build.ts';
 import { failure, outcomeOf, skip } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
+import { statusHandOff } from '../support/handoff.ts';
 
 /** Every string `id` anywhere in a model list (its container shape is not shown). */
 function idsIn(value: unknown, out: string[] = []): string[] {
@@ -54,7 +55,7 @@ export function modelChecks(spec: Spec): Check[] {
           Promise.all(current.map(async (id) => ({ id, res: (await sample(ctx, { ...chat(ctx), body: chatBody(ctx, { model: ctx.mapModel(id) }) })).res }))),
           sample(ctx, { ...chat(ctx), body: chatBody(ctx, { model: UNKNOWN_MODEL }) }),
         ]);
-        if (res.status !== 200) return skip(`GET /models answered ${res.status} (models.list.names-model-ids judges that)`, 'inconclusive');
+        if (res.status !== 200) return statusHandOff('model_list', res, `GET /models answered ${res.status}: no list to look in`);
         const ids = new Set(idsIn(body));
         const anyId = control.status === 200;
         const bodies = await Promise.all(answers.map(async (a) => readJson(a.res)));

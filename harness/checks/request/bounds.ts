@@ -7,6 +7,7 @@ import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome
 import { judgeRefusal } from '../support/refusal.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { plainCompletion, sample, settled } from '../support/samples.ts';
+import { handOff } from '../support/handoff.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
@@ -151,7 +152,7 @@ export function boundChecks(spec: Spec): Check[] {
           const failures = judged.flat();
           if (failures.length > 0) return (await settled(control), { verdict: 'fail', failures });
           const { res } = await control;
-          if (res.status !== 200) return inconclusive(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}; request.${kebab(name)}.accepted-within-bounds reports it): refusing the values beyond the bounds shows no bound`);
+          if (res.status !== 200) return handOff(acceptanceCheckOf(name), failure(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}): refusing the values beyond the bounds shows no bound`, res, statusDefect(res)));
           return pass();
         },
       }),

@@ -1,6 +1,7 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { createAjv } from '#harness/derive/validators/createAjv.ts';
 import type { Failure } from '#harness/core/outcome.ts';
+import { REQUIRED_FORCES_CALL, type HandedPremise } from '../support/handoff.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS } from '../support/requests.ts';
@@ -28,8 +29,11 @@ export interface Effect {
   prepare?(request: CheckRequest, ctx: CheckContext): void;
   control?(request: CheckRequest): CheckRequest;
   premise?(control: Json): string | undefined;
-  /** Why the answer itself cannot show the effect (no tool call to judge a tool call's form by). */
-  needs?(body: Json): string | undefined;
+  /**
+   * Why the answer itself cannot show the effect (no tool call to judge a tool call's form by): a
+   * premise, or another rule's defect (no call where `tool_choice` is "required"), handed to its check.
+   */
+  needs?(body: Json): string | HandedPremise | undefined;
   /** Why an answer that breaks nothing still shows nothing (it never reached the stop text): asked of a pass only. */
   passNeeds?(body: Json, control?: Json): string | undefined;
   judge?(body: Json, res: CheckResponse, request: CheckRequest, ctx: CheckContext, control?: Json): Failure[];
@@ -44,6 +48,9 @@ export interface Effect {
    */
   shownWhenCut?: true;
 }
+
+/** No call where `tool_choice` is "required": that rule's defect, and nothing of a call to judge here. */
+const NO_CALL: HandedPremise = { owner: REQUIRED_FORCES_CALL, what: 'the reply calls no tool although tool_choice is "required"' };
 
 /** The max_tokens the truncation rule asks for: far below what the prompt asks the model to write. */
 const CUT_AT = 5;
@@ -106,7 +113,7 @@ export const EFFECTS: Record<string, Effect> = {
       say(r, 'What is the weather in Paris? Use get_weather.');
       body(r).tool_choice = 'required';
     },
-    needs: (b) => (toolCalls(b).length > 0 || finish(b) === 'tool_calls' ? undefined : 'the reply calls no tool although tool_choice is "required" (rule.chat.tool-choice.required-forces-call judges that), so what finish_reason goes with a call cannot be seen'),
+    needs: (b) => (toolCalls(b).length > 0 || finish(b) === 'tool_calls' ? undefined : NO_CALL),
     judge: (b, res) => {
       const called = toolCalls(b).length > 0;
       const f = finish(b);
@@ -116,7 +123,7 @@ export const EFFECTS: Record<string, Effect> = {
     },
   },
   arguments_parse_and_match_parameters: {
-    needs: (b) => (toolCalls(b).length > 0 ? undefined : 'the reply calls no tool although tool_choice is "required", so there are no arguments to judge'),
+    needs: (b) => (toolCalls(b).length > 0 ? undefined : NO_CALL),
     prepare: (r) => {
       say(r, 'What is the weather in Paris?');
       body(r).tool_choice = 'required';

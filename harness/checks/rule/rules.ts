@@ -3,6 +3,7 @@ import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '..
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, readJson, type Json } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
+import { handOffToRule, ownerFor, shapeHandOff } from '../support/handoff.ts';
 import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, statusDefect, unsupported } from '../support/outcome.ts';
 import { legacyRulesStand } from '../support/retirement.ts';
@@ -168,9 +169,10 @@ async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Conditi
   if (!effect) return pass();
   if (effect.cannotJudge) return pass(effect.cannotJudge);
   // What the answer says is in its message: an answer without one shows nothing of the effect.
-  if (effect.judge && !isObject(get(body, 'choices', 0, 'message'))) return inconclusive('the answer carries no message (choices[0].message), so what it says cannot be judged (the schema checks report its shape)');
+  if (effect.judge && !isObject(get(body, 'choices', 0, 'message'))) return shapeHandOff(ctx, 'chat_completion', res, body, `${label}the completion carries no message (choices[0].message) whose content could be judged`, '/choices/0/message');
   const missing = effect.needs?.(body);
-  if (missing) return inconclusive(missing);
+  if (typeof missing === 'string') return inconclusive(missing);
+  if (missing) return handOffToRule(ownerFor(missing.owner, streamed), failure(`${label}${missing.what}`, res));
   // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself judges the cut).
   const cut = effect.judgesCut || effect.shownWhenCut ? undefined : cutOff(body);
   if (cut) return inconclusive(cut);

@@ -8,6 +8,7 @@ import { chat, chatBody, fim, messagesRequest } from '../support/requests.ts';
 import { failure, outcomeOf, pass, schemaFailure, skip, statusDefect, unsupported } from '../support/outcome.ts';
 import { isObject } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
+import { ownedBy, SCHEMA_SUBJECTS, type ShapedObject } from '../support/handoff.ts';
 import { plainCompletion, sample, streamedWithUsage } from '../support/samples.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
 import type { Model } from '#harness/spec/model.ts';
@@ -17,8 +18,7 @@ import type { Model } from '#harness/spec/model.ts';
  * whose chunks were judged as they arrived (a stream may be too long to keep its chunks).
  */
 interface Source {
-  object: string;
-  subject: string;
+  object: ShapedObject;
   appliesTo: (m: Model) => boolean;
   bodies(ctx: CheckContext): Promise<({ res: CheckResponse; expectStatus: (s: number) => boolean } & ({ bodies: unknown[]; unreadable?: string } | { stream: ReadStream | undefined })) | { unsupported: string }>;
 }
@@ -32,10 +32,11 @@ function single(make: (ctx: CheckContext) => CheckRequest, expectStatus = ok) {
   };
 }
 
+const EMPTY_MESSAGES = (ctx: CheckContext): CheckRequest => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(ctx, { messages: [] }) });
+
 const SOURCES: Source[] = [
   {
     object: 'chat_completion',
-    subject: 'chat-completion',
     appliesTo: currentModels,
     bodies: async (ctx) => {
       const { res, body, unreadable } = await plainCompletion(ctx);
@@ -44,7 +45,6 @@ const SOURCES: Source[] = [
   },
   {
     object: 'chat_completion_chunk',
-    subject: 'stream-chunk',
     appliesTo: currentModels,
     // The stream asked to carry usage, as clients ask: its usage chunk is judged too, so the usage
     // checks of that same answer can leave a missing usage field to this check.
@@ -53,28 +53,25 @@ const SOURCES: Source[] = [
       return { res, stream, expectStatus: ok };
     },
   },
-  { object: 'model_list', subject: 'model-list', appliesTo: defaultModelOnly, bodies: single(() => ({ base: 'base_url', method: 'GET', path: '/models' })) },
-  { object: 'balance', subject: 'balance', appliesTo: defaultModelOnly, bodies: single(() => ({ base: 'base_url', method: 'GET', path: '/user/balance' })) },
+  { object: 'model_list', appliesTo: defaultModelOnly, bodies: single(() => ({ base: 'base_url', method: 'GET', path: '/models' })) },
+  { object: 'balance', appliesTo: defaultModelOnly, bodies: single(() => ({ base: 'base_url', method: 'GET', path: '/user/balance' })) },
   {
     object: 'fim_completion',
-    subject: 'fim-completion',
     appliesTo: fimModels,
     bodies: single(fim),
   },
   {
     object: 'messages_response',
-    subject: 'messages-response',
     appliesTo: messagesModels,
     bodies: single(messagesRequest),
   },
   {
     object: 'error_envelope',
-    subject: 'error-envelope',
     appliesTo: defaultModelOnly,
     // An error to judge: `messages: []` (400), or, where that is accepted, a wrong key (401).
     bodies: async (ctx) => {
       const refused = (s: number) => s >= 400;
-      const empty = await single((c) => ({ base: 'base_url', method: 'POST', path: '/chat/completions', body: chatBody(c, { messages: [] }) }), refused)(ctx);
+      const empty = await single(EMPTY_MESSAGES, refused)(ctx);
       if (refused(empty.res.status)) return empty;
       return single((c) => ({ ...chat(c), auth: 'wrong' }), refused)(ctx);
     },
@@ -130,6 +127,22 @@ function judgeStreamed(stream: ReadStream | undefined, res: CheckResponse, level
   return outcomeOf(out);
 }
 
+/**
+ * No refusal came to judge: empty `messages` and then an unknown key were both accepted. Each is a
+ * defect of its own rule's check, handed there on its answer: where both fail on them, there was
+ * no envelope to judge; where one does not, this check reports it.
+ */
+async function noRefusal(ctx: CheckContext, wrongKey: CheckResponse): Promise<CheckOutcome> {
+  const { res: empty } = await sample(ctx, EMPTY_MESSAGES(ctx));
+  return {
+    verdict: 'fail',
+    failures: [
+      ownedBy('rule.chat.messages.non-empty', failure(`no error answer to judge: a request with empty \`messages\` was answered HTTP ${empty.status}`, empty, statusDefect(empty, '4xx'))),
+      ownedBy(`auth.wrong-key.returns-${ctx.spec.authentication.failure_status}`, failure(`no error answer to judge: a request with an unknown key was answered HTTP ${wrongKey.status}`, wrongKey, statusDefect(wrongKey, String(ctx.spec.authentication.failure_status)))),
+    ],
+  };
+}
+
 export function schemaChecks(spec: Spec): Check[] {
   const checks: Check[] = [];
   for (const source of SOURCES) {
@@ -140,7 +153,7 @@ export function schemaChecks(spec: Spec): Check[] {
       if (!levels.has(lvl.level)) continue;
       checks.push(
         defineCheck({
-          id: `schema.${source.subject}.${lvl.expectation}`,
+          id: `schema.${SCHEMA_SUBJECTS[source.object]}.${lvl.expectation}`,
           title: `${spec.objects[source.object]!.title} ${lvl.title}`,
           area: 'schema',
           severity: severityOf(lvl.strength),
@@ -153,9 +166,9 @@ export function schemaChecks(spec: Spec): Check[] {
             if ('unsupported' in got) return unsupported(got.unsupported);
             if (!got.expectStatus(got.res.status)) {
               if (got.res.status === 404 && source.object !== 'error_envelope') return unsupported(`the endpoint answered 404: not served here`);
-              // No refusal came, so there is no envelope to judge: the status is the rule checks' finding.
-              if (source.object === 'error_envelope') return skip(`no error answer to judge: a request with empty \`messages\` was answered HTTP ${got.res.status} (rule.chat.messages.non-empty judges the status)`, 'inconclusive');
-              return outcomeOf([failure(`expected a ${source.object === 'error_envelope' ? 'refusal' : 'success'} to judge, got HTTP ${got.res.status}`, got.res, statusDefect(got.res, source.object === 'error_envelope' ? '4xx' : '200'))]);
+              // No refusal came, so there is no envelope to judge: the statuses are their own checks' findings.
+              if (source.object === 'error_envelope') return noRefusal(ctx, got.res);
+              return outcomeOf([failure(`expected a success to judge, got HTTP ${got.res.status}`, got.res, statusDefect(got.res, '200'))]);
             }
             if ('stream' in got) return judgeStreamed(got.stream, got.res, lvl.level);
             if (got.bodies.length === 0) return outcomeOf([failure(`no JSON body to judge${got.unreadable === undefined ? '' : `: ${got.unreadable}`}`, got.res)]);

@@ -9,6 +9,7 @@ import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
 import { sample, streamedCompletion } from '../support/samples.ts';
 import { brokeOff, endedUnfinished, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
+import { handOff, handOffToRule, REQUIRED_FORCES_CALL } from '../support/handoff.ts';
 
 type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
 
@@ -98,7 +99,7 @@ export function streamChecks(spec: Spec): Check[] {
       async run(ctx) {
         const { res } = await streamedCompletion(ctx);
         // A refusal is not a stream served as anything: the stream.events checks report its status.
-        if (res.status !== 200) return inconclusive(`the streamed request was answered HTTP ${res.status}, not a stream (stream.events.done-last reports the status)`);
+        if (res.status !== 200) return handOff('stream.events.done-last', failure(`the streamed request was answered HTTP ${res.status}, not a stream`, res, statusDefect(res)));
         return isEventStream(spec, res) ? pass() : outcomeOf([failure(`content-type is ${JSON.stringify(res.headers['content-type'] ?? '')}`, res)]);
       },
     }),
@@ -236,7 +237,7 @@ export function streamChecks(spec: Spec): Check[] {
         const cut = cutOffBy(m.finishReason, get(m.usage, 'completion_tokens'));
         if (cut !== undefined) return inconclusive(cut);
         // No call at all is rule.chat.tool-choice.required-forces-call.streamed's finding: how calls add up needs a call.
-        if (m.toolCalls.length === 0) return inconclusive(`the stream holds no tool call (finish_reason ${shown(m.finishReason)}), so how calls add up cannot be seen; rule.chat.tool-choice.required-forces-call.streamed judges that no call was made`);
+        if (m.toolCalls.length === 0) return handOffToRule(`${REQUIRED_FORCES_CALL}.streamed`, failure(`the stream holds no tool call although tool_choice is "required" (finish_reason ${shown(m.finishReason)}), so how calls add up cannot be seen`, res));
         const out: Failure[] = [];
         for (const c of m.toolCalls) {
           const name = c.name.text.slice(0, 100);

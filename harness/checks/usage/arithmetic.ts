@@ -1,5 +1,6 @@
 import type { Meaning, Spec } from '#harness/spec/model.ts';
-import type { CheckOutcome, CheckResponse } from '../context.ts';
+import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
+import { shapeHandOff } from '../support/handoff.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { addUp } from '#harness/derive/meanings/sums.ts';
 import { get, isObject } from '../support/body.ts';
@@ -14,13 +15,17 @@ const SUBJECTS: Record<string, { subject: string; expectation: string }> = {
 };
 
 /**
- * The sum a usage object breaks, or why it cannot be judged (a field absent or not a number): an
- * absent field is its own verdict, reported once by `owner`, the schema check that judged this same answer.
+ * The sum a usage object breaks, or why it cannot be judged (a field absent or not a number). In a
+ * completion, a usage the schema requires is the schema check's defect on this same answer, handed
+ * there; a part it leaves optional, and a stream's usage (the description does not say a stream
+ * sends it), are premises that failed.
  */
-function judgeSum(usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckResponse, where: string, owner: string): CheckOutcome {
-  if (!isObject(usage)) return skip(`inconclusive: ${where} carries no usage object to add up (${owner} judges the same answer and reports its absence)`, 'inconclusive');
+function judgeSum(ctx: CheckContext, usage: unknown, sum: NonNullable<Meaning['sum']>, res: CheckResponse, body: unknown | undefined): CheckOutcome {
+  const where = body === undefined ? 'the stream' : 'the completion';
+  const lacks = (what: string) => (body === undefined ? skip(`inconclusive: ${where}: ${what} (the description does not say a stream sends usage)`, 'inconclusive') : shapeHandOff(ctx, 'chat_completion', res, body, `${where}: ${what}`, '/usage', { premise: 'the description does not require it' }));
+  if (!isObject(usage)) return lacks('carries no usage object to add up');
   const a = addUp(usage, sum);
-  if ('missing' in a) return skip(`inconclusive: ${where}: usage has no numeric ${a.missing.map((n) => `\`${n}\``).join(', ')} to add up (${owner} judges the same answer and reports it)`, 'inconclusive');
+  if ('missing' in a) return lacks(`usage has no numeric ${a.missing.map((n) => `\`${n}\``).join(', ')} to add up`);
   if (a.holds) return outcomeOf([]);
   return outcomeOf([failure(`${where}: ${a.terms} = ${a.added}, but ${sum.total} is ${a.total}`, res, { path: '/usage' })]);
 }
@@ -44,7 +49,7 @@ export function usageChecks(spec: Spec): Check[] {
         async run(ctx) {
           const { res, body, unreadable } = await plainCompletion(ctx);
           if (res.status !== 200 || body === undefined) return skip(`the completion request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so usage cannot be judged`, 'inconclusive');
-          return judgeSum(get(body, 'usage'), sum, res, 'the completion', 'schema.chat-completion.matches-schema');
+          return judgeSum(ctx, get(body, 'usage'), sum, res, body);
         },
       }),
       defineCheck({
@@ -56,8 +61,8 @@ export function usageChecks(spec: Spec): Check[] {
           const { res, stream } = await streamedWithUsage(ctx);
           if (res.status !== 200 || !stream) return skip(`the streamed request was answered HTTP ${res.status}, so usage cannot be judged`, 'inconclusive');
           if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
-          if (stream.message.usage === undefined || stream.message.usage === null) return skip('the stream sends no usage, even asked with `stream_options.include_usage` (the description does not say it does; stream.usage.in-final-chunk reports it)', 'inconclusive');
-          return judgeSum(stream.message.usage, sum, res, 'the stream', 'schema.stream-chunk.matches-unstated-shapes');
+          if (stream.message.usage === undefined || stream.message.usage === null) return skip('inconclusive: the stream sends no usage, even asked with `stream_options.include_usage` (the description does not say it does)', 'inconclusive');
+          return judgeSum(ctx, stream.message.usage, sum, res, undefined);
         },
       }),
     ];
