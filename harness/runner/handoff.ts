@@ -18,12 +18,18 @@ import { isFailing } from '#harness/results/failing.ts';
  * - `run`: anywhere in the run (a route-level block: the served check runs on one model); the
  *   result that stands is `blocked`;
  * - absent: anywhere on the same model (a parameter's acceptance, judged on the owner's requests).
+ *
+ * A rule's check and its streamed twin (`<id>.streamed`) judge the same rule: either failing reports
+ * it. An owner that itself handed the defect on failed on it all the same: the chain ends where it
+ * is reported (its own settling says where).
  */
+const STREAMED = '.streamed';
+
 export function settleHandoffs(results: readonly CheckResult[]): CheckResult[] {
   const failing = results.filter((r) => isFailing(r.verdict));
   const owned = (f: Failure, model: string): boolean =>
     failing.some((o) => {
-      if (o.checkId !== f.ownedBy) return false;
+      if (o.checkId !== f.ownedBy && o.checkId !== `${f.ownedBy}${STREAMED}`) return false;
       if (f.ownedOn === 'run') return true;
       if (o.model !== model) return false;
       if (f.ownedOn !== 'answer') return true;

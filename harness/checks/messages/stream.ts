@@ -7,6 +7,7 @@ import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
 import { messagesStreamed } from '../support/samples.ts';
 import { eventStreamType, isEventStream } from '../support/stream.ts';
 import { STOP_REASONS } from './format.ts';
+import { statusHandOff } from '../support/handoff.ts';
 
 /** Events of a messages-format stream, as read: the name and data of each, and what did not parse. */
 interface NamedEvent {
@@ -71,7 +72,8 @@ export function messagesStreamChecks(spec: Spec): Check[] {
       async run(ctx) {
         // The stream the anthropic client is handed too (client/anthropic.ts): one answer for both.
         const { res, events = [] } = await messagesStreamed(ctx);
-        if (res.status !== 200) return skip(`the streamed messages-format request was answered HTTP ${res.status}`, 'inconclusive');
+        // A refusal of a valid request is the defect the reply's schema check reports where the reply is refused alike.
+        if (res.status !== 200) return statusHandOff('messages_response', res, `the streamed messages-format request was answered HTTP ${res.status}`);
         if (!isEventStream(ctx.spec, res)) return outcomeOf([failure(`a streamed messages-format request was answered as ${shown(res.headers['content-type'] ?? '')}, not an SSE stream (${eventStreamType(ctx.spec)})`, res)]);
         return outcomeOf(orderDepartures(events.map(named)).map((d) => failure(`the stream departs from the messages format's event order: ${d}`, res)));
       },
