@@ -54,3 +54,22 @@ test('a route-level block stands where its served check failed on any model of t
   expect(settled).toMatchObject({ verdict: 'skip', skipKind: 'blocked', reason: blocked.message, handedTo: [{ check: SERVED }] });
   expect(settleHandoffs([result('fim.x.y', 'fail', [blocked], 'flash')])[0]!.verdict).toBe('fail');
 });
+
+test("a rule's streamed twin failing settles a hand-off to the rule, on the same model", () => {
+  const RULE = 'rule.chat.tool-choice.required-forces-call';
+  const noCall: Failure = { message: 'the reply calls no tool although tool_choice is "required"', ownedBy: RULE };
+  const [twin] = settleHandoffs([result('answer.tool-call.names-an-offered-function', 'fail', [noCall]), result(RULE, 'skip'), result(`${RULE}.streamed`, 'fail', [{ message: 'no call' }])]);
+  expect(twin).toMatchObject({ verdict: 'skip', skipKind: 'inconclusive', handedTo: [{ check: RULE }] });
+  // Neither failed (the rule was inconclusive, its twin passed): nothing reports the missing call but this check.
+  const [alone] = settleHandoffs([result('answer.tool-call.names-an-offered-function', 'fail', [noCall]), result(RULE, 'skip'), result(`${RULE}.streamed`, 'pass')]);
+  expect(alone!.verdict).toBe('fail');
+});
+
+test('a chain of hand-offs stands where its end failed: an owner that handed the defect on failed on it too', () => {
+  const [first, second] = settleHandoffs([
+    result('client.anthropic.stream', 'fail', [{ message: 'HTTP 500', ownedBy: 'messages.stream.events-in-format-order', ownedOn: 'answer', evidence: exchange({ s: 1 }) }]),
+    result('messages.stream.events-in-format-order', 'fail', [{ message: 'HTTP 500', ownedBy: 'schema.messages-response.matches-schema', ownedOn: 'answer', defect: { kind: 'status', expected: '200', got: 500 }, evidence: exchange({ s: 1 }) }]),
+    result('schema.messages-response.matches-schema', 'fail', [{ message: 'expected a success', defect: { kind: 'status', expected: '200', got: 500 }, evidence: exchange({ s: 2 }) }]),
+  ]);
+  expect([first!.verdict, second!.verdict]).toEqual(['skip', 'skip']);
+});
