@@ -6,7 +6,7 @@ import { currentModels, defineCheck, gradeOf, supportsTools, type Check } from '
 import { get, isObject, type Json } from '../support/body.ts';
 import { SAMPLE_TOOLS, toolCallRequest } from '../support/requests.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { handOffToRule, ownerFor, REQUIRED_FORCES_CALL, shapeHandOff } from '../support/handoff.ts';
+import { handOffOnModel, ownerFor, REQUIRED_FORCES_CALL, shapeHandOff } from '../support/handoff.ts';
 import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
 import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '../support/samples.ts';
 import { brokeOff, type ReadStream } from '../support/stream.ts';
@@ -106,7 +106,7 @@ const modelJudge: Judge = async (seen, ctx) => {
 
 /** Every tool call names a function of the request's `tools`. */
 const toolJudge: Judge = async (seen) => {
-  if (seen.toolNames.length === 0) return handOffToRule(ownerFor(REQUIRED_FORCES_CALL, seen.where === 'the stream'), failure(`${seen.where} makes no tool call although tool_choice is "required", so no name can be judged`, seen.res));
+  if (seen.toolNames.length === 0) return handOffOnModel(ownerFor(REQUIRED_FORCES_CALL, seen.where === 'the stream'), failure(`${seen.where} makes no tool call although tool_choice is "required", so no name can be judged`, seen.res));
   const offered = new Set(SAMPLE_TOOLS.map((t) => t.function.name));
   return outcomeOf(seen.toolNames.filter((n) => !offered.has(n)).map((n) => failure(`${seen.where} calls ${shown(n)}, which the request did not offer (${[...offered].join(', ')})`, seen.res)));
 };

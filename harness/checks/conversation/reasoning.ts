@@ -64,7 +64,8 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
       appliesTo: modelsOf(v4),
       chain: 3,
       async run(ctx) {
-        const call = await toolCallOf(ctx, { ...thinkingOn, max_tokens: THINKING_ROOM });
+        const call = await toolCallOf(ctx, { ...thinkingOn, max_tokens: THINKING_ROOM }, 'a thinking-mode request forcing get_weather');
+        if ('outcome' in call) return call.outcome;
         if ('why' in call) return inconclusive(`in thinking mode, ${call.why}`);
         const reasoning = call.message.reasoning_content;
         if (typeof reasoning !== 'string' || reasoning === '') return inconclusive(`the thinking-mode tool call carries no reasoning_content (${shown(reasoning)}), so leaving it out of the turn sent back shows nothing`);

@@ -8,7 +8,7 @@ import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { inconclusive, repeated } from '../support/cooperation.ts';
 import { failure, outcomeOf, pass, shown, shownBody, statusDefect } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
-import { handOffToRule } from '../support/handoff.ts';
+import { handOffOnModel, NAMED_FORCES_FUNCTION, shapeHandOff } from '../support/handoff.ts';
 
 type Message = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ function forcedToolCall(ctx: CheckContext, extra: Record<string, unknown> = {}) 
 }
 
 /** The tool call a forced request was answered with, or why there is none to send back. */
-export async function toolCallOf(ctx: CheckContext, extra: Record<string, unknown> = {}): Promise<{ message: Message; callId: string; res: CheckResponse } | { why: string }> {
+export async function toolCallOf(ctx: CheckContext, extra: Record<string, unknown> = {}, asked = `a request forcing ${WEATHER}`): Promise<{ message: Message; callId: string; res: CheckResponse } | { why: string } | { outcome: CheckOutcome }> {
   const { res, body, unreadable } = await forcedToolCall(ctx, extra);
   if (res.status !== 200 || body === undefined) return { why: `the forced tool call was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}` };
   // A call cut off by max_tokens is half a call: sending it back would judge the cut, not the round trip.
@@ -38,7 +38,11 @@ export async function toolCallOf(ctx: CheckContext, extra: Record<string, unknow
   if (cut !== undefined) return { why: `the forced tool call: ${cut}` };
   const message = get(body, 'choices', 0, 'message');
   const callId = get(message, 'tool_calls', 0, 'id');
-  if (!isObject(message) || typeof callId !== 'string') return { why: `the answer to a request forcing ${WEATHER} holds no tool call with an id (${shown(get(message, 'tool_calls'))}); the tool_choice rules judge that` };
+  // No call where one was forced is the named tool_choice rule's defect; a call without an id, or no message, the schema's.
+  if (!isObject(message) || typeof callId !== 'string') {
+    const what = `the answer to ${asked} holds no tool call with an id (${shown(get(message, 'tool_calls'))}), so there is no call to send a result for`;
+    return { outcome: shapeHandOff(ctx, 'chat_completion', res, body, what, '/choices/0/message/tool_calls', handOffOnModel(NAMED_FORCES_FUNCTION, failure(what, res))) };
+  }
   return { message, callId, res };
 }
 
@@ -73,7 +77,7 @@ async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckO
   const content = get(read.body, 'choices', 0, 'message', 'content');
   // Another call under `none` breaks Rule 3, which rule.chat.tool-choice.none-forbids-tools reports: one finding per cause.
   if (finish === 'tool_calls' || get(read.body, 'choices', 0, 'message', 'tool_calls') !== undefined) {
-    return handOffToRule('rule.chat.tool-choice.none-forbids-tools', failure(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}), so whether the result is answered with text cannot be seen`, res));
+    return handOffOnModel('rule.chat.tool-choice.none-forbids-tools', failure(`${what}, sent with \`tool_choice\` "none", was answered with another tool call (finish_reason ${shown(finish)}), so whether the result is answered with text cannot be seen`, res));
   }
   const failures = [];
   const empty = typeof content !== 'string' || content.trim() === '';
@@ -112,6 +116,7 @@ export function conversationChecks(spec: Spec): Check[] {
       chain: 2,
       async run(ctx) {
         const call = await toolCallOf(ctx);
+        if ('outcome' in call) return call.outcome;
         if ('why' in call) return inconclusive(`${call.why}, so there is no call to send a result for`);
         const res = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId), tools: SAMPLE_TOOLS, tool_choice: 'none', max_tokens: 64 }));
         return judgeToolAnswer(res, 'the tool result (the assistant turn with its `tool_calls`, then a `tool` message naming the call)');

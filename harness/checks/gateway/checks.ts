@@ -8,7 +8,7 @@ import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { modelMax } from '../support/build.ts';
 import { answerDifferences, answerFacts, errorOf, incidentalChanges, requestDifferences, usageDifferences } from './differences.ts';
 import { changeFailure, lastOf, NO_UPSTREAM, through, upstreamBody, type Pair } from './pair.ts';
-import { handOffToRule } from '../support/handoff.ts';
+import { handOffOnModel } from '../support/handoff.ts';
 
 /**
  * What a gateway changed between its client and the service it fronts (issue 33), judged with the
@@ -218,7 +218,7 @@ export function gatewayChecks(spec: Spec): Check[] {
         const j = judged(await through(ctx, { ...refusedRequest(spec, ctx), final: true }));
         if ('why' in j) return inconclusive(j.why);
         const up = lastOf(j.pair)!;
-        if (j.pair.res.status !== up.response.status) return handOffToRule('gateway.error.status-passed-on', failure(`the client was told HTTP ${j.pair.res.status} where the upstream answered ${up.response.status}, so the error passed on is not the upstream's`, j.pair.res, { defect: { kind: 'changed', path: 'status', change: 'replaced', atUpstream: String(up.response.status), atClient: String(j.pair.res.status), what: `HTTP ${up.response.status} passed on as ${j.pair.res.status}` } }));
+        if (j.pair.res.status !== up.response.status) return handOffOnModel('gateway.error.status-passed-on', failure(`the client was told HTTP ${j.pair.res.status} where the upstream answered ${up.response.status}, so the error passed on is not the upstream's`, j.pair.res, { defect: { kind: 'changed', path: 'status', change: 'replaced', atUpstream: String(up.response.status), atClient: String(j.pair.res.status), what: `HTTP ${up.response.status} passed on as ${j.pair.res.status}` } }));
         const [told, sent] = [errorOf(j.pair.text), errorOf(up.response.body)];
         if (sent === undefined) return inconclusive(`the upstream's HTTP ${up.response.status} carried no error envelope to compare`);
         const failures = (['type', 'code', 'message'] as const).flatMap((k) => {
@@ -248,7 +248,7 @@ export function gatewayChecks(spec: Spec): Check[] {
           if (!Number.isFinite(told)) return outcomeOf([failure(`the upstream's 429 said Retry-After: ${wait}; the client's 429 carries no Retry-After`, res, { defect: { kind: 'changed', path: 'headers.retry-after', change: 'dropped', atUpstream: String(wait), what: `Retry-After ${wait} dropped from a 429` } })]);
           return told >= wait ? pass(`the 429 reached the client with Retry-After: ${told}`, 1) : outcomeOf([failure(`the upstream said Retry-After: ${wait}; the client was told ${told}`, res, { defect: { kind: 'changed', path: 'headers.retry-after', change: 'replaced', atUpstream: String(wait), atClient: String(told), what: `Retry-After ${wait} shortened to ${told}` } })]);
         }
-        if (second === undefined) return handOffToRule('gateway.error.status-passed-on', failure(`the client was told HTTP ${res.status} for the upstream's 429 without the gateway asking again`, res, { defect: { kind: 'changed', path: 'status', change: 'replaced', atUpstream: '429', atClient: String(res.status), what: `HTTP 429 passed on as ${res.status}` } }));
+        if (second === undefined) return handOffOnModel('gateway.error.status-passed-on', failure(`the client was told HTTP ${res.status} for the upstream's 429 without the gateway asking again`, res, { defect: { kind: 'changed', path: 'status', change: 'replaced', atUpstream: '429', atClient: String(res.status), what: `HTTP 429 passed on as ${res.status}` } }));
         const waited = second.at - first!.at;
         // The clock of one process, milliseconds apart: a few are the scheduler's, not the gateway's.
         return waited >= wait * 1000 - 50 ? pass(`the gateway asked again after ${waited} ms, Retry-After being ${wait} s`, 1) : outcomeOf([failure(`the gateway asked the upstream again ${waited} ms after a 429 whose Retry-After said ${wait} s (the retry guidance: read Retry-After first)`, res, { defect: { kind: 'value', what: `retried ${waited} ms after Retry-After: ${wait}`, path: 'retry' } })]);

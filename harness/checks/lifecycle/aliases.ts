@@ -1,12 +1,13 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
-import { get, readJson } from '../support/body.ts';
+import { get, isObject, readJson } from '../support/body.ts';
 import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { retirementState } from '../support/retirement.ts';
 import { chatBody } from '../support/requests.ts';
 import { sample } from '../support/samples.ts';
 import type { CheckContext, CheckRequest } from '../context.ts';
+import { shapeHandOff } from '../support/handoff.ts';
 
 /** A request to a replacement of a legacy alias, with the settings its entry gives (`thinking` off for svc-chat's). */
 function replacementRequest(ctx: CheckContext, r: { model: string; request?: Record<string, unknown> }): CheckRequest {
@@ -43,6 +44,8 @@ export function lifecycleChecks(spec: Spec): Check[] {
           }
           const { body } = await readJson(res);
           if (res.status !== 200) return outcomeOf([failure(`${alias} before retirement (${s.at}) was answered HTTP ${res.status}`, res, statusDefect(res))]);
+          // An answer without a message shows no routing: its shape is the schema's defect.
+          if (!isObject(get(body, 'choices', 0, 'message'))) return shapeHandOff(ctx, 'chat_completion', res, body, `${alias} before retirement (${s.at}) was answered with no message (choices[0].message) to show its routing`, '/choices/0/message');
           const reasoning = get(body, 'choices', 0, 'message', 'reasoning_content');
           const reasons = typeof reasoning === 'string' && reasoning.length > 0;
           if (reasons !== thinking) return outcomeOf([failure(`${alias} routes to ${model.routes_to!.mode}: expected ${thinking ? 'reasoning_content' : 'no reasoning_content'}, got ${JSON.stringify(reasoning)?.slice(0, 60)}`, res)]);

@@ -3,7 +3,7 @@ import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '..
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { get, isObject, readJson, type Json } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { handOffToRule, ownerFor, shapeHandOff } from '../support/handoff.ts';
+import { handOffOnModel, ownerFor, shapeHandOff } from '../support/handoff.ts';
 import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, statusDefect, unsupported } from '../support/outcome.ts';
 import { legacyRulesStand } from '../support/retirement.ts';
@@ -149,8 +149,8 @@ async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Conditi
     const stream = await readStream(res);
     if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
     if (stream.chunks === 0 && effect?.judge) return inconclusive(NO_CHUNK_READ);
-    const unfinished = effect?.judge ? endedUnfinished(stream) : undefined;
-    if (unfinished) return inconclusive(unfinished);
+    const unfinished = effect?.judge ? endedUnfinished(stream, res) : undefined;
+    if (unfinished) return unfinished;
     body = asCompletion(stream.message);
   } else {
     const read = await readJson(res);
@@ -172,7 +172,7 @@ async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Conditi
   if (effect.judge && !isObject(get(body, 'choices', 0, 'message'))) return shapeHandOff(ctx, 'chat_completion', res, body, `${label}the completion carries no message (choices[0].message) whose content could be judged`, '/choices/0/message');
   const missing = effect.needs?.(body);
   if (typeof missing === 'string') return inconclusive(missing);
-  if (missing) return handOffToRule(ownerFor(missing.owner, streamed), failure(`${label}${missing.what}`, res));
+  if (missing) return handOffOnModel(ownerFor(missing.owner, streamed), failure(`${label}${missing.what}`, res));
   // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself judges the cut).
   const cut = effect.judgesCut || effect.shownWhenCut ? undefined : cutOff(body);
   if (cut) return inconclusive(cut);

@@ -14,9 +14,10 @@ export function handOff(owner: string, ...failures: Failure[]): CheckOutcome {
 
 /**
  * A defect left to a check that judges it on requests of its own (a rule's check: no call where
- * `tool_choice` is "required"): it stands where that check fails on the same model.
+ * `tool_choice` is "required"; the stream checks: a stream that never ended): it stands where that
+ * check fails on the same model.
  */
-export function handOffToRule(owner: string, ...failures: Failure[]): CheckOutcome {
+export function handOffOnModel(owner: string, ...failures: Failure[]): CheckOutcome {
   return { verdict: 'fail', failures: failures.map((f) => ({ ...f, ownedBy: owner })) };
 }
 
@@ -43,11 +44,13 @@ export const schemaCheckOf = (object: ShapedObject): string => `schema.${SCHEMA_
  * An answer that is not the object a check needs (no message, no content): its shape is the schema
  * check's, so where the schema breaks at must the defect is handed there, as that violation; where
  * the schema holds the answer is well-formed by it and still lacks what the check needs, which
- * nothing else reports: the check fails on it (`what`, at `path`).
+ * nothing else reports: the check fails on it (`what`, at `path`), or, `otherwise`, it is a premise
+ * the description does not require, or the defect of another check (a rule's, handed to it).
  */
-export function shapeHandOff(ctx: CheckContext, object: ShapedObject, res: CheckResponse, body: unknown, what: string, path?: string, otherwise?: Premise): CheckOutcome {
+export function shapeHandOff(ctx: CheckContext, object: ShapedObject, res: CheckResponse, body: unknown, what: string, path?: string, otherwise?: Premise | CheckOutcome): CheckOutcome {
   const broken = ctx.judge(object, body).filter((v) => v.level === 'must');
   if (broken.length > 0) return handOff(schemaCheckOf(object), ...broken.slice(0, 1).map((v) => schemaFailure(v, res, `${what}: `)));
+  if (otherwise !== undefined && 'verdict' in otherwise) return otherwise;
   if (otherwise !== undefined) return skip(`inconclusive: ${what}: ${otherwise.premise}`, 'inconclusive');
   return { verdict: 'fail', failures: [failure(what, res, path === undefined ? {} : { path })] };
 }
@@ -76,6 +79,9 @@ export interface HandedPremise {
 
 /** The rule whose check judges that `tool_choice: "required"` brings a call (`.streamed` on a stream). */
 export const REQUIRED_FORCES_CALL = 'rule.chat.tool-choice.required-forces-call';
+
+/** The rule whose check judges that a `tool_choice` naming a function brings a call of it. */
+export const NAMED_FORCES_FUNCTION = 'rule.chat.tool-choice.named-forces-function';
 
 /** The check of the same rule on the same kind of answer: a streamed rule check's own owner is the rule's streamed check. */
 export const ownerFor = (owner: string, streamed: boolean): string => (streamed && owner.startsWith('rule.') ? `${owner}.streamed` : owner);

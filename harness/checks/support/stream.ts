@@ -1,6 +1,8 @@
 import { validatorFor, type Level, type Violation } from '#harness/derive/validators/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { CheckResponse } from '../context.ts';
+import type { CheckOutcome, CheckResponse } from '../context.ts';
+import { handOffOnModel } from './handoff.ts';
+import { failure } from './outcome.ts';
 import { isObject, type Json } from './body.ts';
 
 /** At most this many of each kind of sample are kept: odd events, violations per level, chunk indices. */
@@ -206,12 +208,13 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
 export const NO_CHUNK_READ = 'the stream carried no chunk, so there is nothing of its chunks or its message to judge';
 
 /**
- * Why a stream that broke off nowhere may still be incomplete: it ended with neither `[DONE]` nor a
- * finish_reason (a connection closed cleanly mid-answer); stream.events.done-last reports the end.
+ * A stream that broke off nowhere and may still be incomplete: it ended with neither `[DONE]` nor a
+ * finish_reason (a connection closed cleanly mid-answer). How a stream ends is the stream checks'
+ * (`stream.events.done-last`), so the defect is handed there; undefined when the stream ended.
  */
-export function endedUnfinished(s: ReadStream): string | undefined {
+export function endedUnfinished(s: ReadStream, res: CheckResponse): CheckOutcome | undefined {
   if (s.done || s.finishes.count > 0) return undefined;
-  return `the stream ended after ${s.chunks} chunk(s) with neither \`[DONE]\` nor a finish_reason, so the message it adds up to may be incomplete (stream.events.done-last reports the end)`;
+  return handOffOnModel('stream.events.done-last', failure(`the stream ended after ${s.chunks} chunk(s) with neither \`[DONE]\` nor a finish_reason, so the message it adds up to may be incomplete`, res));
 }
 
 /** `the stream broke off after 3 chunk(s): <why>`: what a check that needs the whole stream reports. */
