@@ -26,6 +26,7 @@ import { boundChecks } from './request/bounds.ts';
 import { ruleChecks } from './rule/rules.ts';
 import { schemaChecks } from './schema/responses.ts';
 import { statelessChecks } from './stateless/memory.ts';
+import { streamChoiceChecks } from './stream/choices.ts';
 import { streamChecks } from './stream/events.ts';
 import { streamUsageChecks } from './stream/usage.ts';
 import { usageChecks } from './usage/arithmetic.ts';
@@ -63,6 +64,7 @@ export const AREAS = [
   { area: 'rule', checks: ruleChecks },
   { area: 'auth', checks: authChecks },
   { area: 'stream', checks: streamChecks },
+  { area: 'stream', checks: streamChoiceChecks },
   { area: 'stream', checks: streamUsageChecks },
   { area: 'usage', checks: usageChecks },
   { area: 'fim', checks: fimStreamChecks },

@@ -51,7 +51,7 @@ describe('fixtures/production-captures', () => {
   test('judges real traffic: the V4-era answers keep the contract but for the bare-UUID completion id', async () => {
     const run = await replay('production-captures');
     const judged = run.results.filter((r) => r.verdict !== 'skip');
-    expect(judged).toHaveLength(33); // docs/recording.md ("Real-world traffic") quotes this figure
+    expect(judged).toHaveLength(34); // docs/recording.md ("Real-world traffic") quotes this figure
     const failed = judged.filter((r) => r.verdict !== 'pass');
     // The one true difference the description states: ids are `chatcmpl-` + UUID; production sends a bare UUID.
     expect(failed.map((r) => `${r.checkId} ${r.severity} ${r.verdict}`)).toEqual(['schema.chat-completion.matches-stated-shapes should fail']);
@@ -63,6 +63,7 @@ describe('fixtures/production-captures', () => {
       'svc-v4-flash schema.chat-completion.matches-schema',
       'svc-v4-flash schema.stream-chunk.matches-schema',
       'svc-v4-flash stream.events.done-last',
+      'svc-v4-flash stream.chunks.carry-a-choice',
       'svc-v4-flash stream.assembled.tool-calls-add-up',
       'svc-v4-flash stream.reasoning.deltas-when-thinking',
       'svc-v4-flash rule.chat.thinking.enabled-carries-reasoning',

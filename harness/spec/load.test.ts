@@ -228,6 +228,26 @@ describe('loadSpec', () => {
     expect(issueAt(loadFails(dir), 'meanings.yaml', '/meanings/usage-total-is-sum/sum/parts/1').message).toMatch(/names field `output_tokens`, which objects.usage does not have/);
   });
 
+  test('an entailed min_items without its basis (objects.yaml)', () => {
+    const { dir, text } = breakSpec('objects.yaml', (t) => replaceAfter(t, '  fim_completion:\n', '          basis: { entailed: "The generated middle segment', '          notes: { entailed: "The generated middle segment'));
+    const issue = issueAt(loadFails(dir), 'objects.yaml', '/objects/fim_completion/fields/choices/min_items/notes');
+    expect(issue).toMatchObject(positionOf(text, 'notes: { entailed: "The generated'));
+    expect(issue.message).toContain('unknown key `notes`');
+  });
+
+  test('an implication naming a field its object lacks, or a value its field never takes (objects.yaml)', () => {
+    const field = breakSpec('objects.yaml', (t) => replaceOnce(t, 'then: { field: message.tool_calls,', 'then: { field: message.tool_call,'));
+    expect(issueAt(loadFails(field.dir), 'objects.yaml', '/objects/choice/implies/0/then/field')).toMatchObject({ ...positionOf(field.text, 'message.tool_call,'), message: expect.stringContaining('names field `message.tool_call`, which is not a field of choice') });
+    const value = breakSpec('objects.yaml', (t) => replaceOnce(t, 'if: { field: finish_reason, equals: tool_calls }', 'if: { field: finish_reason, equals: tools }'));
+    expect(issueAt(loadFails(value.dir), 'objects.yaml', '/objects/choice/implies/0/if/equals').message).toMatch(/"tools" is not a value `finish_reason` takes \("stop", "length", "tool_calls", "content_filter"\)/);
+  });
+
+  test('a stream rule over every chunk naming no array field of the chunk (streaming.yaml)', () => {
+    const { dir, text } = breakSpec('streaming.yaml', (t) => replaceOnce(t, 'some_chunk: { non_empty: choices }', 'some_chunk: { non_empty: id }'));
+    const index = (text.slice(0, text.indexOf('non_empty: id')).match(/^ {4}- id: stream\./gm) ?? []).length - 1;
+    expect(issueAt(loadFails(dir), 'streaming.yaml', `/streaming/rules/${index}/some_chunk/non_empty`)).toMatchObject({ ...positionOf(text, 'id }'), message: expect.stringContaining('names `id`, which is not an array field of the stream chunk object (chat_completion_chunk)') });
+  });
+
   test('the error message shows each issue as file:line:column', () => {
     const { dir, text } = breakSpec('objects.yaml', (t) => replaceAfter(t, '      temperature:\n', 'minimum: 0', 'minimum: "zero"'));
     const err = loadFails(dir);

@@ -38,6 +38,20 @@ export interface PatternRule {
   note?: string;
 }
 
+/** A lower bound on an array's items with a reason of its own (an array the description's words need non-empty). */
+export interface MinItemsRule {
+  count: number;
+  strength: Strength;
+  basis: Basis;
+  note?: string;
+}
+
+/** The least number of items a field takes, whichever way the spec writes it. */
+export function minItemsOf(expr: TypeExpr): number | undefined {
+  const m = expr.min_items;
+  return typeof m === 'object' ? m.count : m;
+}
+
 /** A field, an array item or an alternative: how one value is shaped. */
 export interface TypeExpr {
   type?: TypeName | TypeName[];
@@ -47,7 +61,8 @@ export interface TypeExpr {
   const?: unknown;
   minimum?: number | PerModel;
   maximum?: number | PerModel;
-  min_items?: number;
+  /** A number: a bound stated with the field, at its strength. A MinItemsRule: one with a strength and basis of its own. */
+  min_items?: number | MinItemsRule;
   max_items?: number | Unspecified;
   min_length?: number;
   pattern?: PatternRule;
@@ -72,6 +87,22 @@ export interface SpecObject {
   source: string;
   notes?: string;
   fields: Record<string, TypeExpr>;
+  /** Shapes one field's value entails of another (a `finish_reason` of `tool_calls` needs tool calls). */
+  implies?: Implication[];
+}
+
+/**
+ * When `if.field` (a dotted path inside the object) equals `if.equals`, `then.field` is present
+ * (`required`) and carries at least `min_items` items.
+ */
+export interface Implication {
+  if: { field: string; equals: unknown };
+  then: { field: string; required?: true; min_items?: number };
+  statement: string;
+  notes?: string;
+  strength: Strength;
+  basis: Basis;
+  source: string;
 }
 
 export type FormatName = 'chat_completions' | 'messages';
@@ -207,6 +238,8 @@ export interface NamedStatement {
   notes?: string;
   /** Production captures (file names under fixtures/real-world) showing what the description does not say. */
   evidence?: string[];
+  /** A stream rule over the whole stream: some chunk has this field of the chunk object non-empty. */
+  some_chunk?: { non_empty: string };
   strength: Strength;
   basis: Basis;
   source: string;

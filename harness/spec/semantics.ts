@@ -1,4 +1,4 @@
-import { type Basis, type Behaviour, type Condition, type Spec, type SpecObject, type Strength, type TypeExpr } from './model.ts';
+import { minItemsOf, type Basis, type Behaviour, type Condition, type Spec, type SpecObject, type Strength, type TypeExpr } from './model.ts';
 import { parseQuantity } from './quantity.ts';
 
 export interface SemanticProblem {
@@ -49,7 +49,14 @@ export function checkSemantics(spec: Spec): SemanticProblem[] {
     for (const [field, expr] of Object.entries(object.fields)) {
       checkTypeExpr(expr, ['objects', name, 'fields', field], spec, objectNames, out);
     }
+    object.implies?.forEach((imp, i) => checkImplication(spec, name, object, i, out));
   }
+  spec.streaming.rules.forEach((rule, i) => {
+    const field = rule.some_chunk?.non_empty;
+    const chunk = spec.endpoints.chat_completions?.stream?.chunk;
+    const fields = chunk === undefined ? undefined : spec.objects[chunk]?.fields;
+    if (field !== undefined && fields?.[field]?.type !== 'array') out.push({ path: ['streaming', 'rules', i, 'some_chunk', 'non_empty'], message: `names \`${field}\`, which is not an array field of the stream chunk object (${chunk ?? 'none'})` });
+  });
 
   for (const [name, ep] of Object.entries(spec.endpoints)) {
     ep.bases.forEach((b, i) => {
@@ -193,8 +200,9 @@ function checkTypeExpr(expr: TypeExpr, path: (string | number)[], spec: Spec, ob
     out.push({ path: [...path, 'minimum'], message: `minimum ${expr.minimum} exceeds maximum ${expr.maximum}` });
   }
   const maxItems = typeof expr.max_items === 'number' ? expr.max_items : undefined;
-  if (expr.min_items !== undefined && maxItems !== undefined && expr.min_items > maxItems) {
-    out.push({ path: [...path, 'min_items'], message: `min_items ${expr.min_items} exceeds max_items ${maxItems}` });
+  const minItems = minItemsOf(expr);
+  if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
+    out.push({ path: [...path, 'min_items'], message: `min_items ${minItems} exceeds max_items ${maxItems}` });
   }
   if (typeof expr.default === 'number') {
     if (typeof expr.minimum === 'number' && expr.default < expr.minimum) out.push({ path: [...path, 'default'], message: `default ${expr.default} is below the minimum ${expr.minimum}` });
@@ -207,6 +215,21 @@ function checkTypeExpr(expr: TypeExpr, path: (string | number)[], spec: Spec, ob
   expr.prefix_items?.forEach((e, i) => checkTypeExpr(e, [...path, 'prefix_items', i], spec, objects, out));
   expr.one_of?.forEach((e, i) => checkTypeExpr(e, [...path, 'one_of', i], spec, objects, out));
   for (const [name, f] of Object.entries(expr.fields ?? {})) checkTypeExpr(f, [...path, 'fields', name], spec, objects, out);
+}
+
+/** An implication's fields are fields of its object; the value it tests is one the field takes; what it demands fits the field. */
+function checkImplication(spec: Spec, name: string, object: SpecObject, i: number, out: SemanticProblem[]): void {
+  const imp = object.implies![i]!;
+  const at = ['objects', name, 'implies', i];
+  const cond = resolveField(spec, object, imp.if.field.split('.'));
+  if (!cond) out.push({ path: [...at, 'if', 'field'], message: `names field \`${imp.if.field}\`, which is not a field of ${name}` });
+  else {
+    const values = cond.enum_ref === 'finish_reasons' ? Object.keys(spec.finish_reasons.values) : cond.enum ?? (cond.const === undefined ? undefined : [cond.const]);
+    if (values && !values.includes(imp.if.equals)) out.push({ path: [...at, 'if', 'equals'], message: `${JSON.stringify(imp.if.equals)} is not a value \`${imp.if.field}\` takes (${values.map((v) => JSON.stringify(v)).join(', ')})` });
+  }
+  const target = resolveField(spec, object, imp.then.field.split('.'));
+  if (!target) out.push({ path: [...at, 'then', 'field'], message: `names field \`${imp.then.field}\`, which is not a field of ${name}` });
+  else if (imp.then.min_items !== undefined && target.type !== 'array') out.push({ path: [...at, 'then', 'min_items'], message: `\`${imp.then.field}\` is not an array` });
 }
 
 function checkCondition(cond: Condition, path: (string | number)[], spec: Spec, request: SpecObject | undefined, requestName: string | null, out: SemanticProblem[]): void {

@@ -38,6 +38,21 @@ describe('deriveObjectSchema', () => {
     expect(props.id!.allOf).toEqual([expect.objectContaining({ [STRENGTH]: 'should', pattern: expect.stringContaining('chatcmpl-') })]);
   });
 
+  test('a non-empty bound with a basis of its own sits in a layer naming its entry', () => {
+    const schema = deriveObjectSchema(spec, 'chat_completion', { profile: 'default' });
+    const choices = (schema.properties as Record<string, Record<string, unknown>>).choices!;
+    expect(choices.minItems).toBeUndefined();
+    expect(choices.allOf).toEqual([expect.objectContaining({ minItems: 1, [STRENGTH]: 'must', [SPEC_REF]: 'objects.chat_completion.fields.choices.min_items' })]);
+  });
+
+  test("an object's implication is an if/then layer whose every node carries its strength and entry", () => {
+    const choice = (deriveObjectSchema(spec, 'chat_completion', { profile: 'default' }).$defs as Record<string, Record<string, unknown>>).choice!;
+    const layer = (choice.allOf as Record<string, unknown>[]).find((l) => 'if' in l)!;
+    expect(layer.if).toEqual({ properties: { finish_reason: { const: 'tool_calls' } }, required: ['finish_reason'] });
+    const notes = { [STRENGTH]: 'must', [SPEC_REF]: 'objects.choice.implies.0' };
+    expect(layer.then).toEqual({ ...notes, required: ['message'], properties: { message: expect.objectContaining({ ...notes, required: ['tool_calls'], properties: { tool_calls: { ...notes, type: 'array', minItems: 1 } } }) } });
+  });
+
   test('only the strict profile closes objects', () => {
     expect(deriveObjectSchema(spec, 'usage', { profile: 'default' }).additionalProperties).toBeUndefined();
     expect(deriveObjectSchema(spec, 'usage', { profile: 'strict' }).additionalProperties).toBe(false);

@@ -1,5 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { SOURCE, SPEC_REF, STRENGTH, type JsonSchema } from './annotations.ts';
+import { implicationLayers } from './implicationLayers.ts';
 import { fieldsToSchema, requiredLayers, type DeriveContext, type DeriveOptions } from './typeExprToSchema.ts';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -22,7 +23,7 @@ export function objectBody(spec: Spec, name: string, ctx: DeriveContext): JsonSc
     [SOURCE]: object.source,
     ...fieldsToSchema(object.fields, path, 'must', ctx),
   };
-  const layers = requiredLayers(object.fields, path, 'must');
+  const layers = [...requiredLayers(object.fields, path, 'must'), ...implicationLayers(object, name, 'must')];
   if (layers.length > 0) body.allOf = layers;
   return body;
 }

@@ -1,6 +1,8 @@
 import { isUnspecified, type PerModel, type Spec, type Strength, type TypeExpr } from '#harness/spec/model.ts';
 import { parseQuantity } from '#harness/spec/quantity.ts';
 import { SOURCE, SPEC_REF, STRENGTH, type JsonSchema } from './annotations.ts';
+import { implicationLayers } from './implicationLayers.ts';
+import { weakest } from './weakest.ts';
 
 export type Profile = 'default' | 'strict';
 
@@ -15,13 +17,6 @@ export interface DeriveContext extends DeriveOptions {
   spec: Spec;
   /** Object names the schema being built refers to; they become its $defs. */
   refs: Set<string>;
-}
-
-const WEAKNESS: Record<Strength, number> = { must: 0, should: 1, unspecified: 2 };
-
-/** A constraint inside an advisory field is advisory: strength only weakens going down. */
-export function weakest(a: Strength, b: Strength): Strength {
-  return WEAKNESS[a] >= WEAKNESS[b] ? a : b;
 }
 
 /** JSON Schema for one field (or item, or alternative) of the spec. */
@@ -42,7 +37,7 @@ export function typeExprToSchema(expr: TypeExpr, specPath: string, inherited: St
       const target = ctx.spec.objects[expr.ref];
       if (!target) throw new Error(`no object \`${expr.ref}\` in the spec`);
       Object.assign(node, fieldsToSchema(target.fields, `objects.${expr.ref}.fields`, strength, ctx));
-      layers.push(...requiredLayers(target.fields, `objects.${expr.ref}.fields`, strength));
+      layers.push(...requiredLayers(target.fields, `objects.${expr.ref}.fields`, strength), ...implicationLayers(target, expr.ref, strength));
     }
   }
   if (expr.one_of) {
@@ -79,7 +74,12 @@ export function typeExprToSchema(expr: TypeExpr, specPath: string, inherited: St
   const max = bound(expr.maximum, 'high', ctx);
   if (min !== undefined) node.minimum = min;
   if (max !== undefined) node.maximum = max;
-  if (expr.min_items !== undefined) node.minItems = expr.min_items;
+  if (typeof expr.min_items === 'number') node.minItems = expr.min_items;
+  else if (expr.min_items !== undefined) {
+    // A bound with its own basis sits in a layer of its own, so a violation names its entry.
+    const m = expr.min_items;
+    layers.push({ minItems: m.count, [STRENGTH]: weakest(m.strength, strength), [SPEC_REF]: `${specPath}.min_items`, ...(m.note ? { description: m.note.trim() } : {}) });
+  }
   if (typeof expr.max_items === 'number') node.maxItems = expr.max_items;
   if (expr.min_length !== undefined) node.minLength = expr.min_length;
   if (expr.pattern) {

@@ -51,6 +51,8 @@ const valid = {
   fim: () => ({ choices: [{ text: 'middle' }] }),
   /** GET /models: a list of models with their ids. */
   modelList: () => ({ object: 'list', data: [{ id: 'svc-v4-flash' }, { id: 'svc-v4-pro' }] }),
+  /** Messages format: "a `content` array whose first item has `text`". */
+  messagesReply: () => ({ content: [{ type: 'text', text: 'Hello.' }] }),
 };
 
 describe('valid bodies pass', () => {
@@ -63,6 +65,7 @@ describe('valid bodies pass', () => {
     ['error_envelope', valid.errorEnvelope()],
     ['fim_completion', valid.fim()],
     ['model_list', valid.modelList()],
+    ['messages_response', valid.messagesReply()],
   ] as const)('%s', (object, body) => {
     expect(judge(object, body)).toEqual([]);
   });
@@ -73,12 +76,17 @@ describe('valid bodies pass', () => {
     expect(judge('chat_completion_request', valid.request(), { profile: 'strict' })).toEqual([]);
   });
 
-  it('every finish_reason of the table', () => {
+  it('every finish_reason of the table ("tool_calls": the model wants one or more tools called, so the message carries them)', () => {
     for (const reason of ['stop', 'length', 'tool_calls', 'content_filter']) {
-      const b = valid.completion();
-      b.choices[0]!.finish_reason = reason;
+      const b: any = valid.completion(); // any: a tool call is added below
+      b.choices[0].finish_reason = reason;
+      if (reason === 'tool_calls') b.choices[0].message.tool_calls = [{ function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }];
       expect(judge('chat_completion', b), reason).toEqual([]);
     }
+  });
+
+  it('a stream chunk with `choices: []` (a usage-only chunk): each chunk alone may carry no choice', () => {
+    expect(judge('chat_completion_chunk', { ...valid.finalChunk(), choices: [] })).toEqual([]);
   });
 
   it.each([
@@ -312,6 +320,86 @@ const REJECTS: RejectCase[] = [
     path: '/choices/0/message/role',
     specRef: 'objects.assistant_message.fields.role',
     keyword: 'const',
+  },
+  // empty where the description needs something (each min_items entailed, with its basis)
+  {
+    title: 'completion with `choices: []`',
+    object: 'chat_completion',
+    body: broken(valid.completion, (b) => (b.choices = [])),
+    path: '/choices',
+    specRef: 'objects.chat_completion.fields.choices.min_items',
+    keyword: 'minItems',
+    params: { limit: 1 },
+  },
+  {
+    title: 'completion whose message is null',
+    object: 'chat_completion',
+    body: broken(valid.completion, (b) => (b.choices[0].message = null)),
+    path: '/choices/0/message',
+    specRef: 'objects.assistant_message',
+    keyword: 'type',
+  },
+  {
+    title: 'completion whose message has no content and no tool calls',
+    object: 'chat_completion',
+    body: broken(valid.completion, (b) => delete b.choices[0].message.content),
+    path: '/choices/0/message',
+    specRef: 'objects.assistant_message',
+    keyword: 'required',
+    params: { missingProperty: 'content' },
+  },
+  {
+    title: 'finish_reason "tool_calls" with `tool_calls: []`',
+    object: 'chat_completion',
+    body: broken(valid.completion, (b) => {
+      b.choices[0].finish_reason = 'tool_calls';
+      b.choices[0].message.tool_calls = [];
+    }),
+    path: '/choices/0/message/tool_calls',
+    specRef: 'objects.choice.implies.0',
+    keyword: 'minItems',
+  },
+  {
+    title: 'finish_reason "tool_calls" without tool_calls',
+    object: 'chat_completion',
+    body: broken(valid.completion, (b) => (b.choices[0].finish_reason = 'tool_calls')),
+    path: '/choices/0/message',
+    specRef: 'objects.choice.implies.0',
+    keyword: 'required',
+    params: { missingProperty: 'tool_calls' },
+  },
+  {
+    title: 'fim completion with `choices: []`',
+    object: 'fim_completion',
+    body: broken(valid.fim, (b) => (b.choices = [])),
+    path: '/choices',
+    specRef: 'objects.fim_completion.fields.choices.min_items',
+    keyword: 'minItems',
+  },
+  {
+    title: 'fim choice without text',
+    object: 'fim_completion',
+    body: broken(valid.fim, (b) => delete b.choices[0].text),
+    path: '/choices/0',
+    specRef: 'objects.fim_completion.fields.choices.items',
+    keyword: 'required',
+    params: { missingProperty: 'text' },
+  },
+  {
+    title: 'messages reply with `content: []`',
+    object: 'messages_response',
+    body: broken(valid.messagesReply, (b) => (b.content = [])),
+    path: '/content',
+    specRef: 'objects.messages_response.fields.content.min_items',
+    keyword: 'minItems',
+  },
+  {
+    title: 'messages reply whose first content item has no text',
+    object: 'messages_response',
+    body: broken(valid.messagesReply, (b) => delete b.content[0].text),
+    path: '/content/0',
+    specRef: 'objects.messages_response.fields.content.prefix_items.0',
+    keyword: 'required',
   },
   // per-model bounds
   {

@@ -65,6 +65,7 @@ export const FAULTS = [
   { id: 'stream-no-final-chunk', area: 'stream', summary: 'no final chunk with `finish_reason`: content then `[DONE]`', breaks: 'streaming.events.final_chunk' },
   { id: 'stream-json-content-type', area: 'stream', summary: 'streams are served as application/json', breaks: 'endpoints.chat_completions.stream.content_type' },
   { id: 'stream-malformed-event', area: 'stream', summary: 'one chunk in the middle is not valid JSON', breaks: 'streaming.framing' },
+  { id: 'stream-no-choices', area: 'stream', summary: 'every chunk of a chat stream carries `choices: []`: no role, text or finish_reason arrives (the final chunk still carries `usage`)', breaks: 'streaming.rules.stream.carries-a-choice' },
   { id: 'stream-usage-separate-chunk', area: 'stream', summary: 'a chat stream sends `usage` not in the final chunk but in an extra chunk with `choices: []` after it (some compatible servers do; production sends it in the final chunk)', breaks: 'streaming.rules.stream.usage-in-final-chunk' },
   // usage arithmetic
   { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'meanings.usage-total-is-sum' },

@@ -513,6 +513,13 @@ const PROBES = {
     clean: 'text/event-stream',
     faulty: 'application/json',
   }),
+  'stream-no-choices': p({
+    rule: 'some chunk of a stream carries a choice',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => ({ chunks: chunks(r).length > 2, withChoices: chunks(r).filter((c) => Array.isArray(c.choices) && c.choices.length > 0).length > 0 }),
+    clean: { chunks: true, withChoices: true },
+    faulty: { chunks: true, withChoices: false },
+  }),
   'stream-usage-separate-chunk': p({
     rule: 'a chat stream carries `usage` in its final chunk, the one with `finish_reason`',
     probe: async (send) => [await postChat(send, chat({ stream: true }))],

@@ -113,7 +113,7 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
     object,
     created: plan.created,
     model: plan.modelId,
-    choices: [{ ...(ctx.fault('stream-no-choice-index') ? {} : { index: 0 }), delta, logprobs: null, finish_reason: ctx.fault('stream-finish-every-chunk') ? 'stop' : finish }],
+    choices: ctx.fault('stream-no-choices') ? [] : [{ ...(ctx.fault('stream-no-choice-index') ? {} : { index: 0 }), delta, logprobs: null, finish_reason: ctx.fault('stream-finish-every-chunk') ? 'stop' : finish }],
     ...extra,
     ...(ctx.fault('extra-fields') ? EXTRA_FIELD : {}),
   });

@@ -102,9 +102,11 @@ function checkValue(expr: TypeExpr, value: unknown, path: string, inherited: Str
   }
 
   if (Array.isArray(value)) {
-    if (expr.min_items !== undefined && value.length < expr.min_items) {
+    // A bound with a strength of its own is refused only at must, as every other constraint.
+    const minItems = typeof expr.min_items === 'object' ? (isEnforced(expr.min_items.strength, strength) ? expr.min_items.count : undefined) : expr.min_items;
+    if (minItems !== undefined && value.length < minItems) {
       if (value.length === 0) return { kind: 'empty', message: `${quote(path)} must be a non-empty array`, param: path };
-      return outOfRange(path, `must have at least ${expr.min_items} items (got ${value.length})`);
+      return outOfRange(path, `must have at least ${minItems} items (got ${value.length})`);
     }
     // An unspecified max_items ("Maximum number of tools per request: not shown") bounds nothing.
     if (typeof expr.max_items === 'number' && value.length > expr.max_items) {

@@ -114,6 +114,7 @@ const pins: RecordedThirdParty = {
     "stream.assembled.honours-max-tokens": { verdict: 'pass', why: "" },
     "stream.assembled.honours-stop": { verdict: 'pass', why: "" },
     "stream.assembled.tool-calls-add-up": { verdict: 'pass', why: "" },
+    "stream.chunks.carry-a-choice": { verdict: 'pass', why: "" },
     "stream.chunks.finish-reason-only-final": { verdict: 'pass', why: "" },
     "stream.chunks.one-id": { verdict: 'pass', why: "" },
     "stream.events.all-parse": { verdict: 'pass', why: "" },

@@ -1,5 +1,5 @@
 import fc, { type Arbitrary } from 'fast-check';
-import type { Spec, Strength, TypeExpr } from '#harness/spec/model.ts';
+import { minItemsOf, type Spec, type Strength, type TypeExpr } from '#harness/spec/model.ts';
 import { boundOf, declaredTypes, ENDPOINT, objectFields, requestFields, strengthOf, type JsonObject } from '../helpers/specReading.ts';
 import { boundedArray, inBounds, shortString, shortText } from './values.ts';
 
@@ -81,7 +81,7 @@ export function validValue(spec: Spec, expr: TypeExpr, opts: FieldOptions, inher
     case 'array': {
       const item = expr.items ? validValue(spec, expr.items, opts, strength) : undefined;
       if (!item) return undefined;
-      return boundedArray(item, expr.min_items ?? 0, typeof expr.max_items === 'number' ? expr.max_items : undefined);
+      return boundedArray(item, minItemsOf(expr) ?? 0, typeof expr.max_items === 'number' ? expr.max_items : undefined);
     }
     case 'object': {
       const fields = objectFields(spec, expr);
