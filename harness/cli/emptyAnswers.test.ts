@@ -71,7 +71,7 @@ const CASES: Case[] = [
     rewrite: (c) => set(c, 'choices', []),
     check: 'stream.chunks.carry-a-choice',
     path: '/choices',
-    message: /^no chunk of \d+ shows a choice: `choices` is \[\] in the first and \[\] in the last/,
+    message: /^none of the \d+ chunk\(s\) carries a choice: `choices` is \[\] in the first and \[\] in the last/,
     // Each chunk alone may carry `choices: []` (a usage-only chunk does): the chunk schema holds.
     passes: ['schema.stream-chunk.matches-schema'],
   },

@@ -1,29 +1,34 @@
 import { describe, expect, test } from 'vitest';
-import type { ReadStream } from '../support/stream.ts';
-import { choiceShown } from './choices.ts';
+import { sseEventsOf } from '#harness/testing/sseEvents.ts';
+import type { CheckResponse } from '../context.ts';
+import { readStream } from '../support/stream.ts';
 
-const text = (chars: number) => ({ text: 'x'.repeat(chars), chars });
-/** A stream as readStream leaves it: the first and last chunk, the finishes, what the choices carried. */
-const stream = (first: unknown[] | undefined, last: unknown[] | undefined, seen: { finishes?: number; content?: number; usageWithChoices?: boolean } = {}) =>
-  ({
-    chunks: 5,
-    first: first === undefined ? {} : { choices: first },
-    last: last === undefined ? {} : { choices: last },
-    finishes: { count: seen.finishes ?? 0, first: [] },
-    message: { content: text(seen.content ?? 0), reasoning: text(0), toolCalls: [], moreToolCalls: false, finishReason: null, usage: undefined },
-    ...(seen.usageWithChoices === undefined ? {} : { usageAt: { chunk: 4, withChoices: seen.usageWithChoices } }),
-  }) as unknown as ReadStream;
+/** A streamed answer of these chunks' `choices`, then `[DONE]`. */
+function streamed(choices: unknown[][]): CheckResponse {
+  const events = [...choices.map((c) => ({ data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: c }) })), { data: '[DONE]' }];
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream' },
+    exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 },
+    text: () => Promise.reject(new Error('read as events')),
+    json: () => Promise.reject(new Error('read as events')),
+    async *events() {
+      yield* sseEventsOf(events);
+    },
+  };
+}
 
-describe('choiceShown', () => {
-  test('a stream ending with a usage-only chunk (`choices: []`) shows its choices in the others', () => {
-    expect(choiceShown(stream([{ index: 0, delta: { role: 'assistant' } }], []))).toBe(true);
-    expect(choiceShown(stream([], [], { finishes: 1 }))).toBe(true);
-    expect(choiceShown(stream([], [], { content: 3 }))).toBe(true);
-    expect(choiceShown(stream([], [], { usageWithChoices: true }))).toBe(true);
+const choice = (delta: object) => ({ index: 0, delta, finish_reason: null });
+
+// stream.chunks.carry-a-choice passes on choiceChunks > 0: what readStream counts is what it judges.
+describe('the chunks that carry a choice, as readStream counts them', () => {
+  test('a stream ending with a usage-only chunk (`choices: []`) carries its choices in the others', async () => {
+    expect((await readStream(streamed([[choice({ role: 'assistant' })], [choice({ content: 'hi' })], []]))).choiceChunks).toBe(2);
   });
 
-  test('chunks whose choices are all empty or absent show none', () => {
-    expect(choiceShown(stream([], []))).toBe(false);
-    expect(choiceShown(stream(undefined, undefined, { usageWithChoices: false }))).toBe(false);
+  test('chunks whose choices are all empty carry none, wherever the empty ones are', async () => {
+    expect((await readStream(streamed([[], [], []]))).choiceChunks).toBe(0);
+    // Only the middle ones empty: the first and last carry one each.
+    expect((await readStream(streamed([[choice({ role: 'assistant' })], [], [], [choice({ content: 'x' })]]))).choiceChunks).toBe(2);
   });
 });

@@ -61,6 +61,8 @@ export interface AssembledMessage {
 export interface ReadStream {
   /** Chunks (JSON objects that are not error objects) received. */
   chunks: number;
+  /** Of those, the chunks whose `choices` held at least one choice (a usage-only chunk holds none). */
+  choiceChunks: number;
   first?: Json;
   last?: Json;
   /** Distinct `id` values of the chunks, the first MAX_SAMPLES of them; `more` when there were others. */
@@ -125,6 +127,7 @@ export function isEventStream(spec: Spec, res: CheckResponse): boolean {
 export async function readStream(res: CheckResponse, options: ReadStreamOptions = {}): Promise<ReadStream> {
   const out: ReadStream = {
     chunks: 0,
+    choiceChunks: 0,
     ids: { first: [], more: false },
     finishes: samples(),
     message: emptyMessage(),
@@ -185,6 +188,7 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
         else out.ids.more = true;
       }
       lastId = parsed.id;
+      if (Array.isArray(parsed.choices) && parsed.choices.length > 0) out.choiceChunks += 1;
       if (assembler.add(parsed)) push(out.finishes, index);
       if (parsed.usage !== undefined && parsed.usage !== null) out.usageAt = { chunk: index, withChoices: Array.isArray(parsed.choices) && parsed.choices.length > 0 };
       if (judge) {
