@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { HOSTILE_TEXT, sampleRecord } from '#harness/testing/sampleRecord.ts';
-import { summarize } from '#harness/results/index.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { judgingOf, summarize, type RunRecord } from '#harness/results/index.ts';
 import { renderHtml } from './html.ts';
 
 /** The tags and attributes the renderer writes; anything else in a page came from the data. */
@@ -122,4 +123,20 @@ describe('renderHtml', () => {
     expect(renderHtml({ ...r, interrupted: true })).toContain('The run was interrupted');
     expect(renderHtml({ ...r, results: [], summary: summarize([]) })).toContain('<h2>Checks (0)</h2>');
   });
+
+  test('what the outcome rests on, and the leading reasons the rest was not judged, among the facts; escaped; a record written before it renders the same', () => {
+    const judged = renderHtml(withHandedSkips());
+    expect(judged).toContain('<dt>Judged</dt><dd>3 of 8 must-checks judged; not judged: 2 inconclusive, 1 not-applicable, 1 unsupported, 1 error<ol class="reasons"><li>2 inconclusive: the answers carried &lt;no&gt; message <span class="where">(handed to <code>schema.chat-completion.matches-schema</code>)</span></li>');
+    expect(renderHtml(withHandedSkips(true))).toBe(judged);
+    for (const t of tags(judged)) expect(TAGS, `<${t.tag}>`).toContain(t.tag);
+  });
 });
+
+/** The sample record with two must-checks skipped inconclusive, handed to the schema check (`judging` as a run writes it, unless `old`). */
+function withHandedSkips(old = false): RunRecord {
+  const r = sampleRecord();
+  const handed = (checkId: string): CheckResult => ({ checkId, title: checkId, area: 'rule', severity: 'must', specRefs: [], model: r.model, verdict: 'skip', skipKind: 'inconclusive', reason: 'inconclusive: the completion carries no message; schema.chat-completion.matches-schema fails on it', handedTo: [{ check: 'schema.chat-completion.matches-schema', defect: 'the answers carried <no> message' }], durationMs: 1 });
+  const results = [...r.results, handed('rule.a.judges'), handed('rule.b.judges')];
+  const record = { ...r, results, summary: summarize(results) };
+  return old ? record : { ...record, judging: judgingOf(results) };
+}

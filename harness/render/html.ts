@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { gatewayChanges, upstreamTrafficNote } from './view.ts';
+import { gatewayChanges, judgingNote, judgingOfRecord, judgingReasonNote, upstreamTrafficNote } from './view.ts';
 import { areasOf, attemptsLine, judgedLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const CSS = `
@@ -19,7 +19,7 @@ h4{margin:.75rem 0 .25rem;font-size:.9rem}
 code,pre{font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.6rem .75rem;overflow:auto;max-height:32rem;white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0}
 a{color:inherit}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0 0 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0 0 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}ol.reasons{margin:.1rem 0;padding-left:1.2rem}
 .meter{vertical-align:middle;margin-left:.4rem}.meter .back{fill:#8884}.meter .fill{fill:var(--pass)}.meter.cov .fill{fill:#4a7bd0}
 .badge{display:inline-block;min-width:5.5rem;text-align:center;border-radius:1rem;padding:0 .6rem;font-weight:600;color:#fff;font-size:.85rem}
 .badge.fail{background:var(--fail)}.badge.flaky{background:var(--flaky)}.badge.error{background:var(--error)}.badge.unsupported{background:var(--unsupported)}.badge.skip{background:var(--skip)}.badge.pass{background:var(--pass)}.badge.interrupted,.badge.nothing-judged{background:var(--error)}
@@ -227,8 +227,11 @@ export function renderHtml(record: RunRecord): string {
   const s = record.summary;
   const verdictWord = outcomeHeadline(outcome.outcome, false);
   const opts = record.options;
+  const judging = judgingOfRecord(record);
   const facts: [string, string][] = [
     ['Score', `${h(scoreLine(record))}${record.score === undefined ? '' : meter(record.score, 'score')}${record.coverage === undefined ? '' : meter(record.coverage.percent, 'coverage')}`],
+    // What the outcome rests on, and the leading reasons the rest was not judged (each check is listed below).
+    ['Judged', `${h(judgingNote(judging))}${judging.reasons.length === 0 ? '' : `<ol class="reasons">${judging.reasons.map((r) => `<li>${h(judgingReasonNote(r))}${r.handedTo === undefined ? '' : ` <span class="where">(handed to <code>${h(r.handedTo)}</code>)</span>`}</li>`).join('')}</ol>`}`],
     ['Target', `<code>${h(record.target.baseUrl)}</code> (${h(record.target.kind)}; messages <code>${h(record.target.messagesBaseUrl)}</code>)`],
     ['Model', record.targetModel === record.model ? `<code>${h(record.model)}</code>` : `<code>${h(record.model)}</code> (asked as <code>${h(record.targetModel)}</code>)`],
     ['Spec revision', `<code>${h(record.spec.revision)}</code> (updated ${h(record.spec.updated)})`],

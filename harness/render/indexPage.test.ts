@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { scoreOf, summaryOf } from '#harness/results/index.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { judgingOf, scoreOf, summarize, summaryOf, type RunRecord } from '#harness/results/index.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { renderIndexPage } from './indexPage.ts';
 
@@ -26,4 +27,30 @@ describe('reports/index.html', () => {
     expect(html).toContain('<p class="muted">Requests (this target&#39;s run, all models) at http://127.0.0.1:43817: 236 (2 retries) · concurrency: reached 16 (adaptive, started at 4, cap 16, ended at 16; came down 0 times)</p>');
     expect(renderIndexPage(summaryOf([sampleRecord()], ['a/report.json']), [sampleRecord()])).not.toContain('Requests (');
   });
+
+  test('each cell says what it was judged on and the leading reasons the rest was not, with the check a defect was handed to; escaped', () => {
+    const records = [withHandedSkips(), { ...sampleRecord(), model: 'svc-v4-pro' }];
+    const html = renderIndexPage(summaryOf(records, ['a/report.json', 'b/report.json']), records);
+    expect(html).toContain('<th>Judged</th>');
+    expect(html).toContain('<td>3 of 8 must-checks judged; not judged: 2 inconclusive, 1 not-applicable, 1 unsupported, 1 error<ol class="reasons"><li>2 inconclusive: the answers carried &lt;no&gt; message <span class="muted">(handed to <code>schema.chat-completion.matches-schema</code>)</span></li><li>1 not-applicable: excluded by --only response.*</li><li>1 unsupported: the target answered 404 with a well-formed error for POST /beta/completions</li></ol></td>');
+    expect(html).toContain('<td>3 of 6 must-checks judged; not judged: 1 not-applicable, 1 unsupported, 1 error<ol class="reasons">');
+  });
+
+  test('a summary and record written before judging still render it, counted from the record\'s results', () => {
+    const old = withHandedSkips(true);
+    const summary = summaryOf([old], ['a/report.json']);
+    for (const c of summary.cells) delete c.judging;
+    expect(renderIndexPage(summary, [old])).toContain('<td>3 of 8 must-checks judged; not judged: 2 inconclusive, 1 not-applicable, 1 unsupported, 1 error<ol class="reasons"><li>2 inconclusive: the answers carried &lt;no&gt; message');
+    // a cell with neither its judging nor its record shows none
+    expect(renderIndexPage(summary, [])).toContain('<td><span class="muted">–</span></td>');
+  });
 });
+
+/** The sample record with two must-checks skipped inconclusive, handed to the schema check (`judging` as a run writes it, unless `old`). */
+function withHandedSkips(old = false): RunRecord {
+  const r = sampleRecord();
+  const handed = (checkId: string): CheckResult => ({ checkId, title: checkId, area: 'rule', severity: 'must', specRefs: [], model: r.model, verdict: 'skip', skipKind: 'inconclusive', reason: 'inconclusive: the completion carries no message; schema.chat-completion.matches-schema fails on it', handedTo: [{ check: 'schema.chat-completion.matches-schema', defect: 'the answers carried <no> message' }], durationMs: 1 });
+  const results = [...r.results, handed('rule.a.judges'), handed('rule.b.judges')];
+  const record = { ...r, results, summary: summarize(results) };
+  return old ? record : { ...record, judging: judgingOf(results) };
+}

@@ -1,7 +1,7 @@
 import { pageHead } from './htmlPage.ts';
 import { causesOf, OUTCOME_WORD, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
-import { plural, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
+import { judgingNote, judgingOfRecord, judgingReasonNote, plural, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
 
 const CSS = `
 :root{--pass:#1a7f37;--fail:#cf222e;--other:#9a6700;--line:#d0d7de;--muted:#57606a;color-scheme:light dark}
@@ -12,7 +12,7 @@ th{font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;min-width:5.5rem;text-align:center;border-radius:1rem;padding:0 .6rem;font-weight:600;color:#fff;font-size:.85rem}
 .badge.pass{background:var(--pass)}.badge.fail{background:var(--fail)}.badge.interrupted,.badge.nothing-judged{background:var(--other)}
 .meter{vertical-align:middle;margin-left:.4rem}.meter .back{fill:#8884}.meter .fill{fill:var(--pass)}.meter.cov .fill{fill:#4a7bd0}
-td code{white-space:nowrap}.causes{margin:0;padding-left:1.2rem}.causes li{margin:.1rem 0}.muted{color:var(--muted)}code{font-size:.9em}
+td code{white-space:nowrap}.causes{margin:0;padding-left:1.2rem}.causes li{margin:.1rem 0}.reasons{margin:.2rem 0 0;padding-left:1.2rem}.muted{color:var(--muted)}code{font-size:.9em}
 `;
 
 function meter(percent: number, cls: string, what: string): string {
@@ -21,7 +21,8 @@ function meter(percent: number, cls: string, what: string): string {
 
 /**
  * reports/index.html: the whole run on one page, a row per cell (base URL x model) with its
- * outcome, score, coverage and the causes of its failures, each linking the cell's own report.html;
+ * outcome, what it was judged on (and the leading reasons the rest was not), score, coverage and
+ * the causes of its failures, each linking the cell's own report.html;
  * then each target's requests and concurrency.
  * Self-contained: no script, no network; a CSP that allows only its own style.
  */
@@ -33,8 +34,12 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     const link = c.report.replace(/report\.json$/, 'report.html');
     const score = r?.score === undefined ? '<span class="muted">–</span>' : `${r.score}${meter(r.score, '', 'score')}`;
     const coverage = r?.coverage === undefined ? '<span class="muted">–</span>' : `${r.coverage.percent}%${meter(r.coverage.percent, ' cov', 'coverage')}`;
+    // What the outcome rests on, as summary.json has it (or the record, or its results, for an older one).
+    const judging = c.judging ?? (r ? judgingOfRecord(r) : undefined);
+    const reasons = judging?.reasons ?? [];
+    const judged = judging === undefined ? '<span class="muted">–</span>' : `${h(judgingNote(judging))}${reasons.length === 0 ? '' : `<ol class="reasons">${reasons.map((x) => `<li>${h(judgingReasonNote(x))}${x.handedTo === undefined ? '' : ` <span class="muted">(handed to <code>${h(x.handedTo)}</code>)</span>`}</li>`).join('')}</ol>`}`;
     const causeList = causes.length === 0 ? '<span class="muted">none</span>' : `<ul class="causes">${causes.slice(0, 5).map((k) => `<li><strong>${h(k.severity)}</strong> ${h(k.headline)} <span class="muted">(${h(plural(k.affected.length, 'check'))})</span></li>`).join('')}${causes.length > 5 ? `<li class="muted">and ${causes.length - 5} more in the report</li>` : ''}</ul>`;
-    return `<tr><td><code>${h(c.baseUrl)}</code></td><td><code>${h(c.model)}</code></td><td><span class="badge ${c.outcome}">${OUTCOME_WORD[c.outcome]}</span><div class="muted">${h(c.reason)}</div></td><td class="n">${score}</td><td class="n">${coverage}</td><td>${causeList}</td><td><a href="${h(encodeURI(link))}">report</a></td></tr>`;
+    return `<tr><td><code>${h(c.baseUrl)}</code></td><td><code>${h(c.model)}</code></td><td><span class="badge ${c.outcome}">${OUTCOME_WORD[c.outcome]}</span><div class="muted">${h(c.reason)}</div></td><td>${judged}</td><td class="n">${score}</td><td class="n">${coverage}</td><td>${causeList}</td><td><a href="${h(encodeURI(link))}">report</a></td></tr>`;
   });
   return [
     ...pageHead(`${OUTCOME_WORD[summary.outcome]} · svc-conformance, ${plural(summary.cells.length, 'cell')}`, CSS),
@@ -42,7 +47,7 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     `<h1><span class="badge ${summary.outcome}">${OUTCOME_WORD[summary.outcome]}</span> svc-conformance, ${h(plural(summary.cells.length, 'cell'))}</h1>`,
     `<p><strong>${h(summary.reason)}.</strong> <span class="muted">${h(summary.startedAt)} → ${h(summary.finishedAt)} · exit code ${summary.exitCode}</span></p>`,
     '<table>',
-    '<thead><tr><th>Base URL</th><th>Model</th><th>Outcome</th><th>Score</th><th>Coverage</th><th>Causes</th><th></th></tr></thead>',
+    '<thead><tr><th>Base URL</th><th>Model</th><th>Outcome</th><th>Judged</th><th>Score</th><th>Coverage</th><th>Causes</th><th></th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody>`,
     '</table>',
     ...trafficByTarget(records).map((t) => `<p class="muted">${h(`Requests (${TRAFFIC_SCOPE}) at ${t.baseUrl}: ${trafficNote(t.traffic)}`)}</p>`),

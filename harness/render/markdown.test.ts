@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
-import { summarize } from '#harness/results/index.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { judgingOf, summarize, type RunRecord } from '#harness/results/index.ts';
 import { renderMarkdown } from './markdown.ts';
 
 describe('renderMarkdown', () => {
@@ -69,4 +70,22 @@ describe('renderMarkdown', () => {
     const s = sampleRecord().summary;
     expect(md).toContain(`## Causes: ${s.fail + s.error + s.flaky} failing checks from `);
   });
+
+  test('what the outcome rests on, and the leading reasons the rest was not judged, with the check each was handed to', () => {
+    const text = renderMarkdown(withHandedSkips());
+    expect(text).toContain('| Judged | 3 of 8 must-checks judged; not judged: 2 inconclusive, 1 not-applicable, 1 unsupported, 1 error |');
+    expect(text).toContain('Not judged, the leading reasons (of 5 must-checks not judged):\n\n- 2 inconclusive: the answers carried &lt;no&gt; message (handed to `schema.chat-completion.matches-schema`)\n- 1 not-applicable: excluded by --only response.\\*\n');
+    // a record written before judging renders the same, counted from its results
+    expect(renderMarkdown(withHandedSkips(true))).toBe(text);
+    expect(md).toContain('| Judged | 3 of 6 must-checks judged; not judged: 1 not-applicable, 1 unsupported, 1 error |');
+  });
 });
+
+/** The sample record with two must-checks skipped inconclusive, handed to the schema check (`judging` as a run writes it, unless `old`). */
+function withHandedSkips(old = false): RunRecord {
+  const r = sampleRecord();
+  const handed = (checkId: string): CheckResult => ({ checkId, title: checkId, area: 'rule', severity: 'must', specRefs: [], model: r.model, verdict: 'skip', skipKind: 'inconclusive', reason: 'inconclusive: the completion carries no message; schema.chat-completion.matches-schema fails on it', handedTo: [{ check: 'schema.chat-completion.matches-schema', defect: 'the answers carried <no> message' }], durationMs: 1 });
+  const results = [...r.results, handed('rule.a.judges'), handed('rule.b.judges')];
+  const record = { ...r, results, summary: summarize(results) };
+  return old ? record : { ...record, judging: judgingOf(results) };
+}

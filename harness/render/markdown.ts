@@ -1,8 +1,8 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type RunRecord } from '#harness/results/index.ts';
+import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type Judging, type RunRecord } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { gatewayChanges, upstreamTrafficNote } from './view.ts';
+import { gatewayChanges, judgingNote, judgingOfRecord, judgingReasonNote, upstreamTrafficNote } from './view.ts';
 import { attemptsLine, costNotes, judgedLine, notSentLines, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
@@ -104,7 +104,9 @@ export function renderMarkdown(record: RunRecord): string {
   ];
   out.push(row(['Run', run.join(' · ')]));
   out.push(row(['Harness', `${record.harness.name} ${mdText(record.harness.version)}`]));
-  out.push(row(['Score', mdText(scoreLine(record))]), '');
+  out.push(row(['Score', mdText(scoreLine(record))]));
+  const judging = judgingOfRecord(record);
+  out.push(row(['Judged', mdText(judgingNote(judging))]), '');
 
   const failureCounts = [
     `**${plural(s.mustFailures, 'must failure')}**`,
@@ -117,6 +119,7 @@ export function renderMarkdown(record: RunRecord): string {
   if (outcome.stale.length > 0) out.push('> [!WARNING]', `> Stale known failures: ${outcome.stale.length} ${outcome.stale.length === 1 ? 'entry of' : 'entries of'} ${mdCode(record.options.known!.source)} cover checks that pass now: remove ${outcome.stale.length === 1 ? 'it' : 'them'} (${outcome.stale.map((e) => `${mdCode(e.check)} at ${mdText(e.at)}`).join(', ')})${record.options.known!.strict ? '; --strict-known fails the run on them' : ''}.`, '');
   if (opts.without?.length) out.push('> [!NOTE]', `> Out of scope (--without): ${opts.without.map(mdCode).join(', ')}. Their checks are skipped, and the outcome is judged on the rest.`, '');
   if (s.error > 0) out.push('> [!NOTE]', `> ${plural(s.error, 'check')} could not be judged (see Errors). An error fails the run as a failure of its severity would.`, '');
+  out.push(...notJudgedList(judging));
 
   out.push(...causesSection(record));
   out.push(...gatewaySection(record));
@@ -168,6 +171,18 @@ export function renderMarkdown(record: RunRecord): string {
   if (record.timings) out.push(`Time (the whole run): ${mdText(timingNote(record.timings))}`, '');
   if (record.traffic) out.push(`Requests (${TRAFFIC_SCOPE}): ${mdText(trafficNote(record.traffic))}`, '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/** The leading reasons the outcome's checks were not judged (each listed with the rest under Skipped). */
+function notJudgedList(j: Judging): string[] {
+  if (j.reasons.length === 0) return [];
+  const notJudged = j.total - j.judged;
+  return [
+    `Not judged, the leading ${j.reasons.length === 1 ? 'reason' : 'reasons'} (of ${plural(notJudged, j.scope)} not judged):`,
+    '',
+    ...j.reasons.map((r) => `- ${mdText(judgingReasonNote(r))}${r.handedTo === undefined ? '' : ` (handed to ${mdCode(r.handedTo)})`}`),
+    '',
+  ];
 }
 
 /** A gateway run's section: what the gateway changed, the upstream's value beside the client's, and its traffic upstream. */

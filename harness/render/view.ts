@@ -4,7 +4,7 @@
  */
 import type { CheckResult, ClassCoverage, Severity, Verdict } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
-import { OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary } from '#harness/results/index.ts';
+import { byCount, judgingOf, OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Judging, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary, type UnjudgedReason } from '#harness/results/index.ts';
 
 export { VERDICTS };
 
@@ -211,4 +211,20 @@ export function upstreamTrafficNote(t: NonNullable<RunTraffic['upstream']>): str
   const per = Object.entries(t.perClientRequest).sort(([a], [b]) => Number(a) - Number(b)).map(([n, c]) => `${n} upstream request${n === '1' ? '' : 's'}: ${c}`);
   const models = Object.entries(t.models).map(([c, u]) => `${c} sent as ${u}`);
   return `${t.requests} upstream requests (${t.paired} paired) for ${t.marked} marked client requests; per client request, ${per.join(', ') || 'none'}${models.length > 0 ? `; models: ${models.join(', ')}` : ''}`;
+}
+
+/** What a cell's outcome rests on, as its record carries it, or counted from its results (a record written before `judging`). */
+export function judgingOfRecord(record: RunRecord): Judging {
+  return record.judging ?? judgingOf(record.results);
+}
+
+/** "78 of 140 must-checks judged; not judged: 62 inconclusive, 1 not-applicable" (the reasons are listed apart, judgingReasonNote). */
+export function judgingNote(j: Judging): string {
+  const not = byCount(j.notJudged).map(([k, n]) => `${n} ${k === 'error' ? (n === 1 ? 'error' : 'errors') : k}`);
+  return `${j.judged} of ${plural(j.total, j.scope)} judged${not.length > 0 ? `; not judged: ${not.join(', ')}` : ''}`;
+}
+
+/** "18 inconclusive: the answers carried no message" (the check it was handed to is shown apart, as code). */
+export function judgingReasonNote(r: UnjudgedReason): string {
+  return `${r.count} ${r.kind === 'error' ? (r.count === 1 ? 'error' : 'errors') : r.kind}: ${r.reason}`;
 }

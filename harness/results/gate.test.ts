@@ -57,14 +57,15 @@ describe('the gate', () => {
     const cells = [cleanRecord(), { ...cleanRecord(), model: 'svc-v4-pro' }];
     const must = cells.flatMap((c) => c.results).filter((r) => r.severity === 'must' && r.verdict === 'pass').length;
     expect(cells.flatMap((c) => c.results).filter((r) => r.verdict === 'pass').length).toBeGreaterThan(must);
-    expect(gate(cells).reason).toBe(`every cell passed: ${must} must-checks judged across 2 cells, and every one held`);
+    // and why the rest were not judged, one premise on two cells being one reason
+    expect(gate(cells).reason).toBe(`every cell passed: ${must} must-checks judged across 2 cells, and every one held; not judged: 2 not-applicable (excluded by --only response.*), 2 unsupported (the target answered 404 with a well-formed error for POST /beta/completions)`);
   });
 
   test('nothing judged: no must-check judged is not a pass, whatever else passed', () => {
     const noMust = recordOf(cleanRecord().results.map((r) => (r.severity === 'must' ? { ...r, verdict: 'skip' as const, skipKind: 'blocked' as const, reason: 'blocked by x' } : r)));
     const c = cellGate(noMust);
     expect(c.outcome).toBe('nothing-judged');
-    expect(c.reason).toBe('no must-check was judged: 6 blocked of 6 must-checks');
+    expect(c.reason).toBe('no must-check was judged: 6 blocked (blocked by x) of 6 must-checks');
     // a selection of should and advisory checks only is judged on those
     const shouldOnly = recordOf(cleanRecord().results.filter((r) => r.severity !== 'must'));
     expect(cellGate(shouldOnly).outcome).toBe('pass');

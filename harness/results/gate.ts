@@ -1,7 +1,8 @@
-import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
 import type { ExitCode, Outcome, RunRecord } from './runRecord.ts';
 import { skipKindOf } from './skipKind.ts';
 import { isFailing } from './failing.ts';
+import { judgingAcross, judgingOf, notJudgedWords, type Judging } from './judging.ts';
 import { knownStanding, staleEntries, type KnownEntry } from './known.ts';
 
 export type { ExitCode, Outcome } from './runRecord.ts';
@@ -28,7 +29,9 @@ export interface CellGate {
   /** What `judged` counts: must-checks, or every check in a cell that has none. */
   what: 'must-check' | 'check';
   /** Of those, what was not judged and why: skips by kind, errors, unsupported. */
-  unjudged: Partial<Record<SkipKind | 'error' | 'unsupported', number>>;
+  unjudged: Judging['notJudged'];
+  /** The same counts with the leading reasons for what was not judged (judging.ts): summary.json's and report.json's `judging`. */
+  judging: Judging;
   /** One sentence: why the cell has its outcome. */
   reason: string;
 }
@@ -68,11 +71,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** `1 check fails the run`, `3 checks fail the run`. */
 const failingTheRun = (n: number) => `${plural(n, 'check')} ${n === 1 ? 'fails' : 'fail'} the run`;
 
-function unjudgedText(u: CellGate['unjudged']): string {
-  const parts = Object.entries(u).map(([k, n]) => `${n} ${k === 'error' ? (n === 1 ? 'error' : 'errors') : k}`);
-  return parts.length > 0 ? parts.join(', ') : 'none ran';
-}
-
 /** The gate of one cell (one record). */
 export function cellGate(record: RunRecord): CellGate {
   const gating: CheckResult[] = [];
@@ -84,19 +82,10 @@ export function cellGate(record: RunRecord): CellGate {
     else if (s.counts === 'known') known.push(r);
     else if (s.counts === 'tolerated') tolerated.push(r);
   }
-  const must = record.results.filter((r) => r.severity === 'must');
-  const scope = must.length > 0 ? must : record.results;
-  const unjudged: CellGate['unjudged'] = {};
-  let judged = 0;
-  for (const r of scope) {
-    if (r.verdict === 'pass' || r.verdict === 'fail' || r.verdict === 'flaky') judged += 1;
-    else {
-      const k = r.verdict === 'skip' ? skipKindOf(r)! : r.verdict;
-      unjudged[k] = (unjudged[k] ?? 0) + 1;
-    }
-  }
+  // Counted from the results, never from a record's stored `judging`: the gate decides on what was run.
+  const judging = judgingOf(record.results);
+  const { judged, scope: what, notJudged: unjudged } = judging;
   const stale = staleEntries(record);
-  const what: CellGate['what'] = must.length > 0 ? 'must-check' : 'check';
   const ran = record.results.filter((r) => skipKindOf(r) !== 'interrupted').length;
   let outcome: Outcome;
   let reason: string;
@@ -114,18 +103,18 @@ export function cellGate(record: RunRecord): CellGate {
     reason = `${staleText(stale)}, and --strict-known fails the run on them`;
   } else if (judged === 0) {
     outcome = 'nothing-judged';
-    reason = `no ${what} was judged: ${unjudgedText(unjudged)} of ${plural(scope.length, what)}`;
+    reason = `no ${what} was judged: ${notJudgedWords(judging)} of ${plural(judging.total, what)}`;
   } else {
     outcome = 'pass';
     const beside = [
       ...(known.length > 0 ? [`${plural(known.length, 'known failure')}${record.options.known ? '' : ' from the baseline'}`] : []),
       ...(stale.length > 0 ? [staleText(stale)] : []),
       ...(tolerated.length > 0 ? [`${tolerated.length} below the gate (${countsText(tolerated)})`] : []),
-      ...(judged < scope.length ? [`not judged: ${unjudgedText(unjudged)}`] : []),
+      ...(judged < judging.total ? [`not judged: ${notJudgedWords(judging)}`] : []),
     ];
-    reason = `${judged} of ${plural(scope.length, what)} judged, and every one held${beside.length > 0 ? `; ${beside.join('; ')}` : ''}`;
+    reason = `${judged} of ${plural(judging.total, what)} judged, and every one held${beside.length > 0 ? `; ${beside.join('; ')}` : ''}`;
   }
-  return { record, outcome, gating, known, tolerated, stale, judged, what, unjudged, reason };
+  return { record, outcome, gating, known, tolerated, stale, judged, what, unjudged, judging, reason };
 }
 
 /** `2 known-failure entries are stale (their checks pass now: remove them): a.b.c (file:3), ...`. */
@@ -179,10 +168,10 @@ export function gate(records: readonly RunRecord[]): GateDecision {
   let reason: string;
   if (cells.length === 1) reason = cells[0]!.reason;
   else if (outcome === 'pass') {
-    const judged = cells.reduce((n, c) => n + c.judged, 0);
-    // Says what it counts: the must-checks the outcome rests on, not every check that passed.
-    const what = cells.every((c) => c.what === 'must-check') ? 'must-check' : 'check';
-    reason = `every cell passed: ${plural(judged, what)} judged across ${cells.length} cells, and every one held${cells.some((c) => c.known.length + c.tolerated.length > 0) ? ' (each cell\'s report lists what failed below the gate)' : ''}`;
+    // Says what it counts: the must-checks the outcome rests on, not every check that passed; and
+    // why the rest were not judged, one premise on several models being one reason.
+    const all = judgingAcross(records.map((r) => r.results));
+    reason = `every cell passed: ${plural(all.judged, all.scope)} judged across ${cells.length} cells, and every one held${cells.some((c) => c.known.length + c.tolerated.length > 0) ? ' (each cell\'s report lists what failed below the gate)' : ''}${all.judged < all.total ? `; not judged: ${notJudgedWords(all)}` : ''}`;
   } else reason = deciding.map((c) => `${c.record.model} at ${c.record.target.baseUrl}: ${c.reason}`).join('; ');
   return { outcome, exitCode, cells, reason };
 }

@@ -22,3 +22,4 @@ export { mergeRepetitions } from './mergeRepetitions.ts';
 export { passAtK, passHatK, repeatStatsOf } from './passAtK.ts';
 export { scoreOf, scoreText, SCORE_WEIGHT, SCORED_VERDICTS, type CellScore } from './score.ts';
 export { coverageOf, type CatalogueCheck, type Coverage } from './coverage.ts';
+export { byCount, judgingAcross, judgingOf, leadingReasons, notJudgedWords, restingOn, UNJUDGED_KINDS, type Judging, type UnjudgedKind, type UnjudgedReason } from './judging.ts';

@@ -5,6 +5,7 @@ import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { summarize } from './summarize.ts';
 import type { RunRecord, RunTraffic } from './runRecord.ts';
 import { causesOf } from './causes.ts';
+import { judgingOf } from './judging.ts';
 import { gate } from './gate.ts';
 import { scoreOf } from './score.ts';
 
@@ -67,7 +68,7 @@ describe('mergeRecords', () => {
       ['live', 'http://b.test', 'svc-v4-flash', 9],
       ['fixtures', 'http://127.0.0.1:43817', 'svc-v4-flash', 9],
     ]);
-    expect(merged[0]).toEqual({ ...other, causes: causesOf(other.results) });
+    expect(merged[0]).toEqual({ ...other, causes: causesOf(other.results), judging: judgingOf(other.results) });
   });
 
   test('shards of the embedded emulator merge into one cell per model though each ran on its own port (targetKey)', () => {
@@ -130,7 +131,7 @@ describe('mergeRecords', () => {
 
   test('a single record comes back with its summary recounted', () => {
     const r = sampleRecord();
-    expect(mergeRecords([r])).toEqual([{ ...r, causes: causesOf(r.results) }]);
+    expect(mergeRecords([r])).toEqual([{ ...r, causes: causesOf(r.results), judging: judgingOf(r.results) }]);
   });
 });
 

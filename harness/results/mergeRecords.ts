@@ -6,6 +6,7 @@ import { summarize } from './summarize.ts';
 import { sumUsage } from './usage.ts';
 import { sumTraffic } from './traffic.ts';
 import { causesOf } from './causes.ts';
+import { judgingOf } from './judging.ts';
 import { targetKey } from './baseline.ts';
 
 /**
@@ -70,7 +71,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
       results.push(r);
     }
   }
-  if (group.length === 1) return { ...first, summary: summarize(results), causes: causesOf(results) };
+  if (group.length === 1) return { ...first, summary: summarize(results), causes: causesOf(results), judging: judgingOf(results) };
 
   const byStart = [...group].sort((a, b) => Date.parse(a.record.startedAt) - Date.parse(b.record.startedAt));
   const earliest = byStart[0]!.record;
@@ -97,6 +98,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     results,
     summary: summarize(results),
     causes: causesOf(results),
+    judging: judgingOf(results),
     // Each shard's usage was totalled and priced by its run (prices can depend on the time).
     usage: sumUsage(group.map(({ record }) => record.usage)),
     interrupted: group.some(({ record }) => record.interrupted),

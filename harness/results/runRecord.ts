@@ -1,5 +1,6 @@
 import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
 import type { Cause } from './causes.ts';
+import type { Judging } from './judging.ts';
 
 /**
  * Everything one run learned about one base URL and one model. Reports are rendered from this
@@ -68,6 +69,11 @@ export interface RunRecord {
   score?: number;
   /** How many of the catalogue's spec entries the cell judged (coverage.ts). */
   coverage?: { covered: number; total: number; percent: number; notJudged?: Partial<Record<SkipKind | 'unsupported' | 'error', number>> };
+  /**
+   * What the outcome rests on (the must-checks, else every check), how much of it was judged, the
+   * rest by kind and the leading reasons for it (judging.ts); absent in records written before it.
+   */
+  judging?: Judging;
   /** --budget-usd: the limit and whether the spend reached it (checks not run are skipped for budget). */
   budget?: RunBudget;
   /** The cost estimate made before the run (live runs, and runs with --budget-usd). */
@@ -179,8 +185,11 @@ export interface RunSummary {
   schemaVersion: 1;
   startedAt: string;
   finishedAt: string;
-  /** `traffic`: the cell's target's, as its record has it (all models of the target together). */
-  cells: { baseUrl: string; model: string; report: string; outcome: Outcome; reason: string; summary: Summary; usage: UsageTotals; traffic?: RunTraffic }[];
+  /**
+   * `judging`: what the cell's outcome rests on and why the rest was not judged, as the gate counted
+   * it; `traffic`: the cell's target's, as its record has it (all models of the target together).
+   */
+  cells: { baseUrl: string; model: string; report: string; outcome: Outcome; reason: string; judging?: Judging; summary: Summary; usage: UsageTotals; traffic?: RunTraffic }[];
   totals: Summary;
   /** The gate's decision (gate.ts), the same the process exit code, every headline and the JUnit carry. */
   outcome: Outcome;

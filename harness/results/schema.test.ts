@@ -4,6 +4,9 @@ import { createAjv } from '#harness/core/createAjv.ts';
 import { sampleRecord, sampleRepeatedRecord } from '#harness/testing/sampleRecord.ts';
 import { parseRunRecord, runRecordProblems } from './parseRunRecord.ts';
 import { summaryOf } from './summaryOf.ts';
+import { judgingOf, UNJUDGED_KINDS } from './judging.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import type { RunRecord } from './runRecord.ts';
 import { RUN_RECORD_LAYOUT, RUN_SUMMARY_LAYOUT, serializeRunRecord, type Layout } from './serialize.ts';
 
 const reportSchema = JSON.parse(readFileSync(new URL('../../reports/report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -113,6 +116,24 @@ describe('reports/report.schema.json', () => {
     expect(Object.keys(JSON.parse(serializeRunRecord(withTraffic)) as object).filter((k) => ['usage', 'traffic', 'results'].includes(k))).toEqual(['usage', 'traffic', 'results']);
   });
 
+  test('judging is optional: a record with it (hand-offs among its reasons) and one written before it are read; a broken one is not', () => {
+    const withJudging = withHandedSkips(sampleRecord());
+    expect(withJudging.judging!.reasons[0]).toEqual({ kind: 'inconclusive', count: 2, reason: 'the answers carried no message', handedTo: 'schema.chat-completion.matches-schema' });
+    expect(errorsOf(validateReport, JSON.parse(serializeRunRecord(withJudging)))).toEqual([]);
+    expect(parseRunRecord(serializeRunRecord(withJudging), 'new.json').judging).toEqual(withJudging.judging);
+    expect(parseRunRecord(serializeRunRecord(sampleRecord()), 'old.json')).not.toHaveProperty('judging');
+    const broken = (mutate: (j: Record<string, unknown>) => void) => {
+      const r = withHandedSkips(sampleRecord());
+      mutate(r.judging as unknown as Record<string, unknown>);
+      return errorsOf(validateReport, JSON.parse(JSON.stringify(r)));
+    };
+    expect(broken((j) => (j['notJudged'] = { maybe: 1 }))).toContain('/judging/notJudged must be equal to one of the allowed values');
+    expect(broken((j) => (j['reasons'] = [{ kind: 'inconclusive', count: 0, reason: 'x' }]))).toContain('/judging/reasons/0/count must be >= 1');
+    expect(broken((j) => (j['reasons'] = Array.from({ length: 4 }, () => ({ kind: 'inconclusive', count: 1, reason: 'x' }))))).toContain('/judging/reasons must NOT have more than 3 items');
+    // laid out in its place: after the score and coverage, before the summary
+    expect(Object.keys(JSON.parse(serializeRunRecord(withJudging)) as object).filter((k) => ['coverage', 'judging', 'summary'].includes(k))).toEqual(['judging', 'summary']);
+  });
+
   test('every key the schema knows is laid out by the serializer, in step', () => {
     const props = (schema: unknown): string[] => Object.keys((schema as { properties: object }).properties);
     const keys = (layout: Layout) => (layout.kind === 'object' ? [...layout.keys] : []);
@@ -121,6 +142,17 @@ describe('reports/report.schema.json', () => {
     const resultLayout = RUN_RECORD_LAYOUT.kind === 'object' ? RUN_RECORD_LAYOUT.fields?.['results'] : undefined;
     expect(resultLayout?.kind === 'array' ? keys(resultLayout.of).sort() : []).toEqual(props(defs['checkResult']).sort());
     expect(keys(RUN_SUMMARY_LAYOUT).sort()).toEqual(props(summarySchema).sort());
+    // judging, in report.json and in each cell of summary.json: its keys, its reasons' and its kinds
+    const judging = RUN_RECORD_LAYOUT.kind === 'object' ? RUN_RECORD_LAYOUT.fields?.['judging'] : undefined;
+    const judgingDef = defs['judging'] as { properties: Record<string, unknown> };
+    expect(keys(judging!).sort()).toEqual(props(judgingDef).sort());
+    const reasons = judging?.kind === 'object' ? judging.fields?.['reasons'] : undefined;
+    expect(reasons?.kind === 'array' ? keys(reasons.of).sort() : []).toEqual(props((judgingDef.properties['reasons'] as { items: unknown }).items).sort());
+    const notJudged = judging?.kind === 'object' ? judging.fields?.['notJudged'] : undefined;
+    expect(keys(notJudged!)).toEqual([...UNJUDGED_KINDS]);
+    expect((judgingDef.properties['notJudged'] as { propertyNames: { enum: string[] } }).propertyNames.enum).toEqual([...UNJUDGED_KINDS]);
+    const cells = RUN_SUMMARY_LAYOUT.kind === 'object' ? RUN_SUMMARY_LAYOUT.fields?.['cells'] : undefined;
+    expect(cells?.kind === 'array' && cells.of.kind === 'object' ? cells.of.fields?.['judging'] : undefined).toEqual(judging);
   });
 });
 
@@ -141,6 +173,19 @@ describe('reports/summary.schema.json', () => {
     expect(errorsOf(validateSummary, JSON.parse(JSON.stringify(s)))).toEqual([]);
   });
 
+  test('each cell carries its judging, as the gate counted it, with the same definition as report.json\'s', () => {
+    const handed = withHandedSkips(sampleRecord());
+    const s = summaryOf([handed, { ...sampleRecord(), model: 'svc-v4-pro' }], ['a/report.json', 'b/report.json']);
+    expect(s.cells.map((c) => c.judging)).toEqual([handed.judging, judgingOf(sampleRecord().results)]);
+    expect(errorsOf(validateSummary, JSON.parse(JSON.stringify(s)))).toEqual([]);
+    const defs = (schema: Record<string, unknown>) => schema['$defs'] as Record<string, unknown>;
+    expect(defs(summarySchema)['judging']).toEqual(defs(reportSchema)['judging']);
+    // a summary written before it is still valid
+    const old = JSON.parse(JSON.stringify(s)) as { cells: Record<string, unknown>[] };
+    for (const c of old.cells) delete c['judging'];
+    expect(errorsOf(validateSummary, old)).toEqual([]);
+  });
+
   test('rejects an exit code of 2 and a cell without its report', () => {
     const s = summaryOf([sampleRecord()], ['r.json']) as unknown as { exitCode: number; cells: Record<string, unknown>[] };
     s.exitCode = 2;
@@ -150,3 +195,22 @@ describe('reports/summary.schema.json', () => {
     expect(errors).toContain("/cells/0 must have required property 'report'");
   });
 });
+
+/** The record with two must-checks skipped inconclusive, handed to the schema check, and its judging. */
+function withHandedSkips(record: RunRecord): RunRecord {
+  const handed = (checkId: string): CheckResult => ({
+    checkId,
+    title: checkId,
+    area: 'rule',
+    severity: 'must',
+    specRefs: [],
+    model: record.model,
+    verdict: 'skip',
+    skipKind: 'inconclusive',
+    reason: 'inconclusive: the completion carries no message; schema.chat-completion.matches-schema fails on it: one defect, reported there',
+    handedTo: [{ check: 'schema.chat-completion.matches-schema', defect: 'the answers carried no message' }],
+    durationMs: 1,
+  });
+  const results = [...record.results, handed('rule.a.judges'), handed('rule.b.judges')];
+  return { ...record, results, summary: { ...record.summary, total: record.summary.total + 2, skip: record.summary.skip + 2 }, judging: judgingOf(results) };
+}

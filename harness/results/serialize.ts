@@ -1,5 +1,6 @@
 import type { RunRecord, RunSummary } from './runRecord.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
+import { UNJUDGED_KINDS } from './judging.ts';
 
 /**
  * How a JSON value is laid out on disk. An object lists its keys in a fixed order (unknown keys
@@ -24,6 +25,7 @@ const ESTIMATE = object(['method', 'requests', 'expected', 'upperBound'], {
   upperBound: object(['promptTokens', 'completionTokens', 'costUsd', 'uncappedRequests']),
 });
 const CAUSE = object(['key', 'message', 'headline', 'code', 'severity', 'failures', 'affected'], { affected: array(object(['checkId', 'model'])) });
+const JUDGING = object(['scope', 'total', 'judged', 'notJudged', 'reasons'], { notJudged: object(UNJUDGED_KINDS), reasons: array(object(['kind', 'count', 'reason', 'handedTo'])) });
 const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
 const TRAFFIC = object(['requests', 'retries', 'concurrency', 'upstream'], { concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases']), upstream: object(['marked', 'requests', 'paired', 'perClientRequest', 'models']) });
 
@@ -36,15 +38,16 @@ const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
 });
 
 const CHECK_RESULT = object(
-  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'cause', 'durationMs', 'tokens', 'attempts', 'repeat', 'judged', 'failures'],
+  ['checkId', 'title', 'area', 'severity', 'basis', 'specRefs', 'model', 'verdict', 'skipKind', 'reason', 'cause', 'durationMs', 'tokens', 'attempts', 'repeat', 'handedTo', 'judged', 'failures'],
   {
     cause: object(['code', 'what', 'declared'], { declared: object(['route', 'grounds']) }),
     tokens: object(['promptTokens', 'completionTokens', 'cacheHitTokens']),
     judged: object(['exchanges', 'chunks', 'cases']),
     attempts: object(['requests', 'attempts']),
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
+    handedTo: array(object(['check', 'request', 'defect'])),
     failures: array(
-      object(['message', 'key', 'defect', 'ownedBy', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
+      object(['message', 'key', 'defect', 'ownedBy', 'ownedOn', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
         defect: object(['kind', 'path', 'change', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'atUpstream', 'atClient', 'what']),
         reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,
@@ -56,9 +59,10 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'judging', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'results'],
   {
     coverage: object(['covered', 'total', 'percent', 'notJudged']),
+    judging: JUDGING,
     causes: array(CAUSE),
     budget: BUDGET,
     estimate: ESTIMATE,
@@ -84,7 +88,7 @@ export const RUN_SUMMARY_LAYOUT: Layout = object(['schemaVersion', 'startedAt', 
   estimate: ESTIMATE,
   timings: TIMINGS,
   totals: SUMMARY,
-  cells: array(object(['baseUrl', 'model', 'report', 'outcome', 'reason', 'summary', 'usage', 'traffic'], { summary: SUMMARY, usage: USAGE, traffic: TRAFFIC })),
+  cells: array(object(['baseUrl', 'model', 'report', 'outcome', 'reason', 'judging', 'summary', 'usage', 'traffic'], { judging: JUDGING, summary: SUMMARY, usage: USAGE, traffic: TRAFFIC })),
 });
 
 function arrange(value: unknown, layout: Layout): unknown {

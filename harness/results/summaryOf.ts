@@ -21,7 +21,7 @@ export function summaryOf(records: readonly RunRecord[], reportPaths: readonly s
     schemaVersion: 1,
     startedAt: time((r) => r.startedAt, false),
     finishedAt: time((r) => r.finishedAt, true),
-    cells: records.map((r, i) => ({ baseUrl: r.target.baseUrl, model: r.model, report: reportPaths[i]!, outcome: decision.cells[i]!.outcome, reason: decision.cells[i]!.reason, summary: r.summary, usage: r.usage, ...(r.traffic ? { traffic: r.traffic } : {}) })),
+    cells: records.map((r, i) => ({ baseUrl: r.target.baseUrl, model: r.model, report: reportPaths[i]!, outcome: decision.cells[i]!.outcome, reason: decision.cells[i]!.reason, judging: decision.cells[i]!.judging, summary: r.summary, usage: r.usage, ...(r.traffic ? { traffic: r.traffic } : {}) })),
     totals: summarize(records.flatMap((r) => r.results)),
     causes: causesOf(records.flatMap((r) => r.results)),
     outcome: decision.outcome,

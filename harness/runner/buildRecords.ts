@@ -1,5 +1,5 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
-import { causesOf, coverageOf, summarize, type RunRecord, type RunTraffic, type UsageTotals } from '#harness/results/index.ts';
+import { causesOf, coverageOf, judgingOf, summarize, type RunRecord, type RunTraffic, type UsageTotals } from '#harness/results/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
@@ -46,6 +46,7 @@ export function buildRecords(
         results: mine,
         summary: summarize(mine),
         causes: causesOf(mine),
+        judging: judgingOf(mine),
         usage: usageOf(spec, model, mine, timing.spentAt),
         interrupted: timing.interrupted,
         ...(timing.endedEarly ? { endedEarly: timing.endedEarly } : {}),
