@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { HOSTILE_TEXT, sampleRecord } from '#harness/testing/sampleRecord.ts';
-import type { CheckResult } from '#harness/core/outcome.ts';
-import { judgingOf, summarize, type RunRecord } from '#harness/results/index.ts';
+import { HOSTILE_TEXT, sampleRecord, withHandedSkips } from '#harness/testing/sampleRecord.ts';
+import { summarize } from '#harness/results/index.ts';
 import { renderHtml } from './html.ts';
 
 /** The tags and attributes the renderer writes; anything else in a page came from the data. */
@@ -132,11 +131,3 @@ describe('renderHtml', () => {
   });
 });
 
-/** The sample record with two must-checks skipped inconclusive, handed to the schema check (`judging` as a run writes it, unless `old`). */
-function withHandedSkips(old = false): RunRecord {
-  const r = sampleRecord();
-  const handed = (checkId: string): CheckResult => ({ checkId, title: checkId, area: 'rule', severity: 'must', specRefs: [], model: r.model, verdict: 'skip', skipKind: 'inconclusive', reason: 'inconclusive: the completion carries no message; schema.chat-completion.matches-schema fails on it', handedTo: [{ check: 'schema.chat-completion.matches-schema', defect: 'the answers carried <no> message' }], durationMs: 1 });
-  const results = [...r.results, handed('rule.a.judges'), handed('rule.b.judges')];
-  const record = { ...r, results, summary: summarize(results) };
-  return old ? record : { ...record, judging: judgingOf(results) };
-}

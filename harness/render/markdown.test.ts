@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { sampleRecord } from '#harness/testing/sampleRecord.ts';
-import type { CheckResult } from '#harness/core/outcome.ts';
-import { judgingOf, summarize, type RunRecord } from '#harness/results/index.ts';
+import { sampleRecord, withHandedSkips } from '#harness/testing/sampleRecord.ts';
+import { summarize } from '#harness/results/index.ts';
 import { renderMarkdown } from './markdown.ts';
 
 describe('renderMarkdown', () => {
@@ -81,11 +80,3 @@ describe('renderMarkdown', () => {
   });
 });
 
-/** The sample record with two must-checks skipped inconclusive, handed to the schema check (`judging` as a run writes it, unless `old`). */
-function withHandedSkips(old = false): RunRecord {
-  const r = sampleRecord();
-  const handed = (checkId: string): CheckResult => ({ checkId, title: checkId, area: 'rule', severity: 'must', specRefs: [], model: r.model, verdict: 'skip', skipKind: 'inconclusive', reason: 'inconclusive: the completion carries no message; schema.chat-completion.matches-schema fails on it', handedTo: [{ check: 'schema.chat-completion.matches-schema', defect: 'the answers carried <no> message' }], durationMs: 1 });
-  const results = [...r.results, handed('rule.a.judges'), handed('rule.b.judges')];
-  const record = { ...r, results, summary: summarize(results) };
-  return old ? record : { ...record, judging: judgingOf(results) };
-}

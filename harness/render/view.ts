@@ -2,7 +2,7 @@
  * What every renderer shows the same way: the order of results, areas, the run's outcome under
  * the exit policy, durations and bodies as text. Renderers format; they do not decide.
  */
-import type { CheckResult, ClassCoverage, Severity, Verdict } from '#harness/core/outcome.ts';
+import type { CheckResult, ClassCoverage, Severity } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
 import { byCount, judgingOf, OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Judging, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary, type UnjudgedReason } from '#harness/results/index.ts';
 

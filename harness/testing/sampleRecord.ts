@@ -10,6 +10,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import type { RunRecord } from '#harness/results/runRecord.ts';
 import { repeatStatsOf } from '#harness/results/passAtK.ts';
 import { summarize } from '#harness/results/summarize.ts';
+import { judgingOf } from '#harness/results/judging.ts';
 
 /** What a hostile or broken endpoint might send back; it must come out inert in every report. */
 export const HOSTILE_TEXT = 'Sure! <script>alert(1)</script> ]]> & "quoted" \'single\' \u0001bell\u0007 done';
@@ -271,4 +272,13 @@ export function sampleRecord(): RunRecord {
     usage: { promptTokens: 42, completionTokens: 52, cacheHitTokens: 0, costUsd: '0.0000209' },
     interrupted: false,
   };
+}
+
+/** The sample record with two must-checks skipped inconclusive, handed to the schema check (`judging` as a run writes it, unless `old`). */
+export function withHandedSkips(old = false): RunRecord {
+  const r = sampleRecord();
+  const handed = (checkId: string): CheckResult => ({ checkId, title: checkId, area: 'rule', severity: 'must', specRefs: [], model: r.model, verdict: 'skip', skipKind: 'inconclusive', reason: 'inconclusive: the completion carries no message; schema.chat-completion.matches-schema fails on it', handedTo: [{ check: 'schema.chat-completion.matches-schema', defect: 'the answers carried <no> message' }], durationMs: 1 });
+  const results = [...r.results, handed('rule.a.judges'), handed('rule.b.judges')];
+  const record = { ...r, results, summary: summarize(results) };
+  return old ? record : { ...record, judging: judgingOf(results) };
 }

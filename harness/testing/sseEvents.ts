@@ -1,4 +1,5 @@
 import { foldSse, type SseEvent } from '#harness/core/sseFold.ts';
+import type { CheckResponse } from '#harness/checks/context.ts';
 
 /** An event's data, `:`-prefixed for a comment line, optionally flagged as having arrived as bad UTF-8. */
 export type EventData = string | { data: string; invalidUtf8?: true };
@@ -14,4 +15,19 @@ export function sseEventsOf(items: readonly EventData[]): SseEvent[] {
     if (typeof item !== 'string' && item.invalidUtf8 === true) events[i]!.invalidUtf8 = true;
   });
   return events;
+}
+
+/** A 200 streamed answer of these events, as a check reads it; `breaks` is thrown after them when given (a reset, a timeout). */
+export function streamedResponse(items: readonly EventData[], breaks?: Error): CheckResponse {
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream' },
+    exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 },
+    text: () => Promise.reject(new Error('read as events')),
+    json: () => Promise.reject(new Error('read as events')),
+    async *events() {
+      yield* sseEventsOf(items);
+      if (breaks) throw breaks;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { Spec } from '#harness/spec/model.ts';
 import { defineCheck, gradeOf, messagesModels, type Check } from '../define.ts';
 import { behaviourOf } from '../support/behaviour.ts';
 import { get, isObject } from '../support/body.ts';
-import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
+import { failure, outcomeOf, shown } from '../support/outcome.ts';
 import { messagesStreamed } from '../support/samples.ts';
 import { eventStreamType, isEventStream } from '../support/stream.ts';
 import { STOP_REASONS } from './format.ts';

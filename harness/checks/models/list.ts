@@ -4,7 +4,7 @@ import { inconclusive } from '../support/cooperation.ts';
 import { chat, chatBody } from '../support/requests.ts';
 import { get, readJson } from '../support/body.ts';
 import { UNKNOWN_MODEL } from '../support/build.ts';
-import { failure, outcomeOf, skip } from '../support/outcome.ts';
+import { failure, outcomeOf } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
 import { statusHandOff } from '../support/handoff.ts';
 

@@ -1,22 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { sseEventsOf } from '#harness/testing/sseEvents.ts';
-import type { CheckResponse } from '../context.ts';
+import { streamedResponse } from '#harness/testing/sseEvents.ts';
 import { readStream } from '../support/stream.ts';
 
 /** A streamed answer of these chunks' `choices`, then `[DONE]`. */
-function streamed(choices: unknown[][]): CheckResponse {
-  const events = [...choices.map((c) => ({ data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: c }) })), { data: '[DONE]' }];
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream' },
-    exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 },
-    text: () => Promise.reject(new Error('read as events')),
-    json: () => Promise.reject(new Error('read as events')),
-    async *events() {
-      yield* sseEventsOf(events);
-    },
-  };
-}
+const streamed = (choices: unknown[][]) => streamedResponse([...choices.map((c) => JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: c })), '[DONE]']);
 
 const choice = (delta: object) => ({ index: 0, delta, finish_reason: null });
 

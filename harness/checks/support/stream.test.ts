@@ -3,7 +3,7 @@ import { HarnessError } from '#harness/core/errors/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckContext, CheckResponse } from '../context.ts';
 import { judgeRefusal } from './refusal.ts';
-import { sseEventsOf } from '#harness/testing/sseEvents.ts';
+import { streamedResponse } from '#harness/testing/sseEvents.ts';
 import { chunkJudge, MAX_SAMPLES, MAX_TEXT_CHARS, readStream } from './stream.ts';
 
 const { spec } = loadSpec();
@@ -11,20 +11,7 @@ const model = Object.keys(spec.models)[0]!;
 
 type Event = { data: string; invalidUtf8?: true };
 
-/** A response whose events are `events`, then `breaks` thrown when given (a reset, a timeout). */
-function streamed(events: Event[], breaks?: Error): CheckResponse {
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream' },
-    exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {} }, attempts: 1 },
-    text: () => Promise.reject(new Error('read as events')),
-    json: () => Promise.reject(new Error('read as events')),
-    async *events() {
-      yield* sseEventsOf(events);
-      if (breaks) throw breaks;
-    },
-  };
-}
+const streamed = (events: Event[], breaks?: Error): CheckResponse => streamedResponse(events, breaks);
 
 const chunk = (delta: object, finish: string | null = null, extra: object = {}) => ({
   data: JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra }),
