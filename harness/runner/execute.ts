@@ -29,6 +29,8 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     const judged = judgedOf(tracked.judged(), cases, classes);
     return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}), ...(judged ? { judged } : {}) };
   };
+  /** A failure as the result reports it: its curl reproducer and its stable key. */
+  const reported = (f: Failure): Failure => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) });
   try {
     const outcome = await check.run(ctx);
     switch (outcome.verdict) {
@@ -43,7 +45,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
         const notNow = check.upstream === true ? [] : ctx.spec.errors.retry.statuses;
         const judged = outcome.failures.filter((f) => !answeredNotNow(f, notNow));
         if (judged.length === 0) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: notNowReason(outcome.failures[0]!.evidence!), ...done() };
-        return { ...base, verdict: 'fail', failures: judged.map((f) => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) })), ...done(undefined, outcome.classes) };
+        return { ...base, verdict: 'fail', failures: judged.map(reported), ...done(undefined, outcome.classes) };
       }
       case 'skip':
         return { ...base, verdict: 'skip', skipKind: outcome.kind, reason: outcome.reason, ...done() };
@@ -59,7 +61,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
       if (by.unavailable) return { ...base, verdict: 'skip', skipKind: 'blocked', reason: err.message, handedTo: [{ check: by.check }], ...done() };
       // Left to the served check, settled once every check has ended (runner/handoff.ts): blocked where it failed, else this check's failure.
       const handed: Failure = { message: err.message, ownedBy: by.check, ownedOn: 'run', ...(by.evidence ? { evidence: by.evidence, defect: { kind: 'value', what: err.message } } : {}) };
-      return { ...base, verdict: 'fail', failures: [{ ...withReproducer(handed, keyVariable, headerVariables), key: failureKey(check.id, handed) }], ...done() };
+      return { ...base, verdict: 'fail', failures: [reported(handed)], ...done() };
     }
     // The answer it read was shared, and the check that asked first was refused by the budget: this one judged nothing either.
     if (isBudgetReached(err)) return { ...base, verdict: 'skip', skipKind: 'budget', reason: err.message, ...done() };

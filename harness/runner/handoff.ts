@@ -4,6 +4,9 @@ import { deepEqual } from '#harness/core/deepEqual.ts';
 import { causeKey, defectOf, headlineOf } from '#harness/results/causes.ts';
 import { isFailing } from '#harness/results/failing.ts';
 
+/** The suffix of a rule's streamed twin (checks/rule/rules.ts). */
+const STREAMED = '.streamed';
+
 /**
  * One defect, one failure, settled once every check has ended. A check that meets a defect another
  * check judges hands it over (`Failure.ownedBy`, checks/support/handoff.ts): its result is a
@@ -23,8 +26,6 @@ import { isFailing } from '#harness/results/failing.ts';
  * it. An owner that itself handed the defect on failed on it all the same: the chain ends where it
  * is reported (its own settling says where).
  */
-const STREAMED = '.streamed';
-
 export function settleHandoffs(results: readonly CheckResult[]): CheckResult[] {
   const failing = results.filter((r) => isFailing(r.verdict));
   const owned = (f: Failure, model: string): boolean =>
@@ -54,7 +55,7 @@ export function settleHandoffs(results: readonly CheckResult[]): CheckResult[] {
 }
 
 /** A handed failure as the settled skip names it: the owner, the answer, the defect. */
-export function handedTo(f: Failure): HandedTo {
+function handedTo(f: Failure): HandedTo {
   const request = f.evidence?.request;
   return { check: f.ownedBy!, ...(request ? { request: `${request.method} ${request.url}` } : {}), defect: headlineOf(defectOf(f)) };
 }
