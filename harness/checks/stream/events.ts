@@ -9,7 +9,7 @@ import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
 import { sample, streamedCompletion } from '../support/samples.ts';
 import { brokeOff, endedUnfinished, eventStreamType, isEventStream, MAX_TEXT_CHARS, NO_CHUNK_READ, readStream, type AssembledMessage, type ReadStream, type StreamText } from '../support/stream.ts';
-import { handOff, handOffOnModel, REQUIRED_FORCES_CALL } from '../support/handoff.ts';
+import { handOff, handOffOnModel, ownerFor, REQUIRED_FORCES_CALL } from '../support/handoff.ts';
 
 type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
 
@@ -237,7 +237,7 @@ export function streamChecks(spec: Spec): Check[] {
         const cut = cutOffBy(m.finishReason, get(m.usage, 'completion_tokens'));
         if (cut !== undefined) return inconclusive(cut);
         // No call at all is rule.chat.tool-choice.required-forces-call.streamed's finding: how calls add up needs a call.
-        if (m.toolCalls.length === 0) return handOffOnModel(`${REQUIRED_FORCES_CALL}.streamed`, failure(`the stream holds no tool call although tool_choice is "required" (finish_reason ${shown(m.finishReason)}), so how calls add up cannot be seen`, res));
+        if (m.toolCalls.length === 0) return handOffOnModel(ownerFor(REQUIRED_FORCES_CALL, true), failure(`the stream holds no tool call although tool_choice is "required" (finish_reason ${shown(m.finishReason)}), so how calls add up cannot be seen`, res));
         const out: Failure[] = [];
         for (const c of m.toolCalls) {
           const name = c.name.text.slice(0, 100);
