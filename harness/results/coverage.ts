@@ -1,6 +1,5 @@
-import { SKIP_KINDS, type SkipKind, type Verdict } from '#harness/core/outcome.ts';
+import { UNJUDGED_KINDS, unjudgedKindOf, type UnjudgedKind } from './judging.ts';
 import type { RunRecord } from './runRecord.ts';
-import { skipKindOf } from './skipKind.ts';
 
 /**
  * A cell's coverage index: how many entries of the spec the run judged, of all the entries the
@@ -39,23 +38,21 @@ export interface Coverage {
   /** The catalogue's entries no judged result covered, sorted. */
   uncovered: string[];
   /** Results not judged, by why: every skip kind (0 when none), unsupported and error. */
-  notJudged: Record<SkipKind | 'unsupported' | 'error', number>;
+  notJudged: Record<UnjudgedKind, number>;
   /** Checks of the catalogue with no result in the record. */
   notRun: number;
 }
-
-const JUDGED: ReadonlySet<Verdict> = new Set<Verdict>(['pass', 'fail', 'flaky']);
 
 /** The coverage of one cell against the catalogue (see the top of this file). */
 export function coverageOf(record: RunRecord, catalogue: readonly CatalogueCheck[]): Coverage {
   const all = new Set(catalogue.flatMap((c) => c.specRefs));
   const covered = new Set<string>();
-  const notJudged = Object.fromEntries([...SKIP_KINDS, 'unsupported', 'error'].map((k) => [k, 0])) as Coverage['notJudged'];
+  const notJudged = Object.fromEntries(UNJUDGED_KINDS.map((k) => [k, 0])) as Coverage['notJudged'];
   for (const r of record.results) {
-    if (JUDGED.has(r.verdict)) {
+    const kind = unjudgedKindOf(r);
+    if (kind === undefined) {
       for (const ref of r.specRefs) if (all.has(ref)) covered.add(ref);
-    } else if (r.verdict === 'skip') notJudged[skipKindOf(r)!] += 1;
-    else if (r.verdict === 'unsupported' || r.verdict === 'error') notJudged[r.verdict] += 1;
+    } else notJudged[kind] += 1;
   }
   const ran = new Set(record.results.map((r) => r.checkId));
   const ratio = all.size === 0 ? undefined : covered.size / all.size;
