@@ -1,4 +1,5 @@
 import type { Exchange } from '#harness/core/exchange.ts';
+import type { LoadRun } from '#harness/core/load.ts';
 import type { Answer } from '#harness/core/answer.ts';
 import type { ClassCoverage, Failure, SkipKind } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -26,6 +27,8 @@ export interface CheckRequest {
   final?: boolean;
   /** A gateway run with the embedded emulator upstream: what the upstream answers this request with instead (core/upstream.ts). */
   upstream?: UpstreamFault;
+  /** A request of the load phase: outside the run's limit, never retried, its first answer final (checks/load/drive.ts). */
+  load?: true;
 }
 
 /** The upstream side of a gateway run (`run --upstream-port`), as a check sees it. */
@@ -65,9 +68,18 @@ export interface CheckContext {
   samples: SampleStore;
   /** A gateway run: the harness's upstream side, which gateway.* checks judge the answers against. */
   upstream?: UpstreamView;
+  /** The load phase on this model (`run --load N`, the load.* checks): undefined in a run without one. */
+  load?: LoadPhaseView;
   /** `keyVariable`: the environment variable the key came from, for reproducers that read it back (never the key). */
   /** `coverage`: classes the coverage phase sends per operation and model, when the run sets it (--coverage). */
   options: { strict: boolean; runs: number; coverage?: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string };
+}
+
+/** The load phase as a load check sees it: N (this shard's share of it), and the one run of the phase on the model. */
+export interface LoadPhaseView {
+  n: number;
+  /** The phase on this model: driven by `drive` for the first check that asks, the same run for every other; its exchanges are noted as read by the asking check. */
+  run<T extends LoadRun>(drive: () => Promise<T>): Promise<T>;
 }
 
 /** Where shared answers are kept (a Map will do): the runner's view of it also notes which answers each check read. */

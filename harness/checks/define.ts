@@ -33,6 +33,11 @@ export interface Check {
    * that has one (`run --upstream-port`), never a skip in every other run.
    */
   upstream?: true;
+  /**
+   * `load`: a check of the load phase (checks/load/): planned only in a run with `--load N`, run
+   * once every other check has ended, and judging a 429 or 503 as it came (never as "not now").
+   */
+  phase?: 'load';
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 

@@ -1,5 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { answerChecks } from './answer/meaning.ts';
+import { crossingChecks } from './answer/crossing.ts';
 import { servedChecks } from './endpoint/served.ts';
 import { authChecks } from './auth/keys.ts';
 import { balanceChecks } from './balance/spending.ts';
@@ -15,6 +16,7 @@ import { conversationChecks } from './conversation/turns.ts';
 import { fimStreamChecks } from './fim/stream.ts';
 import { gatewayChecks } from './gateway/checks.ts';
 import { lifecycleChecks } from './lifecycle/aliases.ts';
+import { loadChecks } from './load/checks.ts';
 import { messagesFormatChecks } from './messages/format.ts';
 import { messagesStreamChecks } from './messages/stream.ts';
 import { messagesToolChecks } from './messages/tools.ts';
@@ -34,7 +36,7 @@ import { usageChecks } from './usage/arithmetic.ts';
 import type { Check } from './define.ts';
 
 export type { Check } from './define.ts';
-export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, ReferenceTime, AuthMode, SampleStore, ServedVerdict, StoredAnswer, UpstreamView } from './context.ts';
+export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, LoadPhaseView, ReferenceTime, AuthMode, SampleStore, ServedVerdict, StoredAnswer, UpstreamView } from './context.ts';
 export type { SharedAnswer } from './support/samples.ts';
 export { CheckRegistry } from './registry.ts';
 
@@ -69,6 +71,7 @@ export const AREAS = [
   { area: 'usage', checks: usageChecks },
   { area: 'fim', checks: fimStreamChecks },
   { area: 'answer', checks: answerChecks },
+  { area: 'answer', checks: crossingChecks },
   { area: 'output', checks: outputChecks },
   { area: 'caching', checks: cachingChecks },
   { area: 'balance', checks: balanceChecks },
@@ -83,6 +86,7 @@ export const AREAS = [
   { area: 'lifecycle', checks: lifecycleChecks },
   { area: 'gateway', checks: gatewayChecks },
   { area: 'property', checks: propertyChecks },
+  { area: 'load', checks: loadChecks },
   { area: 'client', checks: openaiClientChecks },
   { area: 'client', checks: anthropicClientChecks },
   { area: 'client', checks: aiSdkClientChecks },

@@ -1,5 +1,6 @@
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import type { CommandIO } from './command.ts';
+import type { LoadProgress } from '#harness/runner/loadPhase.ts';
 
 /** Longest reason a progress line shows; the report holds the whole. */
 const MAX_REASON = 300;
@@ -60,5 +61,19 @@ export function progressLine(io: CommandIO) {
     const run = repetition ? ` [run ${repetition.index}/${repetition.of}]` : '';
     // Several targets at once: each line says whose check it was.
     io.stderr(`  [${String(n).padStart(String(planned).length)}/${planned}] ${mark} ${r.checkId} (${r.model}${target === undefined ? '' : ` at ${target}`})${run}${why}`);
+  };
+}
+
+/**
+ * The load phase's progress (run --load): a line as each step begins and every 20 requests within
+ * it: the step, the requests in flight it holds, and what came back so far on the model.
+ */
+export function loadProgressLine(io: CommandIO) {
+  let last: string | undefined;
+  return (p: LoadProgress, target?: string) => {
+    const step = `${target ?? ''}|${p.model}|${p.step}`;
+    if (step === last && p.sent % 20 !== 0) return;
+    last = step;
+    io.stderr(`load  ${p.model}${target ? ` @ ${target}` : ''}: step ${p.step}/${p.steps}, ${p.inFlight} in flight: ${p.sent} sent, ${p.answered} answered, ${p.refused} refused`);
   };
 }

@@ -58,7 +58,7 @@ export function integer(command: string, name: string, value: string | undefined
 }
 
 /** The bounds of each integer option, where its value is checked (`run` and the config file alike). */
-export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], coverage: [0, 100_000], seed: [0, 2 ** 31 - 1], repeat: [1, 1000], 'upstream-port': [1, 65535], 'max-in-flight': [1, 4096] } as const;
+export const RANGES = { concurrency: [1, 256], 'timeout-ms': [100, 3_600_000], 'deadline-ms': [100, 3_600_000], runs: [1, 100_000], coverage: [0, 100_000], load: [0, 4096], seed: [0, 2 ** 31 - 1], repeat: [1, 1000], 'upstream-port': [1, 65535], 'max-in-flight': [1, 4096] } as const;
 
 const inRange = (flag: keyof typeof RANGES) => (command: string, value: string | boolean | string[]) => {
   const [min, max] = RANGES[flag];
@@ -252,6 +252,24 @@ export const RUN_OPTIONS = [
     config: { key: 'coverage', kind: 'integer' },
     check: inRange('coverage'),
     record: { field: 'coverage', merge: 'agree' },
+  },
+  {
+    flag: 'load',
+    type: 'string',
+    arg: 'N',
+    help: [
+      'after the other checks, a load phase per model: the',
+      'requests in flight ramp 1, N/4, N/2, N (streamed and',
+      'not, prompts of many lengths) and the load.* checks',
+      'judge every answer: refused as described, not crossed,',
+      'streams finished, none hung, recovered; the reports show',
+      'time to first token and throughput per step. 0 (the',
+      'default): no load phase. With --shard, each shard',
+      'drives its share of N',
+    ],
+    config: { key: 'load', kind: 'integer' },
+    check: inRange('load'),
+    record: { field: 'load', merge: 'agree' },
   },
   { flag: 'seed', type: 'string', arg: 'N', help: ['property-test seed (default 1)'], config: { key: 'seed', kind: 'integer' }, check: inRange('seed'), record: { field: 'seed', merge: 'agree' } },
   {

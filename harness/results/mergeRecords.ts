@@ -38,6 +38,7 @@ export const MUST_AGREE: readonly [string, (r: RunRecord) => unknown][] = [
   ['options.baseline', (r) => r.options.baseline],
   ['options.runs', (r) => r.options.runs],
   ['options.coverage', (r) => r.options.coverage],
+  ['options.load', (r) => r.options.load],
   ['options.seed', (r) => r.options.seed],
   ['options.repeat', (r) => r.options.repeat],
   ['options.allowFlaky', (r) => r.options.allowFlaky],

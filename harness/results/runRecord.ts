@@ -44,6 +44,8 @@ export interface RunRecord {
     runs: number;
     /** --coverage N (only when given): classes of invalid request the coverage phase sent at most, per operation and model. */
     coverage?: number;
+    /** --load N (only when given): the load phase's N, requests in flight at its peak (a shard drove its share of it). */
+    load?: number;
     seed: number;
     /** --without: features left out of the run; their checks are skipped, out of scope. */
     without?: string[];

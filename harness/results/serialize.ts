@@ -72,7 +72,7 @@ export const RUN_RECORD_LAYOUT: Layout = object(
     spec: object(['revision', 'updated']),
     target: object(['kind', 'baseUrl', 'messagesBaseUrl']),
     referenceTime: object(['value', 'source']),
-    options: object(['strict', 'only', 'skip', 'clients', 'clientsGate', 'shard', 'runs', 'coverage', 'seed', 'without', 'repeat', 'allowFlaky', 'baseline', 'known'], {
+    options: object(['strict', 'only', 'skip', 'clients', 'clientsGate', 'shard', 'runs', 'coverage', 'load', 'seed', 'without', 'repeat', 'allowFlaky', 'baseline', 'known'], {
       baseline: object(['source', 'verdicts']),
       known: object(['source', 'strict', 'entries'], { entries: array(object(['check', 'model', 'baseUrl', 'reason', 'until', 'link', 'causes', 'passRate', 'at', 'expired'])) }),
     }),

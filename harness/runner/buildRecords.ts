@@ -42,7 +42,7 @@ export function buildRecords(
         startedAt: timing.startedAt.toISOString(),
         finishedAt: timing.finishedAt.toISOString(),
         referenceTime: timing.referenceTime,
-        options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.skip ? { skip: config.skip } : {}), ...(config.clients ? { clients: config.clients } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), seed: config.seed, ...(config.without && config.without.length > 0 ? { without: config.without } : {}), ...timing.options },
+        options: { strict: config.strict, ...(config.only ? { only: config.only } : {}), ...(config.skip ? { skip: config.skip } : {}), ...(config.clients ? { clients: config.clients } : {}), ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}), runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), ...(config.load === undefined ? {} : { load: config.load }), seed: config.seed, ...(config.without && config.without.length > 0 ? { without: config.without } : {}), ...timing.options },
         results: mine,
         summary: summarize(mine),
         causes: causesOf(mine),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured.ts';
-import type { CheckContext, CheckRequest, CheckResponse, SampleStore, StoredAnswer, UpstreamView } from '#harness/checks/index.ts';
+import type { CheckContext, CheckRequest, CheckResponse, LoadPhaseView, SampleStore, StoredAnswer, UpstreamView } from '#harness/checks/index.ts';
+import type { LoadRun } from '#harness/core/load.ts';
 import { marked, markerFor, markerOf } from '#harness/core/marker.ts';
 import type { UpstreamSide } from '#harness/core/upstream.ts';
 import { heldUpstream } from '#harness/gateway/held.ts';
@@ -53,6 +54,19 @@ export interface RunShared {
   samples: SampleStore;
   /** A gateway run: how many times each body was sent, for the marker of the next (core/marker.ts markerFor). */
   marks: Map<string, number>;
+  /** The load phase's run on each model (`run --load`), driven once by the first load check that asks. */
+  loads: Map<string, Promise<LoadRun>>;
+}
+
+/**
+ * This process's share of `--load N`: all of it, or with `--shard i/c` the i-th of c shares (they add
+ * up to N; the shards drive the same endpoint at once, and `merge` adds their steps up).
+ */
+export function loadShareOf(config: Pick<RunConfig, 'load' | 'shard'>): number {
+  const n = config.load ?? 0;
+  if (config.shard === undefined) return n;
+  const { index, count } = config.shard;
+  return Math.floor(n / count) + (index <= n % count ? 1 : 0);
 }
 
 /**
@@ -73,7 +87,7 @@ export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): 
     headers: () => ({ ...headersOf(config.extraHeaders ?? []), authorization: `Bearer ${config.apiKey}` }),
     send: (r) => sender.send(r),
   });
-  return { gate, samples: new Map(), marks: new Map() };
+  return { gate, samples: new Map(), marks: new Map(), loads: new Map() };
 }
 
 /**
@@ -119,6 +133,23 @@ function judgedSamples(store: SampleStore, tracker: CheckTracker): SampleStore {
   return { get: (key) => note(store.get(key)), set: (key, answer) => store.set(key, note(answer)!) };
 }
 
+/** The load phase as a check on `model` sees it: one run per model, every exchange of it noted as read by the check. */
+function loadView(loads: Map<string, Promise<LoadRun>>, model: string, n: number, tracker: CheckTracker): LoadPhaseView {
+  return {
+    n,
+    run: async <T extends LoadRun>(drive: () => Promise<T>): Promise<T> => {
+      let running = loads.get(model) as Promise<T> | undefined;
+      if (running === undefined) {
+        running = drive();
+        loads.set(model, running);
+      }
+      const run = await running;
+      for (const x of run.exchanges) tracker.saw(x.exchange);
+      return run;
+    },
+  };
+}
+
 /**
  * The CheckContext of one check on one model: requests go through the run's transport. Without
  * `shared` the check shares nothing (a test judging one check at a time). `chain`: the round trips
@@ -159,7 +190,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       ...(req.final === true ? { final: true } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
-      priority: chainPriority(chain - tracker.requests),
+      ...(req.load === true ? { load: true } : { priority: chainPriority(chain - tracker.requests) }),
       ...(route ? { route: routeKey(spec, route, isRecord(req.body) && req.body.stream === true) } : {}),
       ...withStreamCap(streamCapOf(spec, model, req.body)),
     }, (r) => sender.send(r), model);
@@ -183,6 +214,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
     samples: judgedSamples(shared.samples, tracker),
+    ...(loadShareOf(config) > 0 ? { load: loadView(shared.loads, model, loadShareOf(config), tracker) } : {}),
     ...(upstream ? { upstream: upstreamView(upstream) } : {}),
     options: { strict: config.strict, runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv },
   };

@@ -42,7 +42,8 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
       case 'fail': {
         // A failure shown by a "not now" (429, 503) given on every try is no evidence: the request was never judged.
         // A gateway check's are: it judges them against what its upstream answered (on purpose, too).
-        const notNow = check.upstream === true ? [] : ctx.spec.errors.retry.statuses;
+        // So are the load phase's: under load a 429 or 503 is the evidence it judges.
+        const notNow = check.upstream === true || check.phase === 'load' ? [] : ctx.spec.errors.retry.statuses;
         const judged = outcome.failures.filter((f) => !answeredNotNow(f, notNow));
         if (judged.length === 0) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: notNowReason(outcome.failures[0]!.evidence!), ...done() };
         return { ...base, verdict: 'fail', failures: judged.map(reported), ...done(undefined, outcome.classes) };

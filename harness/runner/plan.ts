@@ -1,6 +1,7 @@
 import { buildRegistry, type Check } from '#harness/checks/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { RunConfig } from './runConfig.ts';
+import { loadShareOf } from './checkContext.ts';
 
 export interface Planned {
   check: Check;
@@ -19,10 +20,21 @@ export function shardOf(plan: readonly Planned[], shard: { index: number; count:
  * registry's order (what the CLI counts and reports as not run). Each area is sharded on its own, so
  * a suite file can plan its share without knowing the others.
  */
-export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream'>, area?: string): Planned[] {
+export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream' | 'load'>, area?: string): Planned[] {
   const registry = buildRegistry(spec);
   const areas = area === undefined ? registry.areas() : [area];
-  // Checks judged against the harness as a gateway's upstream run only where there is one.
-  const judgeable = (p: Planned) => p.check.upstream !== true || run.upstream !== undefined;
+  // Checks judged against the harness as a gateway's upstream run only where there is one; the load phase's only with --load.
+  const load = loadShareOf(run) > 0;
+  const judgeable = (p: Planned) => (p.check.upstream !== true || run.upstream !== undefined) && (p.check.phase !== 'load' || load);
   return areas.flatMap((a) => shardOf(registry.plan(spec, run.models, a, { ...(run.only ? { only: run.only } : {}), ...(run.skip ? { skip: run.skip } : {}), ...(run.clients ? { clients: run.clients } : {}) }).filter(judgeable), run.shard));
+}
+
+/**
+ * The models the load phase drives: those the whole run (every shard) judges a load check of, so
+ * each shard drives its share of the load on them whichever of the checks it holds itself.
+ */
+export function loadModelsOf(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream' | 'load'>): string[] {
+  if (loadShareOf(run) === 0) return [];
+  const { shard: _all, ...whole } = run;
+  return [...new Set(planRun(spec, whole, 'load').map((p) => p.model))];
 }

@@ -4,7 +4,9 @@ import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckTracker } from './checkTracker.ts';
 import { resultHead } from './execute.ts';
 import { blockedByRefusedKey, NO_REQUESTS } from './keyRefused.ts';
-import { planRun, type Planned } from './plan.ts';
+import { loadModelsOf, planRun, type Planned } from './plan.ts';
+import { driveLoadPhase } from './loadPhase.ts';
+import { addTokens, NO_TOKENS } from '#harness/core/tokens.ts';
 import { longestChainFirst } from './schedule.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runMetered } from './runMetered.ts';
@@ -40,9 +42,10 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
   if (stop?.aborted) cancel();
   stop?.addEventListener('abort', cancel, { once: true });
   try {
-    const queue = longestChainFirst(planRun(spec, config), config.runs);
+    const planned = planRun(spec, config);
+    const queue = longestChainFirst(planned.filter((p) => p.check.phase !== 'load'), config.runs);
     let next = 0;
-    const worker = async () => {
+    const worker = (queue: readonly Planned[]) => async () => {
       while (next < queue.length && !run.cancelled) {
         const { check, model } = queue[next++]!;
         run.firstCheckAt ??= performance.now();
@@ -58,7 +61,22 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     // Twice the limit: a check waiting on an answer another check shares, or on a route's probe,
     // holds no request slot; checks beyond the limit wait for one in the transport, in chain order.
     const workers = 2 * Math.max(1, config.concurrency, config.maxConcurrency ?? 0);
-    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker(queue)));
+    // The load phase, once every other check has ended: model by model, its run driven, then judged.
+    for (const model of loadModelsOf(spec, config)) {
+      if (run.cancelled || scope.meter.reached()) break;
+      const driven = await driveLoadPhase(scope, model, options.loadProgress);
+      (run.loads ??= new Map()).set(model, driven.run);
+      const mine = planned.filter((p) => p.check.phase === 'load' && p.model === model);
+      const from = run.results.length;
+      next = 0;
+      await Promise.all(Array.from({ length: mine.length }, worker(mine)));
+      // The phase's tokens and requests go to the first of its checks, so the record's usage and the estimate count them.
+      const first = run.results[from];
+      if (first !== undefined && driven.tokens.promptTokens + driven.tokens.completionTokens > 0) run.results[from] = { ...first, tokens: addTokens(first.tokens ?? NO_TOKENS, driven.tokens) };
+      const { tracker } = driven;
+      run.sent.push({ checkId: first?.checkId ?? mine[0]?.check.id ?? 'load', model, count: tracker.requests, bound: tracker.bound, rounds: tracker.rounds });
+    }
     run.requestMs = scope.meter.requestMs();
     const { requests, retries, concurrency } = scope.transport.stats();
     run.transport = { requests, retries, concurrency };

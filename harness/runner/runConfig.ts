@@ -22,6 +22,8 @@ export interface RunSettings {
   runs: number;
   /** --coverage N: classes of invalid request the coverage phase sends per operation and model (undefined: each operation's own cap). */
   coverage?: number;
+  /** --load N: after the other checks, a load phase ramping to N requests in flight per model (load.* checks); 0 or undefined: none. */
+  load?: number;
   seed: number;
   /** --max-in-flight: requests in flight across every target of a run, at most (targets run at once). */
   maxInFlight?: number;
@@ -39,7 +41,7 @@ export interface RunSettings {
 }
 
 /** The settings a target's checks read, by name: RunConfig is a view of them, never a second declaration. */
-const CHECK_SETTINGS = ['specDir', 'models', 'concurrency', 'maxConcurrency', 'timeoutMs', 'deadlineMs', 'strict', 'only', 'skip', 'clients', 'shard', 'runs', 'coverage', 'seed'] as const satisfies readonly (keyof RunSettings)[];
+const CHECK_SETTINGS = ['specDir', 'models', 'concurrency', 'maxConcurrency', 'timeoutMs', 'deadlineMs', 'strict', 'only', 'skip', 'clients', 'shard', 'runs', 'coverage', 'load', 'seed'] as const satisfies readonly (keyof RunSettings)[];
 
 type CheckSettings = Pick<RunSettings, 'models' | 'concurrency' | 'strict' | 'runs' | 'seed'> & Partial<Pick<RunSettings, Exclude<(typeof CHECK_SETTINGS)[number], 'models' | 'concurrency' | 'strict' | 'runs' | 'seed'>>>;
 

@@ -17,6 +17,8 @@ export interface RepeatOptions {
   onRetry?: SuitesOptions['onRetry'];
   /** The cap on requests in flight shared by every target of the run. */
   runCap?: SuitesOptions['runCap'];
+  /** The load phase's progress (runChecks). */
+  loadProgress?: SuitesOptions['loadProgress'];
   /** After each repetition, with the config it ran under and its results (the budget settles what it spent). */
   ran?(config: RunConfig, results: readonly CheckResult[]): void;
 }
@@ -34,7 +36,7 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   // A refused key ends the run: another repetition would only be refused again.
   for (let i = 0; i < options.repeat && !(i > 0 && (stop?.aborted || runs.at(-1)?.keyRefused)); i++) {
     const config = options.configOf();
-    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}) });
+    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}), ...(options.loadProgress ? { loadProgress: options.loadProgress } : {}) });
     options.ran?.(config, run.results);
     runs.push(run);
   }
@@ -55,6 +57,8 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
     ...(transport ? { transport } : {}),
     // The upstream's view of the last repetition: each has its own markers, the same plan.
     ...(runs.at(-1)?.upstream ? { upstream: runs.at(-1)!.upstream } : {}),
+    // The load figures of the last repetition that drove the phase: each drove its own, the same steps.
+    ...(runs.findLast((r) => r.loads)?.loads ? { loads: runs.findLast((r) => r.loads)!.loads! } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LoadProgress } from './loadPhase.ts';
 import type { Clock } from '#harness/core/clock.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { headersOf, secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
@@ -41,6 +42,8 @@ export interface RunHooks {
   log(line: string): void;
   /** A result as it comes; `count` and `planned` run over every repetition, `repetition` (from 1) is set when there are several. */
   progress?(result: CheckResult, count: number, planned: number, repetition?: { index: number; of: number }, target?: string): void;
+  /** The load phase's progress, as each of its requests ends. */
+  loadProgress?(p: LoadProgress, target?: string): void;
 }
 
 export interface TargetsRun {
@@ -154,7 +157,10 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
   // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
   const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
-  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}) }).finally(() => pulse?.stop());
+  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}), loadProgress: (l) => {
+      pulse?.beat();
+      hooks.loadProgress?.(l, named);
+    } }).finally(() => pulse?.stop());
   run.clock.add(suites);
   // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
   if (recordDir !== undefined) finishRecording(recordDir, suites.results, target.upstream ? await heldUpstream(target.upstream.id)?.all() : undefined);
@@ -168,7 +174,7 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   budget?.settle([], unrun);
   // Requests and concurrency are the target's whole run (every model at once): each of its records carries them.
   const traffic = trafficOf(suites.transport, suites.upstream);
-  return buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}) });
+  return buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}), ...(suites.loads ? { loads: suites.loads } : {}) });
 }
 
 /** What the records say of --repeat, --allow-flaky and --clients-gate: only what differs from a plain run. */

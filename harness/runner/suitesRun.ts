@@ -1,3 +1,5 @@
+import type { LoadRun } from '#harness/core/load.ts';
+import type { LoadProgress } from './loadPhase.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { ConcurrencyStats, KeyRefused, Semaphore, TransportOptions } from '#harness/transport/index.ts';
 import type { RequestBound } from './spend/requestBound.ts';
@@ -21,6 +23,8 @@ export interface SuitesRun {
   transport?: { requests: number; retries: number; concurrency: ConcurrencyStats };
   /** A gateway run: what its upstream saw of the run's requests. */
   upstream?: UpstreamTraffic;
+  /** The load phase's run on each model (`run --load`), for the records' figures. */
+  loads?: Map<string, LoadRun>;
 }
 
 export interface SuitesOptions {
@@ -34,4 +38,6 @@ export interface SuitesOptions {
   stop?: AbortSignal;
   /** The cap on requests in flight shared by every target of the run (--max-in-flight). */
   runCap?: Semaphore;
+  /** The load phase's progress, as each of its requests ends. */
+  loadProgress?: (p: LoadProgress) => void;
 }

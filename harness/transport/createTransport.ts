@@ -121,6 +121,8 @@ export function createTransport(options: TransportOptions): Transport {
       probe: req.probe === true,
       deadlineMs: bodyDeadlineMs(timing, req.body),
       ...(req.priority !== undefined ? { priority: req.priority } : {}),
+      // Under load a 429, 503 or 500 is the evidence: it is judged as it came, never waited out.
+      ...(req.load === true ? { load: true, final: true, retry: false } : {}),
     };
     const opts: Dispatcher.RequestOptions & ContextualOptions = {
       origin: url.origin,

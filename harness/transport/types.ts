@@ -64,6 +64,8 @@ export interface SendRequest {
   priority?: number;
   /** This request's cap on its stream, when it knows better than the transport's (what it asked for). */
   maxStreamBytes?: number;
+  /** A request of the load phase: outside the limit and the adaptive limit, never retried, its silence declaring no route (interceptors/context.ts `load`). */
+  load?: boolean;
 }
 
 /** What the transport hands back for a request: the one response type of the harness (core/answer.ts). */

@@ -14,7 +14,7 @@ import { parseFlags, type Command, type CommandIO } from '../command.ts';
 import { configFlags } from '../configFlags.ts';
 import { interruptions } from '../interruptions.ts';
 import { runOutputs } from '../outputs.ts';
-import { progressLine } from '../progressLine.ts';
+import { loadProgressLine, progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
 import { clearReports } from '../reportFiles.ts';
 import { clientsOf, concurrencyOf, parseModelMap, parseShard, repeatOf, selectionOf } from '../runFlags.ts';
@@ -60,6 +60,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
   const maxInFlight = integer(name, 'max-in-flight', values['max-in-flight'], ...RANGES['max-in-flight']);
   const coverage = integer(name, 'coverage', values.coverage, ...RANGES.coverage);
+  const load = integer(name, 'load', values.load, ...RANGES.load);
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, ...RANGES.seed) ?? 1;
   const shard = parseShard(name, values.shard);
@@ -74,7 +75,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     strict: values.strict === true,
     repeat,
     allowFlaky: values['allow-flaky'] === true, clientsGate: values['clients-gate'] === true,
-    concurrency: concurrency.initial, maxConcurrency: concurrency.max, ...(maxInFlight === undefined ? {} : { maxInFlight }), timeoutMs, deadlineMs, runs, ...(coverage === undefined ? {} : { coverage }), seed, now,
+    concurrency: concurrency.initial, maxConcurrency: concurrency.max, ...(maxInFlight === undefined ? {} : { maxInFlight }), timeoutMs, deadlineMs, runs, ...(coverage === undefined ? {} : { coverage }), ...(load === undefined || load === 0 ? {} : { load }), seed, now,
     recordDir: out === undefined ? undefined : resolve(out),
     quiet: values.quiet === true,
     version: VERSION,
@@ -110,7 +111,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     if (baseline) checkBaselineCovers(targets.flatMap(({ target }) => models.map((model) => ({ model, target }))), baseline.records, baseline.source);
     // What an earlier run left there must not pass for this run's outcome, even if this one dies.
     clearReports(reportDir);
-    const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io) });
+    const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io), ...(settings.quiet ? {} : { loadProgress: loadProgressLine(io) }) });
     const interrupted = stop.signal.aborted ? stop.signalName : undefined;
     return reportRun(ran, { given: values, reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {

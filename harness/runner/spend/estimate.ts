@@ -25,7 +25,8 @@ export const COST_PROFILE: CostProfile = PROFILE;
  */
 export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date, stop?: AbortSignal): Promise<CostEstimate> {
   // A gateway run adds its gateway.* checks, which the profile (a plain run) does not hold: measured.
-  const whole = config.only === undefined && config.shard === undefined && (config.without ?? []).length === 0 && config.upstream === undefined;
+  // So does a load phase (--load), whose requests depend on N.
+  const whole = config.only === undefined && config.shard === undefined && (config.without ?? []).length === 0 && config.upstream === undefined && (config.load ?? 0) === 0;
   const checks = plainRunChecks(spec);
   if (whole && profileCovers(COST_PROFILE, checks, config.models)) return estimateFromProfile(spec, config.models, config.runs, COST_PROFILE, pricedAt);
   return estimateOf(spec, await dryRun(spec, config, stop), pricedAt);
@@ -108,5 +109,5 @@ export function estimateOf(spec: Spec, run: Pick<SuitesRun, 'results' | 'sent'>,
   };
 }
 
-/** The checks a run without an upstream plans (the profile's): every check but the gateway's. */
-const plainRunChecks = (spec: Spec): string[] => buildRegistry(spec).all().filter((c) => c.upstream !== true).map((c) => c.id);
+/** The checks a run without an upstream or a load phase plans (the profile's): every check but the gateway's and the load phase's. */
+const plainRunChecks = (spec: Spec): string[] => buildRegistry(spec).all().filter((c) => c.upstream !== true && c.phase !== 'load').map((c) => c.id);

@@ -11,8 +11,10 @@ import { ForwardingHandler } from './forwardingHandler.ts';
 export function adapt(limit: AdaptiveLimit, clock: () => number = () => performance.now()): Dispatcher.DispatcherComposeInterceptor {
   let onWire = 0;
   return (dispatch) => (opts, handler) => {
-    onWire += 1;
     const context = contextOf(opts);
+    // A load phase's overload is on purpose: it says nothing of the pace the other checks may keep.
+    if (context?.load === true) return dispatch(opts, handler);
+    onWire += 1;
     const route = context?.route;
     // A request whose first answer is final (a gateway check's) may have asked its upstream for a 429 on purpose: that says nothing of the load.
     const sent = { at: clock(), inFlight: onWire, epoch: limit.dispatched(), ...(route !== undefined ? { route } : {}), ...(context?.final === true ? { final: true } : {}) };

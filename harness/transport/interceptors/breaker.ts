@@ -59,7 +59,7 @@ export class Breaker {
         handler.onResponseError?.(failedController(refused), refused);
         return true;
       }
-      const flight = new Flight(handler, this, { route, keyed: context?.keyed === true, probe: context?.probe === true, origin: String(opts.origin ?? ''), where: `${opts.method} ${String(opts.origin ?? '')}${opts.path}` });
+      const flight = new Flight(handler, this, { route, keyed: context?.keyed === true, probe: context?.probe === true, quiet: context?.load === true, origin: String(opts.origin ?? ''), where: `${opts.method} ${String(opts.origin ?? '')}${opts.path}` });
       this.#flights.add(flight);
       return dispatch(opts, flight);
     };
@@ -82,14 +82,14 @@ export class Breaker {
   /** @internal a flight got response headers */
   answered(flight: Flight, status: number, notCaptured: boolean): void {
     if (notCaptured) return;
-    this.#options.health.answered(flight.info.route);
+    if (!flight.info.quiet) this.#options.health.answered(flight.info.route);
     if (flight.info.keyed) this.#options.keys.answered(status);
   }
 
   /** @internal a flight ended, with the error that ended it if any */
   ended(flight: Flight, error?: Error): void {
     this.#flights.delete(flight);
-    if (error === undefined || error instanceof DispatchEnded && error.code !== 'HARNESS_TIMEOUT') return;
+    if (error === undefined || flight.info.quiet || error instanceof DispatchEnded && error.code !== 'HARNESS_TIMEOUT') return;
     const failed = classifyNetworkError(error, this.#options.timing);
     if (failed === undefined || !NO_ANSWER.has(failed.code)) return;
     const cause = this.#options.redact(`${failed.code}: ${failed.what} — ${flight.info.where}`);
@@ -123,6 +123,8 @@ interface FlightInfo {
   route: string;
   keyed: boolean;
   probe: boolean;
+  /** A load-phase request: its silence under load is judged by the load checks, and declares no route. */
+  quiet: boolean;
   origin: string;
   where: string;
 }

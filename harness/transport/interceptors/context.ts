@@ -28,6 +28,12 @@ export interface RequestContext {
   priority?: number;
   /** The request carries the run's key (keyRefusal.ts), for refusing it still in line once the key was refused. */
   keyed?: boolean;
+  /**
+   * A request of the load phase (`run --load`): it holds no slot of the limit (the phase keeps its
+   * own requests in flight), moves no adaptive limit, is never retried, and its silence is the load
+   * checks' to judge, not the breaker's.
+   */
+  load?: boolean;
 }
 
 export const kRequestContext: unique symbol = Symbol('svc-conformance.transport.request');

@@ -14,8 +14,10 @@ import { ForwardingHandler, failedController } from './forwardingHandler.ts';
  */
 export function limit(semaphore: Semaphore, options: { adaptive?: boolean } = {}): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
-    const guarded = new ReleasingHandler(handler, semaphore);
     const context = contextOf(opts);
+    // The load phase sets its own requests in flight: a limit here would hide the overload it looks for.
+    if (context?.load === true) return dispatch(opts, handler);
+    const guarded = new ReleasingHandler(handler, semaphore);
     // Only the adaptive limit's slot is given back and taken again around a retry's wait: a cap
     // shared by a run's targets (`runCap`) is held through it, as any slot was before.
     if (context && options.adaptive !== false) {

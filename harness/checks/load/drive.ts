@@ -1,0 +1,261 @@
+/**
+ * The load phase on one model (`run --load N`): the requests in flight ramp through stepsOf(N),
+ * each step held for a few rounds, streamed and not, prompts of widely different lengths; then the
+ * endpoint is asked at rest until it answers 200 again. Every request is kept with what came back
+ * (core/load.ts), judged once here for what each load check reads of it: the answer's own
+ * problems against the contract, its usage, how its stream ended. Driven once per model by the
+ * first load check that asks (`ctx.load.run`); the others judge the same run.
+ */
+import { HarnessError } from '#harness/core/errors/index.ts';
+import { isBlocked } from '#harness/core/blocked.ts';
+import type { Exchange } from '#harness/core/exchange.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
+import { stepsOf, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
+import type { SseEvent } from '#harness/core/sseFold.ts';
+import type { Spec } from '#harness/spec/model.ts';
+import type { Violation } from '#harness/derive/validators/index.ts';
+import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import { get } from '../support/body.ts';
+import { chunkJudge, readStream } from '../support/stream.ts';
+import { longPrompt } from '../support/requests.ts';
+
+/**
+ * Word counts of the phase's prompts: far apart, so that any two count apart in any tokenizer, and
+ * small enough for the context of a tiny model served for tests.
+ */
+export const LOAD_PROMPT_WORDS = [2, 16, 48, 96, 160, 240] as const;
+/** Output asked of each request: enough chunks to time a stream's pace, little to pay. */
+export const LOAD_MAX_TOKENS = 24;
+/** Requests each slot of a step sends one after another: a step is held this many rounds. */
+export const ROUNDS_PER_STEP = 2;
+
+/** One request of the phase with what the load checks judge of it; `res` is absent when no answer came. */
+export interface DrivenExchange extends LoadExchange {
+  res?: CheckResponse;
+  /** The answer's defects against the contract at must (schema, stream grammar, finish_reason, usage arithmetic); 200s only. */
+  problems: string[];
+  /** A 200 with nothing in its body: no answer at all, which is the refusal check's to judge. */
+  empty?: boolean;
+}
+
+export interface DrivenLoad extends LoadRun {
+  exchanges: DrivenExchange[];
+  recovery?: { windowMs: number; recoveredMs?: number; tries: DrivenExchange[] };
+}
+
+/** The request of prompt `i`, streamed or not: its text differs from every other prompt's in length and words. */
+export function loadRequest(ctx: CheckContext, prompt: number, stream: boolean): CheckRequest {
+  const words = LOAD_PROMPT_WORDS[prompt % LOAD_PROMPT_WORDS.length]!;
+  const content = `Load probe ${prompt}. Answer in one short sentence. ${longPrompt(words)}`;
+  return { base: 'base_url', method: 'POST', path: '/chat/completions', load: true, body: { model: ctx.targetModel, messages: [{ role: 'user', content }], max_tokens: LOAD_MAX_TOKENS, ...(stream ? { stream: true } : {}) } };
+}
+
+/** Why the phase cannot go on: the run was stopped, the budget reached. */
+const ENDING = new Set(['HARNESS_INTERRUPTED', 'HARNESS_BUDGET_REACHED', 'HARNESS_KEY_REFUSED', 'HARNESS_UNRESPONSIVE', 'HARNESS_CLOSED']);
+
+export interface DriveOptions {
+  /** performance.now by default (tests hand their own). */
+  clock?: () => number;
+  /** Each request of the phase as it ends (the run's progress line). */
+  onExchange?: (x: LoadExchange) => void;
+}
+
+/** Drives the phase of `n` on the context's model. */
+export async function driveLoad(ctx: CheckContext, n: number, options: DriveOptions = {}): Promise<DrivenLoad> {
+  const clock = options.clock ?? (() => performance.now());
+  const steps = stepsOf(n);
+  const run: DrivenLoad = { model: ctx.model, n, steps, prompts: [...LOAD_PROMPT_WORDS], exchanges: [], stepMs: [] };
+  const t0 = clock();
+  const judge = answerJudge(ctx);
+  let sent = 0;
+  for (const [step, inFlight] of steps.entries()) {
+    // At rest (one in flight) every prompt goes once, streamed and not by turns: what each counts at rest.
+    const total = step === 0 ? LOAD_PROMPT_WORDS.length : Math.max(inFlight * ROUNDS_PER_STEP, LOAD_PROMPT_WORDS.length);
+    let next = 0;
+    const started = clock();
+    const slot = async () => {
+      while (next < total && run.endedEarly === undefined) {
+        const k = sent++;
+        next++;
+        const prompt = k % LOAD_PROMPT_WORDS.length;
+        const stream = Math.floor(k / LOAD_PROMPT_WORDS.length) % 2 === 1 ? prompt % 2 === 0 : prompt % 2 === 1;
+        const x = await exchangeOf(ctx, judge, { step, inFlight, prompt, stream }, t0, clock);
+        run.exchanges.push(x);
+        options.onExchange?.(x);
+        if (x.trouble?.kind === 'stopped') run.endedEarly ??= x.trouble.what;
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, slot));
+    run.stepMs.push(Math.round(clock() - started));
+    if (run.endedEarly !== undefined) return run;
+    // Nothing answered at rest: the endpoint is gone, and a ramp would only wait on it the longer.
+    if (step === 0 && run.exchanges.every((x) => x.status === undefined)) {
+      run.endedEarly = 'no request was answered at rest (one in flight), so the load was not raised';
+      return run;
+    }
+  }
+  run.recovery = await recover(ctx, judge, run, t0, clock);
+  return run;
+}
+
+/** After the peak: asked at rest until a 200, within the longest Retry-After the peak gave (else the spec's window). */
+async function recover(ctx: CheckContext, judge: AnswerJudge, run: DrivenLoad, t0: number, clock: () => number): Promise<DrivenLoad['recovery']> {
+  const peak = run.steps.length - 1;
+  const afters = run.exchanges.filter((x) => x.step === peak).map((x) => retryAfterMs(x.res)).filter((ms): ms is number => ms !== undefined);
+  const windowMs = afters.length > 0 ? Math.max(...afters) : recoverySeconds(ctx.spec) * 1000;
+  const from = clock();
+  const tries: DrivenExchange[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const x = await exchangeOf(ctx, judge, { step: peak, inFlight: 1, prompt: 0, stream: false }, t0, clock);
+    tries.push(x);
+    if (x.status === 200) return { windowMs, recoveredMs: Math.round(clock() - from), tries };
+    if (x.trouble?.kind === 'stopped') return { windowMs, tries };
+    // Wait as told (or a second, doubling), never past the window.
+    const left = windowMs - (clock() - from);
+    if (left <= 0) return { windowMs, tries };
+    await sleep(Math.min(left, retryAfterMs(x.res) ?? 1000 * 2 ** Math.min(attempt, 4)));
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The seconds without a Retry-After that an endpoint is given to answer 200 again (spec/limits.yaml). */
+export function recoverySeconds(spec: Spec): number {
+  const s = get(spec.rate_limits, 'under_load', 'recovery_seconds_without_retry_after');
+  if (typeof s !== 'number') throw new HarnessError('HARNESS_CONFIG', 'spec/limits.yaml: rate_limits.under_load.recovery_seconds_without_retry_after is missing');
+  return s;
+}
+
+/** A Retry-After in seconds (the description's guidance reads it first), as milliseconds; a date or nonsense is none. */
+function retryAfterMs(res: CheckResponse | undefined): number | undefined {
+  const v = res?.headers['retry-after'];
+  if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
+  return Number(v.trim()) * 1000;
+}
+
+type AnswerJudge = {
+  body(body: unknown): Violation[];
+  chunk(chunk: Record<string, unknown>): Violation[];
+};
+
+/** The violations of a body or a chunk: its schema, and usage whose total is not its sum (meanings.usage-total-is-sum). */
+function answerJudge(ctx: CheckContext): AnswerJudge {
+  const chunks = chunkJudge(ctx.spec, false);
+  return {
+    body: (body) => [...ctx.judge('chat_completion', body), ...usageSum(get(body, 'usage'))],
+    chunk: (chunk) => [...chunks(chunk), ...usageSum(chunk.usage)],
+  };
+}
+
+function usageSum(usage: unknown): Violation[] {
+  if (!isRecord(usage)) return [];
+  const { prompt_tokens: p, completion_tokens: c, total_tokens: t } = usage;
+  if (typeof p !== 'number' || typeof c !== 'number' || typeof t !== 'number' || p + c === t) return [];
+  return [{ path: '/usage/total_tokens', message: `total_tokens ${t} is not prompt_tokens ${p} + completion_tokens ${c}`, level: 'must', specRef: 'meanings.usage-total-is-sum', keyword: 'sum', params: {} }];
+}
+
+const atMust = (vs: readonly Violation[]) => vs.filter((v) => v.level === 'must').map((v) => `${v.path || '/'}: ${v.message}`);
+
+/** Sends one request of the phase and reads it to its end, timing its headers, its first token and its chunks. */
+async function exchangeOf(ctx: CheckContext, judge: AnswerJudge, at: Pick<LoadExchange, 'step' | 'inFlight' | 'prompt' | 'stream'>, t0: number, clock: () => number): Promise<DrivenExchange> {
+  const request = loadRequest(ctx, at.prompt, at.stream);
+  const start = clock();
+  const base = { ...at, sentAt: Math.round(start - t0), problems: [] as string[] };
+  let res: CheckResponse;
+  try {
+    res = await ctx.send(request);
+  } catch (err) {
+    return { ...base, endMs: Math.round(clock() - start), trouble: troubleOf(err, false), exchange: exchangeOfError(err, request) };
+  }
+  const x: DrivenExchange = { ...base, res, status: res.status, headersMs: Math.round(clock() - start), exchange: res.exchange };
+  try {
+    if (res.status === 200 && at.stream) await readStreamed(res, x, judge, start, clock);
+    else if (res.status === 200) {
+      const body = await res.json().catch((err: unknown) => err);
+      if (body instanceof Error) {
+        const cut = (body as { code?: string }).code;
+        if (cut === 'HARNESS_RESET' || cut === 'HARNESS_TIMEOUT') x.trouble = troubleOf(body, true);
+        else if ((res.exchange.response?.text ?? '').trim() === '') x.empty = true;
+        else x.problems.push(`the body is not a completion: ${body.message.slice(0, 200)}`);
+      } else {
+        x.problems.push(...atMust(judge.body(body)));
+        usageOf(x, get(body, 'usage'));
+      }
+    } else await res.text().catch((err: unknown) => (x.trouble = troubleOf(err, true)));
+  } catch (err) {
+    x.trouble = troubleOf(err, true);
+  }
+  x.endMs = Math.round(clock() - start);
+  return x;
+}
+
+async function readStreamed(res: CheckResponse, x: DrivenExchange, judge: AnswerJudge, start: number, clock: () => number): Promise<void> {
+  const gaps: number[] = [];
+  let last: number | undefined;
+  const timed: CheckResponse = {
+    status: res.status,
+    headers: res.headers,
+    exchange: res.exchange,
+    text: () => res.text(),
+    json: () => res.json(),
+    events: () => timedEvents(res.events(), (e) => {
+      const now = clock();
+      if (e.kind !== 'data') return;
+      if (last !== undefined) gaps.push(Math.round(now - last));
+      last = now;
+      if (x.firstTokenMs === undefined && carriesText(e.data)) x.firstTokenMs = Math.round(now - start);
+    }),
+  };
+  const s = await readStream(timed, { judge: judge.chunk });
+  if (s.chunks === 0 && s.malformed.count === 0 && !s.done && s.error === undefined) x.empty = true;
+  x.chunkGapsMs = gaps;
+  x.finished = { finishReason: s.finishes.count > 0, done: s.done };
+  const must = s.violations?.must;
+  if (must) x.problems.push(...must.first.map((v) => `chunk ${v.chunk}: ${v.path || '/'}: ${v.message}`));
+  if (s.malformed.count > 0) x.problems.push(`${s.malformed.count} event(s) are not a JSON chunk: ${s.malformed.first[0]!.slice(0, 120)}`);
+  if (s.error !== undefined) {
+    const code = (res.exchange.error?.code ?? '') as string;
+    x.trouble = { kind: code === 'HARNESS_TIMEOUT' ? 'hung' : 'cut', code: code || 'STREAM_BROKE', what: s.error };
+  }
+  usageOf(x, s.message.usage);
+}
+
+async function* timedEvents(events: AsyncIterable<SseEvent>, seen: (e: SseEvent) => void): AsyncIterable<SseEvent> {
+  for await (const e of events) {
+    seen(e);
+    yield e;
+  }
+}
+
+function carriesText(data: string): boolean {
+  try {
+    const delta = get(JSON.parse(data), 'choices', 0, 'delta');
+    const text = get(delta, 'content') ?? get(delta, 'reasoning_content');
+    return typeof text === 'string' && text.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function usageOf(x: DrivenExchange, usage: unknown): void {
+  const p = get(usage, 'prompt_tokens');
+  const c = get(usage, 'completion_tokens');
+  if (typeof p === 'number') x.promptTokens = p;
+  if (typeof c === 'number') x.completionTokens = c;
+}
+
+/** How a request went wrong, from the error it ended with; `answered`: headers had come. */
+function troubleOf(err: unknown, answered: boolean): NonNullable<LoadExchange['trouble']> {
+  // A route not served, or left out of the run: nothing of it can be judged under load either.
+  if (isBlocked(err)) return { kind: 'stopped', code: 'BLOCKED', what: err.message };
+  const code = (err as { code?: string }).code ?? 'ERROR';
+  const what = (err as { what?: string }).what ?? (err as Error).message ?? String(err);
+  if (ENDING.has(code)) return { kind: 'stopped', code, what };
+  if (code === 'HARNESS_TIMEOUT') return { kind: 'hung', code, what };
+  return { kind: answered ? 'cut' : 'no-answer', code, what };
+}
+
+function exchangeOfError(err: unknown, request: CheckRequest): Exchange {
+  const exchange = (err as { exchange?: Exchange }).exchange;
+  return exchange ?? { request: { method: request.method, url: request.path, headers: {}, body: request.body }, attempts: 0 };
+}

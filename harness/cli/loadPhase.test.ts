@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { startLoadProxy, type LoadProxy, type LoadProxyMode } from '#harness/testing/loadProxy.ts';
+import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { main } from './main.ts';
+
+/**
+ * Issue 40: `run --load 16` through a proxy in front of the emulator that misbehaves only beyond 8
+ * requests in flight. Each way of breaking the contract under load fails the load check that judges
+ * it (and no other load check); each way the description allows leaves the run green, every load
+ * check judged.
+ */
+const { spec } = loadSpec();
+const tmp = tempDirs('svc-load-phase-');
+const NOW = '2026-06-01T00:00:00Z';
+const KEY = 'sk-load-phase-key-0123456789';
+const KEY_VAR = 'SVC_LOAD_PHASE_KEY';
+const MODEL = 'svc-v4-flash';
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  // Each request held 40 ms, so that 16 at once are 16 in flight; no per-key limit in the way.
+  emu = await startEmulator({ spec, apiKeys: [KEY], now: () => new Date(NOW), latencyMs: 40, streamIntervalMs: 1, concurrencyPerKey: 1000 });
+  process.env[KEY_VAR] = KEY;
+});
+afterAll(async () => {
+  delete process.env[KEY_VAR];
+  await emu.close();
+});
+
+interface Ran {
+  code: number;
+  results: CheckResult[];
+  stderr: string;
+  proxy: LoadProxy;
+}
+
+async function runThrough(mode: LoadProxyMode, args: string[], beyond = 8): Promise<Ran> {
+  const proxy = await startLoadProxy(emu.url, mode, beyond);
+  const out = join(tmp(), mode);
+  const io = captureIO();
+  try {
+    const code = await main(['run', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', MODEL, '--clients', 'none', '--runs', '1', '--report-dir', out, '--json', `${out}.json`, ...args], io);
+    const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { results: CheckResult[] }[] };
+    return { code, results: all.records.flatMap((r) => r.results), stderr: io.err.join('\n'), proxy };
+  } finally {
+    await proxy.close();
+  }
+}
+
+const LOAD_CHECKS = ['load.answers.conform', 'load.excess.refused-as-described', 'load.answers.not-crossed', 'load.streams.finished', 'load.requests.none-hung', 'load.endpoint.recovers'];
+const verdicts = (run: Ran) => Object.fromEntries(run.results.filter((r) => r.checkId.startsWith('load.')).map((r) => [r.checkId, r.verdict === 'skip' ? `skip (${r.skipKind})` : r.verdict]));
+
+const BROKEN: [LoadProxyMode, string][] = [
+  ['crossed', 'load.answers.not-crossed'],
+  ['500', 'load.excess.refused-as-described'],
+  ['cut', 'load.streams.finished'],
+  ['hung', 'load.requests.none-hung'],
+  ['html-429', 'load.excess.refused-as-described'],
+  ['usage-dropped', 'load.answers.conform'],
+  ['empty-200', 'load.excess.refused-as-described'],
+];
+
+describe('a proxy that breaks the contract beyond 8 requests in flight', () => {
+  test.each(BROKEN)('%s: %s fails, and no other load check', async (mode, check) => {
+    const run = await runThrough(mode, ['--load', '16', '--only', 'load.', '--timeout-ms', '1500']);
+    expect(run.proxy.peak()).toBeGreaterThan(8);
+    expect(run.proxy.misbehaved()).toBeGreaterThan(0);
+    const v = verdicts(run);
+    expect(Object.keys(v).sort()).toEqual([...LOAD_CHECKS].sort());
+    expect(v[check]).toBe('fail');
+    expect(Object.entries(v).filter(([id, verdict]) => id !== check && verdict === 'fail')).toEqual([]);
+    const failed = run.results.find((r) => r.checkId === check)!;
+    // Evidence and a reproducer, as any failure has.
+    expect(failed.failures?.[0]?.evidence?.request.url).toContain(run.proxy.url);
+    expect(run.code).toBe(failed.severity === 'must' ? 1 : 0);
+  }, 60_000);
+});
+
+describe('a proxy that does what the description allows beyond 8 requests in flight', () => {
+  test.each(['queued', '429', '503'] as const)('%s: the run is green, every load check judged', async (mode) => {
+    const run = await runThrough(mode, ['--load', '16', '--only', 'load.', '--timeout-ms', '5000']);
+    expect(run.proxy.peak()).toBeGreaterThan(8);
+    expect(run.proxy.misbehaved()).toBeGreaterThan(0);
+    expect(verdicts(run)).toEqual(Object.fromEntries(LOAD_CHECKS.map((id) => [id, 'pass'])));
+    expect(run.code).toBe(0);
+    // The progress line names the steps, the requests in flight, answered and refused.
+    expect(run.stderr).toMatch(/load {2}svc-v4-flash: step 4\/4, 16 in flight: \d+ sent, \d+ answered, \d+ refused/);
+  }, 60_000);
+});
+
+describe('crossing without --load', () => {
+  test('a proxy handing non-streamed chat answers beyond 3 in flight to other requests fails an ordinary run', async () => {
+    const run = await runThrough('crossed', ['--only', 'answer.requests.not-crossed'], 3);
+    expect(run.proxy.misbehaved()).toBeGreaterThan(0);
+    const r = run.results.find((x) => x.checkId === 'answer.requests.not-crossed')!;
+    expect(r.verdict).toBe('fail');
+    expect(r.severity).toBe('must');
+    expect(r.failures?.[0]?.message).toMatch(/^answers crossed: /);
+    expect(run.code).toBe(1);
+    // No load phase was asked for, so none ran.
+    expect(run.results.filter((x) => x.checkId.startsWith('load.'))).toEqual([]);
+  }, 60_000);
+
+  test('the same check passes straight against the emulator', async () => {
+    const run = await runThrough('queued', ['--only', 'answer.requests.not-crossed'], 1000);
+    expect(run.results.find((x) => x.checkId === 'answer.requests.not-crossed')?.verdict).toBe('pass');
+  }, 60_000);
+});

@@ -1,0 +1,42 @@
+import { driveLoad } from '#harness/checks/load/drive.ts';
+import { stepsOf, type LoadRun } from '#harness/core/load.ts';
+import type { TokenUse } from '#harness/core/outcome.ts';
+import { createCheckContext } from './checkContext.ts';
+import { CheckTracker } from './checkTracker.ts';
+import type { RunScope } from './runScope.ts';
+
+/** Where the load phase stands, for the progress line: the step, the requests in flight it holds, and what came back so far. */
+export interface LoadProgress {
+  model: string;
+  step: number;
+  steps: number;
+  inFlight: number;
+  sent: number;
+  answered: number;
+  refused: number;
+}
+
+/**
+ * Drives the load phase on `model` through the run's own transport and answer store (a phase of the
+ * plan, not a second program): its requests are metered as any check's (the budget stops it), and
+ * the run is left in the scope for the load checks to judge (`ctx.load.run`). Returns the run and
+ * the tokens it spent.
+ */
+export async function driveLoadPhase(scope: RunScope, model: string, progress?: (p: LoadProgress) => void): Promise<{ run: LoadRun; tokens: TokenUse; tracker: CheckTracker }> {
+  const tracker = new CheckTracker(scope.meter, scope.spec);
+  const ctx = createCheckContext(scope.spec, scope.config, scope.transport, model, tracker, scope);
+  const load = ctx.load;
+  if (load === undefined) throw new Error(`driveLoadPhase: the run has no load phase (--load) for ${model}`);
+  const seen = { sent: 0, answered: 0, refused: 0 };
+  const run = await load.run(() =>
+    driveLoad(ctx, load.n, {
+      onExchange: (x) => {
+        seen.sent += 1;
+        if (x.status === 200) seen.answered += 1;
+        else if (x.status !== undefined) seen.refused += 1;
+        progress?.({ model, step: x.step + 1, steps: stepsOf(load.n).length, inFlight: x.inFlight, ...seen });
+      },
+    }),
+  );
+  return { run, tokens: tracker.settle(), tracker };
+}

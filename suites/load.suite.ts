@@ -1,0 +1,3 @@
+import { describeChecks } from '#harness/runner/describeChecks.ts';
+
+describeChecks('load');
