@@ -65,6 +65,8 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     // The load phase, once every other check has ended: model by model, its run driven, then judged.
     for (const model of loadModelsOf(spec, config)) {
       if (run.cancelled || scope.meter.reached()) break;
+      // Driving is the phase's checks at work: the run's time goes to requests, not start-up.
+      run.firstCheckAt ??= performance.now();
       const driven = await driveLoadPhase(scope, model, options.loadProgress);
       (run.loads ??= new Map()).set(model, driven.run);
       const mine = planned.filter((p) => p.check.phase === 'load' && p.model === model);
