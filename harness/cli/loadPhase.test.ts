@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -111,5 +111,43 @@ describe('crossing without --load', () => {
   test('the same check passes straight against the emulator', async () => {
     const run = await runThrough('queued', ['--only', 'answer.requests.not-crossed'], 1000);
     expect(run.results.find((x) => x.checkId === 'answer.requests.not-crossed')?.verdict).toBe('pass');
+  }, 60_000);
+});
+
+describe('--load as a config key', () => {
+  test('svc-conformance.yaml `load: 8` plans the load phase, and the record keeps it', async () => {
+    const dir = tmp();
+    const config = join(dir, 'svc-conformance.yaml');
+    writeFileSync(config, 'load: 8\n');
+    const out = join(dir, 'out');
+    const code = await main(['run', '--config', config, '--now', NOW, '--model', MODEL, '--clients', 'none', '--only', 'load.requests', '--quiet', '--report-dir', out, '--json', `${out}.json`], captureIO());
+    const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { options: { load?: number }; results: CheckResult[] }[] };
+    expect(all.records[0]!.options.load).toBe(8);
+    expect(all.records[0]!.results.map((r) => [r.checkId, r.verdict])).toEqual([['load.requests.none-hung', 'pass']]);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  test('a value out of range is refused, naming the key', async () => {
+    const dir = tmp();
+    const config = join(dir, 'svc-conformance.yaml');
+    writeFileSync(config, 'load: 100000\n');
+    const io = captureIO();
+    const code = await main(['run', '--config', config, '--quiet'], io);
+    expect(code).toBe(2);
+    expect(io.err.join('\n')).toMatch(/load/);
+  });
+});
+
+describe('the cost of the load phase', () => {
+  test('the estimate covers the phase: a budget below it refuses the run before anything is sent', async () => {
+    const io = captureIO();
+    const out = join(tmp(), 'budget');
+    const code = await main(['run', '--now', NOW, '--model', MODEL, '--clients', 'none', '--only', 'load.', '--load', '64', '--budget-usd', '0.0002', '--report-dir', out], io);
+    const said = io.err.join('\n');
+    const requests = Number(/estimated cost [\d.]+ USD \((\d+) requests/.exec(said)?.[1]);
+    // 6 at rest, then two rounds of 16, 32 and 64 in flight, and at least one try after the peak.
+    expect(requests).toBeGreaterThanOrEqual(6 + 2 * (16 + 32 + 64) + 1);
+    expect(said).toMatch(/is above --budget-usd 0\.0002/);
+    expect(code).toBe(2);
   }, 60_000);
 });
