@@ -7,6 +7,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { startLoadProxy, type LoadProxy, type LoadProxyMode } from '#harness/testing/loadProxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { LOAD_PROMPT_WORDS } from '#harness/checks/load/drive.ts';
 import { main } from './main.ts';
 
 /**
@@ -145,8 +146,8 @@ describe('the cost of the load phase', () => {
     const code = await main(['run', '--now', NOW, '--model', MODEL, '--clients', 'none', '--only', 'load.', '--load', '64', '--budget-usd', '0.0002', '--report-dir', out], io);
     const said = io.err.join('\n');
     const requests = Number(/estimated cost [\d.]+ USD \((\d+) requests/.exec(said)?.[1]);
-    // 6 at rest, then two rounds of 16, 32 and 64 in flight, and at least one try after the peak.
-    expect(requests).toBeGreaterThanOrEqual(6 + 2 * (16 + 32 + 64) + 1);
+    // Each prompt once at rest, then two rounds of 16, 32 and 64 in flight, and at least one try after the peak.
+    expect(requests).toBeGreaterThanOrEqual(LOAD_PROMPT_WORDS.length + 2 * (16 + 32 + 64) + 1);
     expect(said).toMatch(/is above --budget-usd 0\.0002/);
     expect(code).toBe(2);
   }, 60_000);

@@ -23,9 +23,9 @@ import { longPrompt } from '../support/requests.ts';
  * Word counts of the phase's prompts: far apart, so that any two count apart in any tokenizer, and
  * small enough for the context of a tiny model served for tests.
  */
-export const LOAD_PROMPT_WORDS = [2, 16, 48, 96, 160, 240] as const;
+export const LOAD_PROMPT_WORDS = [2, 24, 96, 240] as const;
 /** Output asked of each request: enough chunks to time a stream's pace, little to pay. */
-export const LOAD_MAX_TOKENS = 24;
+export const LOAD_MAX_TOKENS = 16;
 /** Requests each slot of a step sends one after another: a step is held this many rounds. */
 export const ROUNDS_PER_STEP = 2;
 
