@@ -7,6 +7,8 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { startLoadProxy, type LoadProxy, type LoadProxyMode } from '#harness/testing/loadProxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { deadPort } from '#harness/testing/httpTestServer.ts';
+import { startGatewayProxy } from '#harness/testing/gatewayProxy.ts';
 import { LOAD_PROMPT_WORDS } from '#harness/checks/load/drive.ts';
 import { main } from './main.ts';
 
@@ -150,5 +152,35 @@ describe('the cost of the load phase', () => {
     expect(requests).toBeGreaterThanOrEqual(LOAD_PROMPT_WORDS.length + 2 * (16 + 32 + 64) + 1);
     expect(said).toMatch(/is above --budget-usd 0\.0002/);
     expect(code).toBe(2);
+  }, 60_000);
+});
+
+describe('crossing judged exactly in a gateway run (the harness as the upstream, answers paired by marker)', () => {
+  async function throughGateway(mode: LoadProxyMode): Promise<{ code: number; result: CheckResult }> {
+    const port = await deadPort();
+    const gateway = await startGatewayProxy(`http://127.0.0.1:${port}`, 'transparent');
+    const proxy = await startLoadProxy(gateway.url, mode);
+    const out = join(tmp(), `gateway-${mode}`);
+    try {
+      const code = await main(['run', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--upstream-port', String(port), '--now', NOW, '--model', MODEL, '--clients', 'none', '--only', 'load.answers.not-crossed', '--load', '16', '--quiet', '--report-dir', out, '--json', `${out}.json`], captureIO());
+      const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { results: CheckResult[] }[] };
+      return { code, result: all.records.flatMap((r) => r.results).find((r) => r.checkId === 'load.answers.not-crossed')! };
+    } finally {
+      await proxy.close();
+      await gateway.close();
+    }
+  }
+
+  test('answers swapped in front of the gateway fail, naming the upstream answer they were', async () => {
+    const { code, result } = await throughGateway('crossed');
+    expect(result.verdict).toBe('fail');
+    expect(result.failures?.[0]?.message).toMatch(/was answered with what the upstream answered another request/);
+    expect(code).toBe(1);
+  }, 60_000);
+
+  test('a transparent path passes, every answer paired with its own', async () => {
+    const { result } = await throughGateway('queued');
+    expect(result.verdict).toBe('pass');
+    expect(result.reason).toMatch(/paired by marker/);
   }, 60_000);
 });

@@ -44,7 +44,7 @@ function failureOf(x: DrivenExchange, message: string): Failure {
   return x.res ? failure(message, x.res) : { ...failure(message), evidence: x.exchange, ...(x.trouble ? { defect: { kind: 'transport', code: x.trouble.code, what: x.trouble.what } } : {}) };
 }
 
-type Judge = (run: DrivenLoad, ctx: CheckContext) => CheckOutcome;
+type Judge = (run: DrivenLoad, ctx: CheckContext) => CheckOutcome | Promise<CheckOutcome>;
 
 function loadCheck(spec: Spec, id: string, rule: string, title: string, judge: Judge): Check {
   const entry = ruleOf(spec, rule, id);
@@ -116,7 +116,53 @@ const answersConform: Judge = (run) => {
   return pass(`${judged} answers under load meet what the same requests meet at rest`, judged);
 };
 
-const notCrossed: Judge = (run) => {
+/** The text of a completion body (JSON text or parsed), or undefined. */
+const contentOf = (body: unknown): string | undefined => {
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+  }
+  const c = get(parsed, 'choices', 0, 'message', 'content');
+  return typeof c === 'string' && c !== '' ? c : undefined;
+};
+
+/**
+ * A gateway run (the harness is the upstream, and each request carries its marker): exact. Each
+ * answer under load is compared with what the upstream answered each request; one that is the
+ * upstream's answer to another request, and not to its own, crossed.
+ */
+async function crossedThroughGateway(run: DrivenLoad, ctx: CheckContext): Promise<CheckOutcome | undefined> {
+  const upstream = ctx.upstream;
+  if (upstream === undefined) return undefined;
+  const answered = underLoad(run).filter((x) => x.res !== undefined && x.status === 200 && !x.stream && x.trouble === undefined);
+  const own = new Map<DrivenExchange, string | undefined>();
+  const byContent = new Map<string, DrivenExchange>();
+  for (const x of answered) {
+    const sent = (await upstream.of(x.res!))?.filter((u) => u.response.status === 200).at(-1);
+    const content = sent === undefined ? undefined : contentOf(sent.response.body);
+    own.set(x, content);
+    if (content !== undefined) byContent.set(content, x);
+  }
+  const found: { kind: string; message: string; x: DrivenExchange }[] = [];
+  let judged = 0;
+  for (const x of answered) {
+    const got = contentOf(x.exchange.response?.body);
+    if (got === undefined || own.get(x) === undefined) continue;
+    judged += 1;
+    const other = byContent.get(got);
+    if (got !== own.get(x) && other !== undefined && other !== x) found.push({ kind: 'crossed', message: `${where(x)} for prompt ${x.prompt} was answered with what the upstream answered another request (prompt ${other.prompt}, sent at ${other.sentAt} ms)`, x });
+  }
+  if (found.length > 0) return outcomeOf(grouped(found));
+  return judged === 0 ? undefined : pass(`${judged} answers under load each carried what the upstream answered its own request (paired by marker)`, judged);
+}
+
+const notCrossed: Judge = async (run, ctx) => {
+  const exact = await crossedThroughGateway(run, ctx);
+  if (exact !== undefined) return exact;
   // What each prompt counts at rest: one request at a time, so no answer can be another's.
   const counts = new Map<number, number>();
   for (const x of atRest(run)) if (x.status === 200 && x.promptTokens !== undefined) counts.set(x.prompt, x.promptTokens);
