@@ -184,3 +184,23 @@ describe('crossing judged exactly in a gateway run (the harness as the upstream,
     expect(result.reason).toMatch(/paired by marker/);
   }, 60_000);
 });
+
+describe('a recorded load phase', () => {
+  test('replays at the N it was recorded at, and is not recorded at any other (never a pass on answers of another load)', async () => {
+    const dir = tmp();
+    const rec = join(dir, 'rec');
+    const base = ['--now', NOW, '--model', MODEL, '--clients', 'none', '--only', 'load.requests', '--quiet'];
+    expect(await main(['record', '--out', rec, '--load', '8', ...base, '--report-dir', join(dir, 'r0')], captureIO())).toBe(0);
+    const replay = async (n: string) => {
+      const out = join(dir, `r${n}`);
+      const code = await main(['run', '--fixtures', rec, '--load', n, ...base, '--report-dir', out, '--json', `${out}.json`], captureIO());
+      const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { results: CheckResult[] }[] };
+      return { code, result: all.records.flatMap((r) => r.results).find((r) => r.checkId === 'load.requests.none-hung')! };
+    };
+    const same = await replay('8');
+    expect([same.result.verdict, same.code]).toEqual(['pass', 0]);
+    const other = await replay('32');
+    expect([other.result.verdict, other.result.skipKind]).toEqual(['skip', 'not-recorded']);
+    expect(other.result.reason).toMatch(/drove a load phase of 8, not of 32; replay it with --load 8/);
+  }, 60_000);
+});

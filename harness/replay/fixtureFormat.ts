@@ -39,6 +39,8 @@ export interface FixtureManifest {
   coverage?: 'partial';
   /** Where a set built from captures came from, in a sentence. */
   source?: string;
+  /** The load phase's N this process drove (`run --load`, its share under --shard); absent: no load phase was recorded. */
+  load?: number;
   /**
    * The spec models the run recorded, in its order: a replay runs these, and refuses any other
    * (another model's requests would be answered with these models' bytes). Older recordings lack it.

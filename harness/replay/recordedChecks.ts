@@ -5,6 +5,17 @@
 export interface RecordedChecks {
   dir: string;
   checks: Record<string, string[]>;
+  /** The load phase's N it recorded (`run --load`), when it recorded one. */
+  load?: number;
+}
+
+/**
+ * Why the load phase of `n` is not replayed, or undefined when the recording drove that N: answers
+ * recorded at 16 in flight say nothing of 64, and the replay would answer them all the same.
+ */
+export function loadNotRecordedReason(recording: RecordedChecks | undefined, n: number): string | undefined {
+  if (recording === undefined || recording.load === n) return undefined;
+  return `not recorded: the recording ${recording.dir} ${recording.load === undefined ? 'holds no load phase' : `drove a load phase of ${recording.load}`}, not of ${n}; replay it with --load ${recording.load ?? 0}, or record again with --load ${n}`;
 }
 
 /**

@@ -6,6 +6,8 @@ import { resultHead } from './execute.ts';
 import { blockedByRefusedKey, NO_REQUESTS } from './keyRefused.ts';
 import { loadModelsOf, planRun, type Planned } from './plan.ts';
 import { driveLoadPhase } from './loadPhase.ts';
+import { loadShareOf } from './checkContext.ts';
+import { loadNotRecordedReason } from '#harness/replay/recordedChecks.ts';
 import { addTokens, NO_TOKENS } from '#harness/core/tokens.ts';
 import { longestChainFirst } from './schedule.ts';
 import type { RunConfig } from './runConfig.ts';
@@ -64,15 +66,18 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker(queue)));
     // The load phase, once every other check has ended: model by model, its run driven, then judged.
     for (const model of loadModelsOf(spec, config)) {
-      if (run.cancelled || scope.meter.reached()) break;
+      if (run.cancelled) break;
+      const mine = planned.filter((p) => p.check.phase === 'load' && p.model === model);
+      // Not driven where the budget is spent or a replay holds no phase of this N: its checks say so (runMetered).
+      const driving = !scope.meter.reached() && loadNotRecordedReason(config.target.recording, loadShareOf(config)) === undefined;
       // Driving is the phase's checks at work: the run's time goes to requests, not start-up.
       run.firstCheckAt ??= performance.now();
-      const driven = await driveLoadPhase(scope, model, options.loadProgress);
-      (run.loads ??= new Map()).set(model, driven.run);
-      const mine = planned.filter((p) => p.check.phase === 'load' && p.model === model);
+      const driven = driving ? await driveLoadPhase(scope, model, options.loadProgress) : undefined;
+      if (driven) (run.loads ??= new Map()).set(model, driven.run);
       const from = run.results.length;
       next = 0;
       await Promise.all(Array.from({ length: mine.length }, worker(mine)));
+      if (driven === undefined) continue;
       // The phase's tokens and requests go to the first of its checks, so the record's usage and the estimate count them.
       const first = run.results[from];
       if (first !== undefined && driven.tokens.promptTokens + driven.tokens.completionTokens > 0) run.results[from] = { ...first, tokens: addTokens(first.tokens ?? NO_TOKENS, driven.tokens) };

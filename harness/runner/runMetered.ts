@@ -6,7 +6,8 @@ import { CheckTracker } from './checkTracker.ts';
 import { executeCheck, resultHead } from './execute.ts';
 import { blockedByRefusedKey } from './keyRefused.ts';
 import { notRunForBudget } from './spend/budgetLedger.ts';
-import { notRecordedReason } from '#harness/replay/recordedChecks.ts';
+import { loadNotRecordedReason, notRecordedReason } from '#harness/replay/recordedChecks.ts';
+import { loadShareOf } from './checkContext.ts';
 import type { RunConfig } from './runConfig.ts';
 import { secretsOf, type RunScope } from './runScope.ts';
 import { leftOutByCheck, outOfScope } from './features.ts';
@@ -19,7 +20,7 @@ import { chainOf } from './schedule.ts';
 export async function runMetered(scope: RunScope, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
   const { spec, config, meter } = scope;
   // A replay answers only what it recorded: another check would get another check's bytes.
-  const unrecorded = notRecordedReason(config.target.recording, check.id, model);
+  const unrecorded = notRecordedReason(config.target.recording, check.id, model) ?? (check.phase === 'load' ? loadNotRecordedReason(config.target.recording, loadShareOf(config)) : undefined);
   if (unrecorded !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'not-recorded', reason: unrecorded, durationMs: 0 };
   const leftOut = leftOutByCheck(spec, config.without ?? [], check.specRefs);
   if (leftOut !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'out-of-scope', reason: outOfScope(leftOut), durationMs: 0 };

@@ -1,4 +1,5 @@
 import type { LoadProgress } from './loadPhase.ts';
+import { loadShareOf } from './checkContext.ts';
 import type { Clock } from '#harness/core/clock.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { headersOf, secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
@@ -124,7 +125,7 @@ async function prepare(spec: Spec, entry: RunTarget, settings: RunSettings, hook
   const spentAt = target.recordedAt !== undefined ? new Date(target.recordedAt) : startedAt;
   const referenceTime = await referenceTimeOf(spec, entry, settings, calendar);
   const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
-  if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models });
+  if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models, load: loadShareOf(settings) });
   // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
   const configOf = () => runConfigOf(entry, settings, { referenceTime, ...(recordDir !== undefined ? { recordDir } : {}), ...(budget ? { budget: budget.remaining(spentAt) } : {}) });
   const config = configOf();

@@ -12,7 +12,7 @@ import type { Target } from '#harness/targets/target.ts';
  * replay at, the models recorded), and no exchange of an earlier recording left, since a
  * re-recording replaces it whole. Which checks it holds is written when the run ends (finishRecording).
  */
-export function startRecording(dir: string, target: Target, run: { spec: Spec; startedAt: Date; clock: string; version: string; models: readonly string[] }): void {
+export function startRecording(dir: string, target: Target, run: { spec: Spec; startedAt: Date; clock: string; version: string; models: readonly string[]; load?: number }): void {
   const messagesBasePath = relativePath(target.messagesBaseUrl, target.baseUrl);
   if (messagesBasePath === undefined) throw new UsageError(`record: the messages base ${target.messagesBaseUrl} is not under --base-url ${target.baseUrl}; a recording keeps paths relative to one base.`);
   rmSync(join(dir, 'exchanges'), { recursive: true, force: true });
@@ -27,6 +27,7 @@ export function startRecording(dir: string, target: Target, run: { spec: Spec; s
     messagesBasePath,
     emptyBalanceKey: target.emptyBalanceKey !== undefined,
     models: [...run.models],
+    ...(run.load !== undefined && run.load > 0 ? { load: run.load } : {}),
     ...(target.upstream && target.upstream.kind !== 'recorded' ? { upstream: { kind: target.upstream.kind, anyKey: target.upstream.anyKey } } : {}),
   });
 }

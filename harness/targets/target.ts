@@ -98,7 +98,7 @@ export async function fixturesTarget(dir: string, options: { fast?: boolean } = 
     apiKeyEnv: 'SVC_API_KEY',
     clock: manifest.clock,
     recordedAt: manifest.recordedAt,
-    ...(manifest.checks ? { recording: { dir: shownPath(dir), checks: manifest.checks } } : {}),
+    ...(manifest.checks ? { recording: { dir: shownPath(dir), checks: manifest.checks, ...(manifest.load === undefined ? {} : { load: manifest.load }) } } : {}),
     ...(upstream ? { upstream: upstream.ref } : {}),
     close: async () => {
       await upstream?.close();

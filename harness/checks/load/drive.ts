@@ -8,6 +8,7 @@
  */
 import { HarnessError } from '#harness/core/errors/index.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
+import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { stepsOf, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
@@ -248,6 +249,8 @@ function usageOf(x: DrivenExchange, usage: unknown): void {
 function troubleOf(err: unknown, answered: boolean): NonNullable<LoadExchange['trouble']> {
   // A route not served, or left out of the run: nothing of it can be judged under load either.
   if (isBlocked(err)) return { kind: 'stopped', code: 'BLOCKED', what: err.message };
+  // A replay that never recorded this request: nothing was answered, so nothing is judged.
+  if (isNotCaptured(err)) return { kind: 'stopped', code: 'NOT_RECORDED', what: err.message };
   const code = (err as { code?: string }).code ?? 'ERROR';
   const what = (err as { what?: string }).what ?? (err as Error).message ?? String(err);
   if (ENDING.has(code)) return { kind: 'stopped', code, what };
