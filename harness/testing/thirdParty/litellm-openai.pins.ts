@@ -16,6 +16,7 @@ const pins: RecordedThirdParty = {
   verdicts: {
     "answer.created.unix-seconds-near-clock": { verdict: 'pass', why: "`created` is Unix seconds near the Date header" },
     "answer.model.names-a-model-of-the-service": { verdict: 'pass', why: "" },
+    "answer.requests.not-crossed": { verdict: 'skip', why: "not recorded: the recording predates the check (issue 40)" },
     "answer.stream-created.unix-seconds-near-clock": { verdict: 'pass', why: "" },
     "answer.stream-model.names-a-model-of-the-service": { verdict: 'pass', why: "" },
     "answer.stream-tool-call.names-an-offered-function": { verdict: 'pass', why: "" },

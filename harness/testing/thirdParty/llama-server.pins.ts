@@ -20,6 +20,7 @@ const pins: RecordedThirdParty = {
   verdicts: {
     "answer.created.unix-seconds-near-clock": { verdict: 'pass', why: "`created` is std::time(0), Unix seconds (server-task.cpp to_json_oaicompat); llama-server sends no Date header, so `created` is judged against the run's reference time: live, the local clock; replayed, the recording's clock (harness fixed: the replay server added the replay day's Date)" },
     "answer.model.names-a-model-of-the-service": { verdict: 'pass', why: "`model` is always the loaded model's alias, tiny-chatml, which --model-map maps to svc-v4-flash (server-context.cpp: oaicompat_model = meta->model_name)" },
+    "answer.requests.not-crossed": { verdict: 'skip', why: "not recorded: the recording predates the check (issue 40)" },
     "answer.stream-created.unix-seconds-near-clock": { verdict: 'pass', why: "" },
     "answer.stream-model.names-a-model-of-the-service": { verdict: 'pass', why: "" },
     "answer.stream-tool-call.names-an-offered-function": { verdict: 'skip', why: "inconclusive: the stream makes no tool call although tool_choice is \"required\" (rule.chat.tool-choice.required-forces-call judges that), so no name can be judged" },
