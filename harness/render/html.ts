@@ -5,6 +5,8 @@ import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index
 import { escapeHtml as h } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { gatewayChanges, judgingNote, judgingOfRecord, judgingReasonNote, upstreamTrafficNote } from './view.ts';
+import { loadChart, LOAD_CHART_CSS } from './loadChart.ts';
+import { LOAD_COLUMNS, LOAD_LEGEND, loadIntro, recoveryNote } from './loadView.ts';
 import { areasOf, attemptsLine, judgedLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const CSS = `
@@ -43,7 +45,7 @@ details.failure{margin:.4rem 0 0;border-top:1px dashed var(--line);padding-top:.
 ol.events{padding-left:2rem;margin:.25rem 0}ol.events li{overflow-wrap:anywhere}ol.events .at{display:inline-block;min-width:4.5rem;color:var(--muted)}
 footer{margin:2rem 0 0;color:var(--muted);font-size:.85rem}
 [hidden]{display:none!important}
-`;
+${LOAD_CHART_CSS}`;
 
 // Progressive enhancement only: without it every check is listed and every <details> still opens.
 const SCRIPT = `
@@ -271,6 +273,7 @@ export function renderHtml(record: RunRecord): string {
     '<h2>Verdicts by area</h2>',
     matrixHtml(record),
     '</section>',
+    ...loadHtml(record),
     '<section id="checks">',
     `<h2>Checks (${record.results.length})</h2>`,
     filtersHtml(record),
@@ -293,6 +296,25 @@ export function renderHtml(record: RunRecord): string {
     '</html>',
     '',
   ].join('\n');
+}
+
+/** The load phase (`--load N`): the chart, then the steps' table (markdown.ts has its twin); information beside the verdicts. */
+function loadHtml(record: RunRecord): string[] {
+  const load = record.load;
+  if (load === undefined) return [];
+  const recovery = recoveryNote(load);
+  return [
+    '<section id="load">',
+    '<h2>Under load</h2>',
+    `<p>${h(loadIntro(load, record.model))}</p>`,
+    loadChart([{ label: record.model, load }]),
+    `<table class="load"><thead><tr>${LOAD_COLUMNS.map((c) => `<th scope="col">${h(c.head)}</th>`).join('')}</tr></thead>`,
+    `<tbody>${load.steps.map((step) => `<tr>${LOAD_COLUMNS.map((c) => `<td>${h(c.cell(step))}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
+    ...(recovery ? [`<p>${h(recovery)}</p>`] : []),
+    ...(load.endedEarly === undefined ? [] : [`<p class="note">${h(`The phase ended before its last step: ${load.endedEarly}.`)}</p>`]),
+    `<p class="refs">${h(LOAD_LEGEND)}</p>`,
+    '</section>',
+  ];
 }
 
 /** A gateway run's section (markdown.ts has its twin): what the gateway changed, both sides, and its upstream traffic. */

@@ -1,6 +1,7 @@
 import { pageHead } from './htmlPage.ts';
 import { causesOf, OUTCOME_WORD, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
+import { loadChart, LOAD_CHART_CSS, type LoadSeries } from './loadChart.ts';
 import { judgingNote, judgingOfRecord, judgingReasonNote, plural, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
 
 const CSS = `
@@ -13,7 +14,8 @@ th{font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .badge.pass{background:var(--pass)}.badge.fail{background:var(--fail)}.badge.interrupted,.badge.nothing-judged{background:var(--other)}
 .meter{vertical-align:middle;margin-left:.4rem}.meter .back{fill:#8884}.meter .fill{fill:var(--pass)}.meter.cov .fill{fill:#4a7bd0}
 td code{white-space:nowrap}.causes{margin:0;padding-left:1.2rem}.causes li{margin:.1rem 0}.reasons{margin:.2rem 0 0;padding-left:1.2rem}.muted{color:var(--muted)}code{font-size:.9em}
-`;
+h2{font-size:1.2rem;margin:2rem 0 .5rem}
+${LOAD_CHART_CSS}`;
 
 function meter(percent: number, cls: string, what: string): string {
   return `<svg class="meter${cls}" width="80" height="8" role="img" aria-label="${what} ${percent} of 100"><rect class="back" width="80" height="8" rx="4"/><rect class="fill" width="${(percent * 80) / 100}" height="8" rx="4"/></svg>`;
@@ -23,7 +25,7 @@ function meter(percent: number, cls: string, what: string): string {
  * reports/index.html: the whole run on one page, a row per cell (base URL x model) with its
  * outcome, what it was judged on (and the leading reasons the rest was not), score, coverage and
  * the causes of its failures, each linking the cell's own report.html;
- * then each target's requests and concurrency.
+ * then each target's requests and concurrency, and the load phase's chart, a line per cell.
  * Self-contained: no script, no network; a CSP that allows only its own style.
  */
 export function renderIndexPage(summary: RunSummary, records: readonly RunRecord[]): string {
@@ -51,8 +53,22 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     `<tbody>${rows.join('\n')}</tbody>`,
     '</table>',
     ...trafficByTarget(records).map((t) => `<p class="muted">${h(`Requests (${TRAFFIC_SCOPE}) at ${t.baseUrl}: ${trafficNote(t.traffic)}`)}</p>`),
+    ...loadSection(summary, records),
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}
+
+/** Every cell's load phase (`--load N`) on one chart, a line per cell: information beside the verdicts. */
+function loadSection(summary: RunSummary, records: readonly RunRecord[]): string[] {
+  const loaded = summary.cells.flatMap((c) => {
+    const load = records.find((r) => r.target.baseUrl === c.baseUrl && r.model === c.model)?.load;
+    return load ? [{ c, load }] : [];
+  });
+  if (loaded.length === 0) return [];
+  // The model names a line; the base URL too when the cells are of several targets.
+  const several = new Set(loaded.map(({ c }) => c.baseUrl)).size > 1;
+  const series: LoadSeries[] = loaded.map(({ c, load }) => ({ label: several ? `${c.model} at ${c.baseUrl}` : c.model, load }));
+  return ['<section id="load">', '<h2>Under load</h2>', `<p class="muted">${h('The load phase of each cell (--load N): figures, not verdicts. Each cell\'s report has the steps in a table.')}</p>`, loadChart(series), '</section>'];
 }

@@ -3,6 +3,7 @@ import { causesOf, firstFailureOf, skipKindOf, standingOf, type Cause, type Judg
 import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { gatewayChanges, judgingNote, judgingOfRecord, judgingReasonNote, upstreamTrafficNote } from './view.ts';
+import { LOAD_COLUMNS, LOAD_LEGEND, loadIntro, recoveryNote } from './loadView.ts';
 import { attemptsLine, costNotes, judgedLine, notSentLines, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
@@ -127,6 +128,7 @@ export function renderMarkdown(record: RunRecord): string {
   out.push(row(['Area', ...VERDICTS, 'total']), `|---|${VERDICTS.map(() => '--:|').join('')}--:|`);
   for (const [area, a] of summaryByArea(record.results)) out.push(row([mdCode(area), ...VERDICTS.map((v) => String(a[v])), String(a.total)]));
   out.push(row(['**all**', ...VERDICTS.map((v) => `**${s[v]}**`), `**${s.total}**`]), '');
+  out.push(...loadSection(record));
 
   const failed = results.filter((r) => r.verdict === 'fail');
   if (failed.length > 0) {
@@ -183,6 +185,21 @@ function notJudgedList(j: Judging): string[] {
     ...j.reasons.map((r) => `- ${mdText(judgingReasonNote(r))}${r.handedTo === undefined ? '' : ` (handed to ${mdCode(r.handedTo)})`}`),
     '',
   ];
+}
+
+/** The load phase's steps (`--load N`), as a table: information beside the verdicts. */
+function loadSection(record: RunRecord): string[] {
+  const load = record.load;
+  if (load === undefined) return [];
+  const out = ['## Under load', '', mdText(loadIntro(load, record.model)), ''];
+  out.push(row(LOAD_COLUMNS.map((c) => c.head)), `|${LOAD_COLUMNS.map(() => '--:|').join('')}`);
+  for (const step of load.steps) out.push(row(LOAD_COLUMNS.map((c) => c.cell(step))));
+  out.push('');
+  const recovery = recoveryNote(load);
+  if (recovery) out.push(mdText(recovery), '');
+  if (load.endedEarly !== undefined) out.push(`The phase ended before its last step: ${mdText(load.endedEarly)}.`, '');
+  out.push(mdText(LOAD_LEGEND), '');
+  return out;
 }
 
 /** A gateway run's section: what the gateway changed, the upstream's value beside the client's, and its traffic upstream. */

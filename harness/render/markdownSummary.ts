@@ -2,6 +2,7 @@ import { addUsd, type RunRecord, type RunSummary } from '#harness/results/index.
 import { mdCell, mdCode, mdText } from './escape.ts';
 import { costNotes, outcomeHeadline, plural, timingNote, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
 import { causesSection } from './markdown.ts';
+import { loadLine } from './loadView.ts';
 
 function row(cells: readonly string[]): string {
   return `| ${cells.map(mdCell).join(' | ')} |`;
@@ -9,8 +10,8 @@ function row(cells: readonly string[]): string {
 
 /**
  * summary.md: one row per cell (base URL x model) of the run, with its verdict counts, failures by
- * severity, tokens, cost and a link to its report, then the totals and the exit code, and each
- * target's requests and concurrency. `records`
+ * severity, tokens, cost and a link to its report, then the totals and the exit code, each
+ * target's requests and concurrency, and a line per cell's load phase (`--load N`). `records`
  * add what the summary does not carry (spec revision, interruption); a cell without its record is
  * still shown.
  */
@@ -73,6 +74,12 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   if (summary.timings) out.push(`Time: ${mdText(timingNote(summary.timings))}`, '');
   // A line per target, not a column per cell: the figures are the target's, the same in each of its cells.
   for (const t of trafficByTarget(records)) out.push(`Requests (${TRAFFIC_SCOPE}) at ${mdCode(t.baseUrl)}: ${mdText(trafficNote(t.traffic))}`, '');
+  // The load phase of each cell that had one: figures, not verdicts (its report has the steps).
+  const loaded = summary.cells.flatMap((c) => {
+    const load = recordOf(c.baseUrl, c.model)?.load;
+    return load ? [{ c, load }] : [];
+  });
+  for (const { c, load } of loaded) out.push(`Load (information, not a verdict) on ${mdCode(c.model)} at ${mdCode(c.baseUrl)}: ${mdText(loadLine(load))}.`, '');
   out.push('Errors (checks that could not be judged) count as failures of their severity; should failures fail the run only with `--strict`; flaky checks (passed and failed over `--repeat N`) count as failures of their severity unless the run says `--allow-flaky`; with `--baseline`, only a regression fails the run. A run that was interrupted, or in which no must-check was judged, is never a PASS.');
   return `${out.join('\n')}\n`;
 }

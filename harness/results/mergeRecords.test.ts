@@ -8,6 +8,8 @@ import { causesOf } from './causes.ts';
 import { judgingOf } from './judging.ts';
 import { gate } from './gate.ts';
 import { scoreOf } from './score.ts';
+import { loadFiguresOf, mergeLoadFigures } from './loadFigures.ts';
+import { rampLoadRun } from '#harness/testing/sampleLoad.ts';
 
 /** Shard `n` of 2 of the sample record: the results at even (n=1) or odd (n=2) positions. */
 function shard(n: 1 | 2, over: Partial<RunRecord> = {}): RunRecord {
@@ -155,5 +157,33 @@ describe('traffic of merged shards', () => {
     expect(mergeRecords([shard(1, { traffic: traffic(120, 1, 16, 12) }), shard(2)])[0]).not.toHaveProperty('traffic');
     expect(mergeRecords([shard(2), shard(1, { traffic: traffic(120, 1, 16, 12) })])[0]).not.toHaveProperty('traffic');
     expect(mergeRecords([{ ...sampleRecord(), traffic: traffic(120, 1, 16, 12) }])[0]!.traffic).toEqual(traffic(120, 1, 16, 12));
+  });
+});
+
+describe('the load phase of merged shards', () => {
+  // `run --load 16 --shard i/2`: each shard drove 8 at the same endpoint at once.
+  const share = (n: 1 | 2) => loadFiguresOf(rampLoadRun('svc-v4-flash', 8, { ttftMs: (k) => (n === 1 ? 100 : 140) + 10 * k, gapMs: () => 20, refused: (k) => (k === 8 ? n : 0) }));
+  const loaded = (n: 1 | 2, over: Partial<RunRecord> = {}) => shard(n, { options: { ...shard(n).options, load: 16 }, load: share(n), ...over });
+
+  test('the same step of each shard is one step of the whole: in flight and counts add, percentiles are taken again of both', () => {
+    const [merged] = mergeRecords([loaded(1), loaded(2)]);
+    expect(merged!.load).toEqual(mergeLoadFigures([share(1), share(2)]));
+    expect(merged!.load!.n).toBe(16);
+    expect(merged!.load!.steps.map((s) => [s.inFlight, s.requests, s.refused429])).toEqual([[2, 4, 0], [4, 8, 0], [8, 16, 0], [16, 32, 3]]);
+    expect(merged!.load!.steps[3]!.samples.ttftMs.count).toBe(29);
+    // The slower shard's values are in the whole's p95.
+    expect(merged!.load!.steps[3]!.ttftMs.p95).toBeGreaterThan(share(1).steps[3]!.ttftMs.p95!);
+  });
+
+  test('a shard that drove none (its share 0) adds nothing; a single record keeps its own', () => {
+    expect(mergeRecords([loaded(1), shard(2, { options: { ...shard(2).options, load: 16 } })])[0]!.load).toEqual(share(1));
+    expect(mergeRecords([{ ...sampleRecord(), load: share(1) }])[0]!.load).toEqual(share(1));
+    expect(mergeRecords([shard(1), shard(2)])[0]).not.toHaveProperty('load');
+  });
+
+  test('records that disagree are refused as any other disagreement: another --load, shares adding up to more than it', () => {
+    expect(conflictOf([loaded(1), loaded(2, { options: { ...shard(2).options, load: 32 } })]).message).toMatch(/disagree on options\.load \(16 vs 32\)$/);
+    const whole = loadFiguresOf(rampLoadRun('svc-v4-flash', 16, { ttftMs: () => 100, gapMs: () => 20, refused: () => 0 }));
+    expect(conflictOf([loaded(1), loaded(2, { load: whole })]).message).toMatch(/the shards' load phases add up to 24 in flight, more than --load 16: merge the shards of one run$/);
   });
 });

@@ -8,6 +8,7 @@ import { sumTraffic } from './traffic.ts';
 import { causesOf } from './causes.ts';
 import { judgingOf } from './judging.ts';
 import { targetKey } from './baseline.ts';
+import { mergeLoadFigures } from './loadFigures.ts';
 
 /**
  * The messages base as shards of one cell agree on it: a live target's URL as given; the embedded
@@ -88,7 +89,8 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
   // processes do not add into a limit any one of them held. A shard that did not record it (an
   // older report) leaves the sum unknown, rather than short.
   const traffic = group.every(({ record }) => record.traffic) ? sumTraffic(group.map(({ record }) => record.traffic!)) : undefined;
-  const { traffic: _shardTraffic, ...kept } = earliest;
+  const load = loadOf(group.map(({ record }) => record), where);
+  const { traffic: _shardTraffic, load: _shardLoad, ...kept } = earliest;
   return withoutDerived({
     ...kept,
     startedAt: earliest.startedAt,
@@ -106,7 +108,23 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     ...(interruptedBy ? { interruptedBy } : {}),
     ...(endedEarly ? { endedEarly } : {}),
     ...(traffic ? { traffic } : {}),
+    ...(load ? { load } : {}),
   });
+}
+
+/**
+ * The load phase of a cell's shards as one: each shard drove its share of `--load N` against the
+ * same endpoint at once, so their steps add up (loadFigures.ts mergeLoadFigures). A shard whose
+ * share was 0 (N below the shard count) drove none and carries none. Shares that add up to more
+ * than the N every shard was given are not shards of one run.
+ */
+function loadOf(records: readonly RunRecord[], where: (problem: string) => MergeConflictError): RunRecord['load'] {
+  const loads = records.flatMap((r) => (r.load ? [r.load] : []));
+  if (loads.length === 0) return undefined;
+  const n = records[0]!.options.load;
+  const total = loads.reduce((sum, l) => sum + l.n, 0);
+  if (n !== undefined && total > n) throw where(`the shards' load phases add up to ${total} in flight, more than --load ${n}: merge the shards of one run`);
+  return mergeLoadFigures(loads);
 }
 
 /**
@@ -150,7 +168,8 @@ function checkEveryShard(records: readonly RunRecord[]): void {
  * own emulator on a random port merge into one cell per model. The merged record keeps the earliest
  * shard's target; its results are the shards' concatenated in the order given, summary recounted
  * from them, usage the sum of the shards' usage, traffic the sum of their requests and retries
- * with the highest concurrency reached, startedAt the earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
+ * with the highest concurrency reached, the load phase's steps added up step by step (each shard drove its
+ * share of N at once), startedAt the earliest, finishedAt the latest, interrupted if any shard was, options.shard the shards' labels
  * joined by commas. Other records pass through; cells keep the order of their first record.
  * Throws MergeConflictError when a check (id and model) appears twice in a cell, when the shards of
  * a cell ran a different harness, spec, target model or options, or when a shard of a target's run

@@ -1,6 +1,7 @@
 import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
 import type { Cause } from './causes.ts';
 import type { Judging } from './judging.ts';
+import type { LoadFigures } from './loadFigures.ts';
 
 /**
  * Everything one run learned about one base URL and one model. Reports are rendered from this
@@ -89,6 +90,12 @@ export interface RunRecord {
   traffic?: RunTraffic;
   /** The failures and errors of `results` grouped by cause (causes.ts). */
   causes?: Cause[];
+  /**
+   * The load phase on this model (`--load N`), as figures per step of requests in flight
+   * (loadFigures.ts): information beside the verdicts, never a verdict. Absent without a load phase,
+   * and in records written before it.
+   */
+  load?: LoadFigures;
 }
 
 export interface RunBudget {

@@ -29,6 +29,21 @@ const JUDGING = object(['scope', 'total', 'judged', 'notJudged', 'reasons'], { n
 const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
 const TRAFFIC = object(['requests', 'retries', 'concurrency', 'upstream'], { concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases']), upstream: object(['marked', 'requests', 'paired', 'perClientRequest', 'models']) });
 
+const LOAD_COUNTS = ['requests', 'answered', 'refused429', 'refused503', 'other'] as const;
+const LOAD_SAMPLES = object(['count', 'values']);
+const LOAD = object(['n', 'totals', 'recovery', 'endedEarly', 'steps'], {
+  totals: object(LOAD_COUNTS),
+  recovery: object(['windowMs', 'recoveredMs', 'tries']),
+  steps: array(
+    object(['inFlight', ...LOAD_COUNTS, 'wallMs', 'completionTokens', 'ttftMs', 'chunkGapMs', 'outputTokensPerSecond', 'samples'], {
+      ttftMs: object(['p50', 'p95', 'p99']),
+      chunkGapMs: object(['p95']),
+      outputTokensPerSecond: object(['perStream', 'all']),
+      samples: object(['ttftMs', 'chunkGapMs', 'streamTokensPerSecond'], { ttftMs: LOAD_SAMPLES, chunkGapMs: LOAD_SAMPLES, streamTokensPerSecond: LOAD_SAMPLES }),
+    }),
+  ),
+});
+
 const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
   request: object(['method', 'url', 'headers', 'body', 'rawBody']),
   response: object(['status', 'headers', 'durationMs', 'truncated', 'body', 'text', 'events'], {
@@ -59,8 +74,10 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'judging', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'judging', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'load', 'results'],
   {
+    // The load figures after the causes: their samples are long, and the head of the file stays readable.
+    load: LOAD,
     coverage: object(['covered', 'total', 'percent', 'notJudged']),
     judging: JUDGING,
     causes: array(CAUSE),

@@ -7,6 +7,8 @@ import type { Spec } from '#harness/spec/model.ts';
 import { targetModelOf, type RunConfig } from './runConfig.ts';
 import type { SuitesRun } from './suitesRun.ts';
 import { tokensOf } from '#harness/core/tokens.ts';
+import type { LoadRun } from '#harness/core/load.ts';
+import { loadFiguresOf } from '#harness/results/loadFigures.ts';
 
 /** Tokens a model's checks reported, and their cost at the spec's prices when they were spent. */
 function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at: Date): UsageTotals {
@@ -21,12 +23,16 @@ export function trafficOf(transport: SuitesRun['transport'], upstream?: SuitesRu
   return { requests: transport.requests, retries: transport.retries, concurrency: { initial, max, adaptive, reached, final: limit, decreases }, ...(upstream ? { upstream } : {}) };
 }
 
-/** One RunRecord per model covered, in the order of config.models. */
+/**
+ * One RunRecord per model covered, in the order of config.models. `timing.loads`: the load phase's
+ * run on each model that had one (`--load N`), by the spec's model id; its record carries the
+ * figures of it (results/loadFigures.ts).
+ */
 export function buildRecords(
   spec: Spec,
   config: RunConfig,
   results: readonly CheckResult[],
-  timing: { startedAt: Date; finishedAt: Date; spentAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic },
+  timing: { startedAt: Date; finishedAt: Date; spentAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic; loads?: ReadonlyMap<string, LoadRun> },
 ): RunRecord[] {
   const catalogue = buildRegistry(spec).all();
   return config.models
@@ -53,6 +59,8 @@ export function buildRecords(
         // The target's, so every model's record of it carries the same figures.
         ...(timing.traffic ? { traffic: timing.traffic } : {}),
       };
+      const load = timing.loads?.get(model);
+      if (load !== undefined) record.load = loadFiguresOf(load);
       const c = coverageOf(record, catalogue);
       const notJudged = Object.fromEntries(Object.entries(c.notJudged).filter(([, n]) => n > 0));
       return c.percent === undefined ? record : { ...record, coverage: { covered: c.covered, total: c.total, percent: c.percent, ...(Object.keys(notJudged).length > 0 ? { notJudged } : {}) } };

@@ -105,12 +105,6 @@ function upperBound(times: readonly number[], t: number): number {
   return lo;
 }
 
-/** The value at quantile q (0..1) of sorted numbers, nearest rank. */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-
 export interface LoadFigures {
   records: readonly RequestRecord[];
   samples: readonly MemorySample[];

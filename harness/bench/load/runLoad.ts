@@ -11,7 +11,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { concurrencyAt429, judgeLoad, quantile, type RequestRecord } from './judgeLoad.ts';
+import { quantile } from '#harness/core/load.ts';
+import { concurrencyAt429, judgeLoad, type RequestRecord } from './judgeLoad.ts';
 import type { LoadServerOptions, MemorySample, ServerMessage } from './loadServer.ts';
 
 export interface LoadOptions {
