@@ -76,34 +76,82 @@ export function createApp(ctx: EmulatorContext): (req: Request) => Promise<Respo
   const { latencyMs = 0, latencyJitterMs = 0 } = ctx.options;
   const jitter = prng(seedFrom(ctx.options.seed ?? 0, 'latency'));
   return async (req) => {
-    // A far endpoint's round trip, before anything is answered (a 404 and a 401 wait too).
-    if (latencyMs + latencyJitterMs > 0) await delay(latencyMs + jitter.int(0, latencyJitterMs));
-    const url = new URL(req.url);
-    const pathname = url.pathname.replace(/\/+$/, '') || '/';
-    const route = routes.find((r) => r.method === req.method && r.path === pathname);
-    // Every error answered under {messages_base_url} is in that format's shape (http/messagesError.ts).
-    const onMessagesBase = route ? route.base === 'messages_base_url' : messagesBase !== '' && pathname.startsWith(`${messagesBase}/`);
-    const finish = async (response: Response) => finishResponse(ctx, onMessagesBase ? await asMessagesError(ctx, response) : response);
-    if (!route) {
-      return finish(refusalResponse(refusal(spec, CHOICES.unknownPathStatus, `no endpoint at ${req.method} ${pathname}`, 'not_found')));
-    }
-    if (ctx.options.maintenance) {
-      return finish(refusalResponse(serviceRefusal(spec, 503)));
-    }
-    const auth = authenticate(ctx, req, route.base === 'messages_base_url');
-    if ('status' in auth) return finish(refusalResponse(auth));
-    const release = ctx.limiter.tryAcquire(auth.key);
-    if (!release) {
-      return finish(refusalResponse(serviceRefusal(spec, 429)));
-    }
+    // In flight from arrival until answered: the route's release ends a request it serves, else the finally.
+    const answered = ctx.inFlight.enter();
+    let served = false;
     try {
-      return await finish(await route.handler({ ctx, req, url, base: route.base, key: auth.key }, release));
-    } catch (err) {
-      release();
-      // A bug of the emulator still answers with the envelope: a 500, as the error table says.
-      return finish(refusalResponse(serviceRefusal(spec, 500, { message: `internal error: ${(err as Error).message}` })));
+      // A far endpoint's round trip, before anything is answered (a 404 and a 401 wait too).
+      if (latencyMs + latencyJitterMs > 0) await delay(latencyMs + jitter.int(0, latencyJitterMs));
+      const url = new URL(req.url);
+      const pathname = url.pathname.replace(/\/+$/, '') || '/';
+      const route = routes.find((r) => r.method === req.method && r.path === pathname);
+      // Every error answered under {messages_base_url} is in that format's shape (http/messagesError.ts).
+      const onMessagesBase = route ? route.base === 'messages_base_url' : messagesBase !== '' && pathname.startsWith(`${messagesBase}/`);
+      const finish = async (response: Response) => finishResponse(ctx, onMessagesBase ? await asMessagesError(ctx, response) : response);
+      if (!route) {
+        return finish(refusalResponse(refusal(spec, CHOICES.unknownPathStatus, `no endpoint at ${req.method} ${pathname}`, 'not_found')));
+      }
+      if (ctx.options.maintenance) {
+        return finish(refusalResponse(serviceRefusal(spec, 503)));
+      }
+      const auth = authenticate(ctx, req, route.base === 'messages_base_url');
+      if ('status' in auth) return finish(refusalResponse(auth));
+      if (ctx.underLoad('load-requests-hung')) return await hung(req.signal);
+      if (ctx.underLoad('load-excess-500')) return finish(refusalResponse(serviceRefusal(spec, 500, { message: 'internal error: overloaded' })));
+      const releaseKey = ctx.limiter.tryAcquire(auth.key);
+      if (!releaseKey) {
+        return finish(refusalResponse(serviceRefusal(spec, 429)));
+      }
+      const releaseSlot = await admitted(ctx, req.signal);
+      if (releaseSlot === 'full' || releaseSlot === 'gone') {
+        releaseKey();
+        // The client that left while it waited gets nothing: its connection is gone.
+        return releaseSlot === 'gone' ? Response.error() : finish(refusalResponse(serviceRefusal(spec, 429, { message: AT_CAPACITY })));
+      }
+      // Held by a JSON answer until it is made, by a stream until its last event or the client leaving.
+      const release = () => {
+        releaseKey();
+        releaseSlot();
+        answered();
+      };
+      served = true;
+      try {
+        return await finish(await route.handler({ ctx, req, url, base: route.base, key: auth.key }, release));
+      } catch (err) {
+        release();
+        // A bug of the emulator still answers with the envelope: a 500, as the error table says.
+        return finish(refusalResponse(serviceRefusal(spec, 500, { message: `internal error: ${(err as Error).message}` })));
+      }
+    } finally {
+      if (!served) answered();
     }
   };
+}
+
+/** The 429's words when the service, not the key, is full. */
+const AT_CAPACITY = 'the service is at capacity: too many requests in flight; retry later';
+
+/**
+ * A slot of the service's capacity when it has one (a release function, at once or after waiting
+ * in its queue), 'full' when its queue is full, 'gone' when the client left while it waited.
+ */
+async function admitted(ctx: EmulatorContext, signal: AbortSignal): Promise<(() => void) | 'full' | 'gone'> {
+  if (!ctx.capacity) return () => undefined;
+  const slot = ctx.capacity.acquire(signal);
+  if (!slot) return 'full';
+  return (await slot) ?? 'gone';
+}
+
+/**
+ * The `load-requests-hung` fault: no answer at all, not even headers, for as long as the client
+ * waits. When it leaves (the request's signal aborts), the request ends as a network error and
+ * stops counting as in flight.
+ */
+function hung(signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(Response.error());
+    else signal.addEventListener('abort', () => resolve(Response.error()), { once: true });
+  });
 }
 
 /** Faults that rewrite whole JSON bodies (`extra-fields`, `error-envelope-flat`); otherwise responses pass as they are. */

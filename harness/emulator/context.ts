@@ -1,9 +1,9 @@
 import { systemClock } from '#harness/core/clock.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { FaultId } from './faults/catalogue.ts';
+import { inFlightAbove, type FaultId } from './faults/catalogue.ts';
 import { faultedSpec } from './faults/faultedSpec.ts';
 import type { EmulatorOptions, KeyBalance } from './options.ts';
-import { Balances, ConcurrencyLimiter, PromptCache } from './state/index.ts';
+import { Balances, Capacity, ConcurrencyLimiter, PromptCache, RequestsInFlight } from './state/index.ts';
 
 /** Everything a route needs: the spec, the clock, the faults, and the per-key state. */
 export interface EmulatorContext {
@@ -14,12 +14,27 @@ export interface EmulatorContext {
   now(): Date;
   seed: number;
   fault(id: FaultId): boolean;
+  /** Whether fault `id` is on and acts now: more requests in flight than its `inFlightAbove`. */
+  underLoad(id: FaultId): boolean;
   balances: Balances;
   cache: PromptCache;
   limiter: ConcurrencyLimiter;
+  /** The service's capacity across keys (`capacity`), when set. */
+  capacity: Capacity | undefined;
+  /** Requests received and not yet answered, every key and route: what "under load" counts. */
+  inFlight: RequestsInFlight;
   /** The last answers per key: only the `stateful-history` fault reads it. */
   history: Map<string, string[]>;
+  /** The body the crossing faults hand to the next request answered (routes/chat.ts `handedOver`). */
+  crossing: { held?: Record<string, unknown> };
+  /** The configured pause between two stream events. */
   streamIntervalMs: number;
+  /**
+   * The pause before a stream's next event, read at each event: `streamIntervalMs`, or with a
+   * capacity max(streamIntervalMs, 1) x (1 + slots in use / capacity), so each stream's tokens per
+   * second fall as the load rises (half the pace at full capacity).
+   */
+  streamPause(): number;
 }
 
 const DEFAULT_CONCURRENCY = 8;
@@ -39,8 +54,20 @@ export function defaultBalance(spec: Spec): KeyBalance {
   };
 }
 
+/** The capacity the options ask for, or none; a queue bound without a capacity is a mistake. */
+function capacityOf(options: EmulatorOptions): Capacity | undefined {
+  if (options.capacity === undefined) {
+    if (options.queueBound !== undefined) throw new Error('emulator options: queueBound needs capacity');
+    return undefined;
+  }
+  return new Capacity(options.capacity, options.queueBound ?? options.capacity);
+}
+
 export function createContext(options: EmulatorOptions): EmulatorContext {
   const faults = new Set<string>(options.faults ?? []);
+  const capacity = capacityOf(options);
+  const inFlight = new RequestsInFlight();
+  const interval = options.streamIntervalMs ?? 0;
   const now = options.now ?? systemClock;
   const spec = options.spec;
   // The fault reverses the spending order the spec gives; the balance code itself stays honest.
@@ -54,10 +81,15 @@ export function createContext(options: EmulatorOptions): EmulatorContext {
     now,
     seed: options.seed ?? 0,
     fault: (id) => faults.has(id),
+    underLoad: (id) => faults.has(id) && inFlight.count > (inFlightAbove(id) ?? -1),
     balances: new Balances(billingSpec, options.balance ?? defaultBalance(spec), options.balances ?? {}),
     cache: new PromptCache(spec, () => now().getTime()),
     limiter: new ConcurrencyLimiter(options.concurrencyPerKey ?? DEFAULT_CONCURRENCY),
+    capacity,
+    inFlight,
     history: new Map(),
-    streamIntervalMs: options.streamIntervalMs ?? 0,
+    crossing: {},
+    streamIntervalMs: interval,
+    streamPause: capacity ? () => Math.round(Math.max(interval, 1) * (1 + capacity.inFlight / capacity.size)) : () => interval,
   };
 }

@@ -21,6 +21,14 @@ export interface EmulatorOptions {
   seed?: number;
   /** Requests one key may have in flight; beyond it, 429 with Retry-After. */
   concurrencyPerKey?: number;
+  /**
+   * Requests the service serves at once, across every key (unset: no such limit). Beyond it a request
+   * waits in a FIFO queue of `queueBound`; once the queue is full, 429 with Retry-After. With it set,
+   * a stream's events also come further apart as the requests in flight rise (context.ts `streamPause`).
+   */
+  capacity?: number;
+  /** Requests that may wait for a slot of `capacity` (default: `capacity`; 0: refuse at once). Needs `capacity`. */
+  queueBound?: number;
   /** While true, every request is answered 503 (maintenance). */
   maintenance?: boolean;
   /** Starting balance of every key, and of particular keys. */

@@ -44,3 +44,37 @@ describe('a client that goes away', () => {
     await expect.poll(() => emu.ctx.limiter.inFlight(KEY)).toBe(0);
   });
 });
+
+describe('under load, over a socket', () => {
+  const chat = (content: string, stream = false) => ({ method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ model: 'svc-v4-flash', messages: [{ role: 'user', content }], ...(stream ? { stream: true } : {}) }) });
+  const long = `Repeat: ${Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ')}`;
+
+  test('load-requests-hung: no headers until the client gives up; its leaving frees the request', async () => {
+    const hungEmu = await startEmulator({ spec: loadSpec().spec, apiKeys: [KEY], faults: ['load-requests-hung'], concurrencyPerKey: 64, streamIntervalMs: 20 });
+    const streams = new AbortController();
+    try {
+      const held = await Promise.all(Array.from({ length: 8 }, () => fetch(`${hungEmu.url}/chat/completions`, { ...chat(long, true), signal: streams.signal })));
+      expect(held.map((r) => r.status)).toEqual(Array(8).fill(200));
+      await expect(fetch(`${hungEmu.url}/chat/completions`, { ...chat('Repeat: hello'), signal: AbortSignal.timeout(150) })).rejects.toThrow();
+      await expect.poll(() => hungEmu.ctx.inFlight.count).toBe(8);
+      streams.abort();
+      await expect.poll(() => hungEmu.ctx.inFlight.count).toBe(0);
+      expect((await fetch(`${hungEmu.url}/chat/completions`, chat('Repeat: hello'))).status).toBe(200);
+    } finally {
+      streams.abort();
+      await hungEmu.close();
+    }
+  });
+
+  test('load-streams-cut: a stream cut under load ends its body cleanly, with no finish_reason and no [DONE]', async () => {
+    const cutEmu = await startEmulator({ spec: loadSpec().spec, apiKeys: [KEY], faults: ['load-streams-cut'], concurrencyPerKey: 64, streamIntervalMs: 5 });
+    try {
+      const texts = await Promise.all(Array.from({ length: 9 }, () => fetch(`${cutEmu.url}/chat/completions`, chat('Repeat: a b c d e f g h i j k l m n o p', true)).then((r) => r.text())));
+      const cut = texts.filter((t) => !t.includes('[DONE]'));
+      expect(cut.length).toBeGreaterThan(0);
+      for (const t of cut) expect(t).not.toMatch(/"finish_reason":"/);
+    } finally {
+      await cutEmu.close();
+    }
+  });
+});

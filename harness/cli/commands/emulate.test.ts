@@ -36,12 +36,18 @@ describe('svc-conformance emulate', () => {
     expect(await exited).toBe(0);
   }, 20_000);
 
-  test('with --api-key it prints only the URL and accepts that key; --now moves the clock', async () => {
-    const { child, ready, exited } = startEmulate(['--api-key', 'sk-given', '--now', '2026-07-24T15:58:00Z'], 1);
+  test('with --api-key it prints only the URL and accepts that key; --now moves the clock; beyond --capacity and its --queue-bound, 429', async () => {
+    const { child, ready, exited } = startEmulate(['--api-key', 'sk-given', '--now', '2026-07-24T15:58:00Z', '--capacity', '1', '--queue-bound', '0', '--stream-interval', '10'], 1);
     const [url] = await ready;
     const res = await fetch(`${url}/models`, { headers: { authorization: 'Bearer sk-given' } });
     const ids = ((await res.json()) as { data: { id: string }[] }).data.map((m) => m.id);
     expect(ids).toContain('svc-chat');
+    // One stream holds the only slot, and no request may wait for it.
+    const post = (body: Record<string, unknown>) => fetch(`${url}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-given' }, body: JSON.stringify({ model: 'svc-v4-flash', messages: [{ role: 'user', content: `Repeat: ${'word '.repeat(100)}` }], ...body }) });
+    const held = await post({ stream: true });
+    const refused = await post({});
+    expect({ status: refused.status, retryAfter: refused.headers.get('retry-after'), type: ((await refused.json()) as { error: { type: string } }).error.type }).toEqual({ status: 429, retryAfter: '1', type: 'rate_limit_error' });
+    await held.body!.cancel();
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   }, 20_000);
@@ -60,6 +66,9 @@ describe('svc-conformance emulate', () => {
     [['--port', '-1'], '--port must be an integer from 0 to 65535 (got "-1")'],
     [['--concurrency', 'many'], '--concurrency must be an integer'],
     [['--latency-ms', 'slow'], '--latency-ms must be an integer'],
+    [['--capacity', '0'], '--capacity must be an integer from 1 to 100000 (got "0")'],
+    [['--capacity', '4', '--queue-bound', 'some'], '--queue-bound must be an integer from 0 to 100000'],
+    [['--queue-bound', '4'], '--queue-bound needs --capacity'],
     [['--tokens-per-second', '50', '--stream-interval', '20'], 'give --tokens-per-second or --stream-interval, not both'],
   ])('a bad flag %j is a usage error naming it', async (args, message) => {
     const io = captureIO();

@@ -18,6 +18,8 @@ export const emulate: Command = {
       'list-faults': { type: 'boolean' },
       seed: { type: 'string' },
       concurrency: { type: 'string' },
+      capacity: { type: 'string' },
+      'queue-bound': { type: 'string' },
       maintenance: { type: 'boolean' },
       'stream-interval': { type: 'string' },
       'latency-ms': { type: 'string' },
@@ -42,6 +44,9 @@ export const emulate: Command = {
     const port = integerFlag('port', values.port, 0, 65535) ?? 0;
     const seed = integerFlag('seed', values.seed, 0, 2 ** 32 - 1) ?? 0;
     const concurrencyPerKey = integerFlag('concurrency', values.concurrency, 1, 100_000) ?? 8;
+    const capacity = integerFlag('capacity', values.capacity, 1, 100_000);
+    const queueBound = integerFlag('queue-bound', values['queue-bound'], 0, 100_000);
+    if (queueBound !== undefined && capacity === undefined) throw new UsageError('emulate: --queue-bound needs --capacity (it bounds the queue for the capacity).');
     const tokensPerSecond = integerFlag('tokens-per-second', values['tokens-per-second'], 1, 100_000);
     if (tokensPerSecond !== undefined && values['stream-interval'] !== undefined) throw new UsageError('emulate: give --tokens-per-second or --stream-interval, not both (one sets the other).');
     const streamIntervalMs = tokensPerSecond !== undefined ? Math.round(1000 / tokensPerSecond) : (integerFlag('stream-interval', values['stream-interval'], 0, 60_000) ?? 0);
@@ -57,6 +62,8 @@ export const emulate: Command = {
       faults,
       seed,
       concurrencyPerKey,
+      ...(capacity !== undefined ? { capacity } : {}),
+      ...(queueBound !== undefined ? { queueBound } : {}),
       maintenance: values.maintenance === true,
       streamIntervalMs,
       latencyMs,

@@ -6,6 +6,7 @@ export const emulateInfo: CommandInfo = {
   summary: 'serve the embedded emulator of the service (optionally with faults) until stopped',
   help: `Usage: svc-conformance emulate [--port N] [--host H] [--api-key KEY]... [--now ISO]
                               [--fault NAME]... [--seed N] [--concurrency N]
+                              [--capacity N [--queue-bound N]]
                               [--maintenance] [--stream-interval MS | --tokens-per-second N]
                               [--latency-ms MS [--jitter-ms MS]] [--spec DIR]
        svc-conformance emulate --list-faults
@@ -26,6 +27,12 @@ Options:
   --list-faults        print the fault catalogue, one line each, and exit
   --seed N             seed of the deterministic text generator (default 0)
   --concurrency N      requests one key may have in flight before 429 (default 8)
+  --capacity N         requests the service serves at once across every key
+                       (default: no such limit); beyond it requests wait in a
+                       FIFO queue, and each stream's events come further apart
+                       as the load rises: max(interval, 1 ms) x (1 + in flight / N)
+  --queue-bound N      requests that may wait for --capacity (default: N of
+                       --capacity; 0: none); once full, 429 with Retry-After
   --maintenance        answer every request 503 (maintenance)
   --stream-interval MS pause between two stream events (default 0)
   --tokens-per-second N  the same, as a rate: one stream event every 1000/N ms

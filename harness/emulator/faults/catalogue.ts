@@ -14,12 +14,26 @@ export interface FaultDef {
    * never fail or pass).
    */
   premise?: true;
+  /**
+   * Acts only while more than this many requests are in flight at the emulator (every key and route,
+   * state/inFlight.ts); at or below it the emulator is clean, so a run that never sends more at once
+   * never sees the fault.
+   */
+  inFlightAbove?: number;
 }
+
+/**
+ * "Under load": more than this many requests in flight at the emulator, across keys and routes. The
+ * load faults (area `load`, but `answers-crossed`) act only then.
+ */
+export const UNDER_LOAD_IN_FLIGHT = 8;
+/** The `answers-crossed` fault's threshold: the crossing check's prompts, sent at once, exceed it in an ordinary run. */
+export const CROSSED_IN_FLIGHT = 3;
 
 export type FaultArea =
   | 'schema' | 'status' | 'stream' | 'usage' | 'lifecycle' | 'auth' | 'tools' | 'json-mode'
   | 'thinking' | 'fim' | 'prefix' | 'balance' | 'caching' | 'output' | 'bases' | 'statelessness' | 'endpoints'
-  | 'conversation' | 'messages';
+  | 'conversation' | 'messages' | 'load';
 
 export const FAULTS = [
   // schema of each object
@@ -148,6 +162,13 @@ export const FAULTS = [
   { id: 'messages-error-no-body', area: 'messages', summary: 'messages-format errors carry their status and no body (the official anthropic client then says "400 status code (no body)")', breaks: 'messages_format.error-envelope' },
   { id: 'messages-text-content-type', area: 'messages', summary: 'a messages-format reply\'s JSON is served as `text/plain` (the description names no media type; the official anthropic client then hands back a string)', breaks: 'messages_format.response-shape' },
   { id: 'messages-error-flat', area: 'messages', summary: 'messages-format errors are `{"type": "error", "message": ...}` with no `error` object', breaks: 'messages_format.error-envelope' },
+  // under load: more than UNDER_LOAD_IN_FLIGHT requests in flight at the emulator (one rule of rate_limits.under_load each)
+  { id: 'load-answers-crossed', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), each non-streamed chat completion is answered with the body made for the one answered before it (the first under load with its own)`, breaks: 'rate_limits.under_load.answers-not-crossed', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
+  { id: 'load-excess-500', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), a request that arrives is answered 500 with the error envelope instead of being served (or refused with 429)`, breaks: 'rate_limits.under_load.excess-refused', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
+  { id: 'load-streams-cut', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), a chat stream ends after a few events and before its final chunk: the body ends with no \`finish_reason\` and no \`data: [DONE]\``, breaks: 'rate_limits.under_load.streams-finished', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
+  { id: 'load-requests-hung', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), a request that arrives is never answered: no status, no headers, until the client goes away`, breaks: 'rate_limits.under_load.no-request-hung', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
+  { id: 'load-usage-dropped', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), chat completions carry no \`usage\`, in bodies and in a stream's final chunk`, breaks: 'rate_limits.under_load.answers-conform', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
+  { id: 'answers-crossed', area: 'load', summary: `each non-streamed chat completion answered while more than ${CROSSED_IN_FLIGHT} requests are in flight is answered with the body made for the one answered before it (the first with its own)`, breaks: 'meanings.answer-belongs-to-request', inFlightAbove: CROSSED_IN_FLIGHT },
 ] as const satisfies readonly FaultDef[];
 
 export type FaultId = (typeof FAULTS)[number]['id'];
@@ -156,4 +177,11 @@ const IDS = new Set<string>(FAULTS.map((f) => f.id));
 
 export function isFaultId(value: string): value is FaultId {
   return IDS.has(value);
+}
+
+const THRESHOLDS = new Map<string, number>(FAULTS.flatMap((f): [string, number][] => ('inFlightAbove' in f ? [[f.id, f.inFlightAbove]] : [])));
+
+/** The requests in flight a fault waits for (`inFlightAbove`), or undefined for a fault that always acts. */
+export function inFlightAbove(id: FaultId): number | undefined {
+  return THRESHOLDS.get(id);
 }

@@ -15,7 +15,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
-import { createApp, createContext, FAULTS, type EmulatorOptions, type FaultId } from '#harness/emulator/index.ts';
+import { createApp, createContext, CROSSED_IN_FLIGHT, FAULTS, UNDER_LOAD_IN_FLIGHT, type EmulatorOptions, type FaultId } from '#harness/emulator/index.ts';
 
 const { spec } = loadSpec();
 
@@ -39,9 +39,11 @@ interface Call {
   raw?: string;
   /** The Authorization header: a key sent as `Bearer <key>` (default KEY), or null for no header. */
   key?: string | null;
+  /** The client going away: the emulator sees the request's signal abort. */
+  signal?: AbortSignal;
 }
 
-/** A reply read once, whole: status, content type, body text (a stream is read to its end). */
+/** A reply read once, whole: status (0: no answer, the request ended as a network error), content type, body text (a stream is read to its end). */
 interface Reply {
   status: number;
   contentType: string;
@@ -88,7 +90,7 @@ function sender(faults: readonly FaultId[], options: Partial<EmulatorOptions>): 
     if (key !== null) headers.authorization = `Bearer ${key}`;
     if (method === 'POST') headers['content-type'] = 'application/json';
     const body = call.raw ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
-    const res = await app(new Request(`http://emulator.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) }));
+    const res = await app(new Request(`http://emulator.test${path}`, { method, headers, ...(body === undefined ? {} : { body }), ...(call.signal ? { signal: call.signal } : {}) }));
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
   };
 }
@@ -194,6 +196,10 @@ function chunkChoice(c: Json): Json {
   return rec(arr(c.choices)[0]);
 }
 
+function isUsage(v: unknown): boolean {
+  return typeof rec(v).prompt_tokens === 'number';
+}
+
 function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
@@ -266,6 +272,46 @@ const status = (replies: Reply[]) => replies[0]?.status;
 const anError = expect.toSatisfy((s: unknown) => typeof s === 'number' && s >= 400 && s < 500, 'a 4xx refusal');
 const moreThanOne = expect.toSatisfy((n: unknown) => typeof n === 'number' && n > 1, 'more than one');
 const positiveMultipleOf64 = expect.toSatisfy((n: unknown) => typeof n === 'number' && n > 0 && n % 64 === 0, 'a positive multiple of 64');
+
+/**
+ * `n` chat requests sent at once: each is counted in flight as it arrives, before any is answered,
+ * so the i-th (from 1) arrives with i in flight. Requests still unanswered after `giveUpMs` are
+ * abandoned (their signal aborts): the reply of one never answered has status 0.
+ */
+async function atOnce(send: Send, n: number, body: (i: number) => Json, giveUpMs = 300): Promise<Reply[]> {
+  const client = new AbortController();
+  const replies = Array.from({ length: n }, (_, i) => send('/chat/completions', { body: body(i), signal: client.signal }));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(replies), new Promise((resolve) => (timer = setTimeout(resolve, giveUpMs)))]);
+  clearTimeout(timer);
+  client.abort();
+  return Promise.all(replies);
+}
+
+/** Requests at once at the load faults' threshold (UNDER_LOAD_IN_FLIGHT: untouched), and 4 over it. */
+const AT_THRESHOLD = UNDER_LOAD_IN_FLIGHT;
+const OVER_THRESHOLD = UNDER_LOAD_IN_FLIGHT + 4;
+/** The load probes' per-key limit: far above them, so only the fault decides. */
+const LOAD_OPTIONS: Partial<EmulatorOptions> = { concurrencyPerKey: 64 };
+
+/** The load faults' probes: `at` requests at once, then `over` at once, each batch observed on its own. */
+async function twoBatches(send: Send, at: number, over: number, body: (i: number) => Json): Promise<Reply[]> {
+  return [...(await atOnce(send, at, body)), ...(await atOnce(send, over, body))];
+}
+const batches = <T>(replies: Reply[], at: number, see: (batch: Reply[]) => T) => ({ at: see(replies.slice(0, at)), over: see(replies.slice(at)) });
+
+/** A reply's content is its own prompt's (`Repeat: answer <i>`): how many of a batch were answered with another's. */
+const crossedIn = (batch: Reply[]) => batch.filter((r, i) => message(r).content !== `answer ${i}`).length;
+const repeatAnswer = (i: number) => chat({}, `Repeat: answer ${i}`);
+/** A stream long enough to be cut before its end: 40 words. */
+const longStream = () => chat({ stream: true }, `Repeat: ${Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')}`);
+/** How a stream ended: `finished` (a finish_reason, then [DONE]), `cut` (neither), or `partial`. */
+function streamEnd(reply: Reply): string {
+  const finished = chunks(reply).some((c) => typeof chunkChoice(c).finish_reason === 'string');
+  const done = dataLines(reply.text).includes('[DONE]');
+  return finished && done ? 'finished' : !finished && !done ? 'cut' : 'partial';
+}
+const tally = (labels: readonly (string | number)[]) => Object.fromEntries(unique(labels).sort().map((l) => [l, labels.filter((x) => x === l).length]));
 
 // ---------------------------------------------------------------------------------------------
 // The table: one probe per fault
@@ -1050,6 +1096,69 @@ const PROBES = {
     observe: ([a, b]) => message(a).content === message(b).content,
     clean: true,
     faulty: false,
+  }),
+
+  // under load (more requests in flight than a threshold) --------------------------------------
+  'load-answers-crossed': p({
+    rule: 'with many requests in flight, each non-streamed chat request is answered with its own completion',
+    options: LOAD_OPTIONS,
+    probe: (send) => twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, repeatAnswer),
+    observe: (replies) => batches(replies, AT_THRESHOLD, (b) => ({ statuses: unique(b.map((r) => r.status)), crossed: crossedIn(b) })),
+    clean: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: 0 } },
+    // Answered while 12, 11, 10, 9 were in flight: the first its own, the next three the one before.
+    faulty: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: 3 } },
+  }),
+  'load-excess-500': p({
+    rule: 'with many requests in flight, each is served or refused with 429, never answered 500',
+    options: LOAD_OPTIONS,
+    probe: (send) => twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, repeatAnswer),
+    observe: (replies) => batches(replies, AT_THRESHOLD, (b) => ({ statuses: tally(b.map((r) => r.status)), errorTypes: unique(b.filter((r) => r.status >= 400).map((r) => rec(json(r).error).type)) })),
+    clean: { at: { statuses: { 200: AT_THRESHOLD }, errorTypes: [] }, over: { statuses: { 200: OVER_THRESHOLD }, errorTypes: [] } },
+    // The 9th to 12th arrive with more than 8 in flight.
+    faulty: { at: { statuses: { 200: AT_THRESHOLD }, errorTypes: [] }, over: { statuses: { 200: AT_THRESHOLD, 500: 4 }, errorTypes: ['server_error'] } },
+  }),
+  'load-streams-cut': p({
+    rule: 'with many requests in flight, every stream that began ends with a finish_reason and `data: [DONE]`',
+    options: LOAD_OPTIONS,
+    probe: (send) => twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, longStream),
+    observe: (replies) => batches(replies, AT_THRESHOLD, (b) => ({ statuses: unique(b.map((r) => r.status)), ends: tally(b.map(streamEnd)), cutAfter: unique(b.filter((r) => streamEnd(r) === 'cut').map((r) => dataLines(r.text).length)) })),
+    clean: { at: { statuses: [200], ends: { finished: AT_THRESHOLD }, cutAfter: [] }, over: { statuses: [200], ends: { finished: OVER_THRESHOLD }, cutAfter: [] } },
+    // The first four streams to reach their third event are cut there (12, 11, 10, 9 in flight).
+    faulty: { at: { statuses: [200], ends: { finished: AT_THRESHOLD }, cutAfter: [] }, over: { statuses: [200], ends: { cut: 4, finished: AT_THRESHOLD }, cutAfter: [3] } },
+  }),
+  'load-requests-hung': p({
+    rule: 'with many requests in flight, every request is answered',
+    options: LOAD_OPTIONS,
+    probe: (send) => twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, repeatAnswer),
+    observe: (replies) => batches(replies, AT_THRESHOLD, (b) => tally(b.map((r) => r.status))),
+    clean: { at: { 200: AT_THRESHOLD }, over: { 200: OVER_THRESHOLD } },
+    // The 9th to 12th never answered: abandoned by the probe after 300 ms (status 0).
+    faulty: { at: { 200: AT_THRESHOLD }, over: { 0: 4, 200: AT_THRESHOLD } },
+  }),
+  'load-usage-dropped': p({
+    rule: 'with many requests in flight, every completion carries `usage`, in a body and in a stream\'s final chunk',
+    options: LOAD_OPTIONS,
+    probe: async (send) => [...(await twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, repeatAnswer)), ...(await twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, () => chat({ stream: true })))],
+    observe: (replies) => {
+      const bodies = replies.slice(0, AT_THRESHOLD + OVER_THRESHOLD);
+      const streams = replies.slice(AT_THRESHOLD + OVER_THRESHOLD);
+      const streamUsage = (r: Reply) => chunks(r).some((c) => typeof chunkChoice(c).finish_reason === 'string' && isUsage(c.usage));
+      return {
+        bodies: batches(bodies, AT_THRESHOLD, (b) => b.filter((r) => isUsage(json(r).usage)).length),
+        streams: batches(streams, AT_THRESHOLD, (b) => b.every(streamUsage)),
+      };
+    },
+    clean: { bodies: { at: AT_THRESHOLD, over: OVER_THRESHOLD }, streams: { at: true, over: true } },
+    // Bodies: the four answered while 12 to 9 were in flight; streams: those whose final chunk came then.
+    faulty: { bodies: { at: AT_THRESHOLD, over: AT_THRESHOLD }, streams: { at: true, over: false } },
+  }),
+  'answers-crossed': p({
+    rule: 'with several requests in flight, each non-streamed chat request is answered with its own completion',
+    probe: (send) => twoBatches(send, CROSSED_IN_FLIGHT, 8, repeatAnswer),
+    observe: (replies) => batches(replies, CROSSED_IN_FLIGHT, (b) => ({ statuses: unique(b.map((r) => r.status)), crossed: crossedIn(b) })),
+    clean: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: 0 } },
+    // Answered while 8 to 4 were in flight: the first its own, the next four the one before.
+    faulty: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: 4 } },
   }),
 
   // conversations ------------------------------------------------------------------------------

@@ -6,10 +6,11 @@ const encoder = new TextEncoder();
 
 /**
  * An SSE body written event by event, each on a later turn of the event loop (or `intervalMs`
- * apart), so a client sees a stream arrive over time rather than one write. `onClose` runs once,
- * when the stream ends or the client goes away.
+ * apart: a number, or a function read before each event), so a client sees a stream arrive over
+ * time rather than one write. `onClose` runs once, when the stream ends or the client goes away.
  */
-export function sseResponse(events: AsyncIterable<string> | Iterable<string>, options: { intervalMs: number; contentType?: string; onClose?: () => void }): Response {
+export function sseResponse(events: AsyncIterable<string> | Iterable<string>, options: { intervalMs: number | (() => number); contentType?: string; onClose?: () => void }): Response {
+  const interval = options.intervalMs;
   let closed = false;
   const close = () => {
     if (!closed) {
@@ -22,7 +23,7 @@ export function sseResponse(events: AsyncIterable<string> | Iterable<string>, op
       try {
         for await (const event of events) {
           if (closed) break;
-          await pause(options.intervalMs);
+          await pause(typeof interval === 'number' ? interval : interval());
           controller.enqueue(encoder.encode(event));
         }
         controller.close();

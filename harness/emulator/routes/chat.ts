@@ -16,7 +16,23 @@ export async function chatCompletions(input: RouteInput, release: () => void): P
   if ('status' in plan) return done(release, refusalResponse(plan));
   if (isRecord(body) && body.stream === true) return streamChat(input.ctx, plan, release);
   // The `completion-text-content-type` fault serves the same JSON as text/plain (a client reads it as text).
-  return done(release, jsonResponse(completionBody(input.ctx, plan), 200, input.ctx.fault('completion-text-content-type') ? { 'content-type': 'text/plain; charset=utf-8' } : {}));
+  return done(release, jsonResponse(handedOver(input.ctx, completionBody(input.ctx, plan)), 200, input.ctx.fault('completion-text-content-type') ? { 'content-type': 'text/plain; charset=utf-8' } : {}));
+}
+
+/**
+ * The `answers-crossed` and `load-answers-crossed` faults: a completion answered over their
+ * threshold of requests in flight goes to the next request so answered, and this one gets the
+ * body made before it (the first over the threshold gets its own, which the next gets again).
+ * Each request still gets one whole answer; at or below the threshold nothing is handed on.
+ */
+function handedOver(ctx: EmulatorContext, body: Record<string, unknown>): Record<string, unknown> {
+  if (!ctx.underLoad('answers-crossed') && !ctx.underLoad('load-answers-crossed')) {
+    delete ctx.crossing.held;
+    return body;
+  }
+  const given = ctx.crossing.held ?? body;
+  ctx.crossing.held = body;
+  return given;
 }
 
 function done(release: () => void, response: Response): Response {
@@ -75,7 +91,7 @@ export function completionBody(ctx: EmulatorContext, plan: ChatPlan): Record<str
     ],
     usage: usageBody(ctx, plan),
   };
-  if (ctx.fault('completion-missing-usage')) delete body.usage;
+  if (ctx.fault('completion-missing-usage') || ctx.underLoad('load-usage-dropped')) delete body.usage;
   if (stripped && isRecord(body.usage)) {
     delete body.usage.prompt_cache_hit_tokens;
     delete body.usage.prompt_cache_miss_tokens;
@@ -98,11 +114,14 @@ function logprobsOf(ctx: EmulatorContext, text: string, top: number): Record<str
 /** The stream the spec orders: role first, content pieces, a final chunk with finish_reason and usage, [DONE]. */
 function streamChat(ctx: EmulatorContext, plan: ChatPlan, release: () => void): Response {
   return sseResponse(chunkEvents(ctx, plan), {
-    intervalMs: ctx.streamIntervalMs,
+    intervalMs: ctx.streamPause,
     onClose: release,
     ...(ctx.fault('stream-json-content-type') ? { contentType: 'application/json' } : {}),
   });
 }
+
+/** The `load-streams-cut` fault: events a stream sends before it may be cut (the role chunk and two pieces). */
+const STREAM_CUT_AFTER_EVENTS = 3;
 
 function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   const g = plan.generated;
@@ -118,6 +137,9 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
     ...(ctx.fault('extra-fields') ? EXTRA_FIELD : {}),
   });
 
+  // `load-streams-cut`: under load, the stream ends after a few events, and always before its final chunk.
+  let sent = 1;
+  const cut = (final: boolean) => (final || sent >= STREAM_CUT_AFTER_EVENTS) && ctx.underLoad('load-streams-cut');
   const first: Record<string, unknown> = ctx.fault('stream-no-role') ? { content: '' } : { role: 'assistant', content: '' };
   yield dataEvent(chunk(first, null));
   const pieces: Record<string, unknown>[] = [];
@@ -131,6 +153,8 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   });
   const middle = Math.floor(pieces.length / 2);
   for (const [i, delta] of pieces.entries()) {
+    if (cut(false)) return;
+    sent += 1;
     if (ctx.fault('stream-malformed-event') && i === middle) {
       yield 'data: {"id": "broken\n\n';
       continue;
@@ -139,9 +163,12 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   }
   // Usage rides on the final chunk, as production sends it (captures stream-chat-03 and -05); the
   // `stream-usage-separate-chunk` fault sends it after, in a chunk of its own with `choices: []`.
+  if (cut(true)) return;
   const separateUsage = ctx.fault('stream-usage-separate-chunk');
-  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, separateUsage ? {} : { usage: usageBody(ctx, plan) }));
-  if (separateUsage) yield dataEvent({ ...chunk({}, null, { usage: usageBody(ctx, plan) }), choices: [] });
+  // `load-usage-dropped`: under load, no usage, wherever it would ride.
+  const usage = ctx.underLoad('load-usage-dropped') ? {} : { usage: usageBody(ctx, plan) };
+  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, separateUsage ? {} : usage));
+  if (separateUsage) yield dataEvent({ ...chunk({}, null, usage), choices: [] });
   if (!ctx.fault('stream-no-done')) yield dataEvent('[DONE]');
   if (ctx.fault('stream-data-after-done')) yield dataEvent(chunk({ content: 'late' }, null));
 }

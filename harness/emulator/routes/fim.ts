@@ -28,7 +28,7 @@ export async function fimCompletions(input: RouteInput, release: () => void): Pr
     // Streamed after the provider's public FIM reference (CHOICES.fimStreams); the fault answers JSON.
     if (isRecord(body) && body.stream === true && CHOICES.fimStreams && !ctx.fault('fim-stream-ignored')) {
       streaming = true;
-      return sseResponse(fimEvents(ctx, plan, id), { intervalMs: ctx.streamIntervalMs, onClose: release });
+      return sseResponse(fimEvents(ctx, plan, id), { intervalMs: ctx.streamPause, onClose: release });
     }
     return jsonResponse({ id, object: 'text_completion', created: plan.created, model: plan.modelId, choices: [fimChoice(ctx, plan.generated.content, plan.generated.finishReason)], usage: usageFields(ctx, plan.usage) });
   } finally {

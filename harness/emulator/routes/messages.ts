@@ -216,5 +216,5 @@ function streamEvents(ctx: EmulatorContext, plan: ChatPlan, id: string): NamedEv
 
 function streamMessage(input: RouteInput, plan: ChatPlan, id: string, release: () => void): Response {
   const text = streamEvents(input.ctx, plan, id).map((e) => `event: ${e.name}\ndata: ${JSON.stringify(e.data)}\n\n`);
-  return sseResponse(text, { intervalMs: input.ctx.streamIntervalMs, onClose: release });
+  return sseResponse(text, { intervalMs: input.ctx.streamPause, onClose: release });
 }
