@@ -25,7 +25,14 @@ const NEEDS_AFTER = new Set(['alias-never-retires', 'retired-alias-falls-back'])
 const NEEDS_STRICT = new Set(['extra-fields']);
 /** A fault that breaks no rule, only a premise of the checks of its `breaks` (catalogue.ts). */
 const isPremise = (f: FaultDef): boolean => f.premise === true;
-const cleanRunOf = (id: string) => (NEEDS_STRICT.has(id) ? 'clean-strict' : NEEDS_AFTER.has(id) ? 'clean-after' : 'clean-before');
+/**
+ * Faults of the load phase's rules: shown by a run with `--load 16`. The other checks keep 6 in flight
+ * (below the faults' 8, with room for the emulator seeing a request end a moment after the client
+ * did), and a hung request is given up after 2 s, not the default 60.
+ */
+const isLoadFault = (f: FaultDef): boolean => f.breaks.startsWith('rate_limits.under_load.');
+const LOAD_ARGS = ['--load', '16', '--concurrency', '6', '--timeout-ms', '2000'];
+const cleanRunOf = (f: FaultDef) => (isLoadFault(f) ? 'clean-load' : NEEDS_STRICT.has(f.id) ? 'clean-strict' : NEEDS_AFTER.has(f.id) ? 'clean-after' : 'clean-before');
 
 interface Run {
   code: number;
@@ -57,7 +64,8 @@ beforeAll(async () => {
     ['clean-before', ['--now', BEFORE]],
     ['clean-after', ['--now', AFTER]],
     ['clean-strict', ['--now', BEFORE, '--strict']],
-    ...FAULTS.map((f): [string, string[]] => [f.id, ['--fault', f.id, '--now', NEEDS_AFTER.has(f.id) ? AFTER : BEFORE, ...(NEEDS_STRICT.has(f.id) ? ['--strict'] : [])]]),
+    ['clean-load', ['--now', BEFORE, ...LOAD_ARGS]],
+    ...FAULTS.map((f): [string, string[]] => [f.id, ['--fault', f.id, '--now', NEEDS_AFTER.has(f.id) ? AFTER : BEFORE, ...(NEEDS_STRICT.has(f.id) ? ['--strict'] : []), ...(isLoadFault(f) ? LOAD_ARGS : [])]]),
   ];
   let next = 0;
   await Promise.all(
@@ -73,7 +81,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the clean emulator', () => {
-  test.each(['clean-before', 'clean-after'])('%s: exit 0, no must-check fails, nothing ends in error', (name) => {
+  test.each(['clean-before', 'clean-after', 'clean-load'])('%s: exit 0, no must-check fails, nothing ends in error', (name) => {
     const run = runs.get(name)!;
     expect(run.results.filter((r) => r.verdict === 'error').map((r) => `${key(r)}: ${r.reason}`)).toEqual([]);
     expect(run.results.filter((r) => r.verdict === 'fail' && r.severity === 'must').map(key)).toEqual([]);
@@ -84,7 +92,7 @@ describe('the clean emulator', () => {
 describe('each fault', () => {
   test.each(FAULTS.filter(isPremise).map((f) => [f.id, f] as const))('%s (a premise, no rule broken): the checks covering its rule are inconclusive, none fails or passes', (_id, f) => {
     const run = runs.get(f.id)!;
-    const clean = runs.get(cleanRunOf(f.id))!;
+    const clean = runs.get(cleanRunOf(f))!;
     const cleanPassing = new Set(clean.results.filter((r) => r.verdict === 'pass').map(key));
     const covering = run.results.filter((r) => covers(r, f) && cleanPassing.has(key(r)));
     expect(covering.length).toBeGreaterThan(0);
@@ -95,7 +103,7 @@ describe('each fault', () => {
 
   test.each(FAULTS.filter((f) => !isPremise(f)).map((f) => [f.id, f] as const))('%s: the checks covering its rule fail', (_id, f) => {
     const run = runs.get(f.id)!;
-    const clean = runs.get(cleanRunOf(f.id))!;
+    const clean = runs.get(cleanRunOf(f))!;
     const cleanPassing = new Set(clean.results.filter((r) => r.verdict === 'pass').map(key));
     const failing = run.results.filter((r) => r.verdict === 'fail');
     const coveringFailures = failing.filter((r) => covers(r, f) && cleanPassing.has(key(r)));
@@ -106,6 +114,22 @@ describe('each fault', () => {
     // A must-level failure fails the run; a should-level one too under --strict; advisory never.
     const gating = failing.some((r) => r.severity === 'must' || (NEEDS_STRICT.has(f.id) && r.severity === 'should'));
     expect(run.code).toBe(gating ? 1 : 0);
+  });
+});
+
+describe('the load phase', () => {
+  test('the clean emulator under 16 in flight: every load check judged and passing', () => {
+    const load = runs.get('clean-load')!.results.filter((r) => r.area === 'load');
+    expect(load.length).toBeGreaterThan(0);
+    expect(load.filter((r) => r.verdict !== 'pass').map((r) => `${key(r)}: ${r.verdict} ${r.reason ?? ''}`)).toEqual([]);
+  });
+
+  test.each(FAULTS.filter(isLoadFault).map((f) => [f.id, f] as const))('%s fails exactly its check, on each model, and nothing else', (_id, f) => {
+    const run = runs.get(f.id)!;
+    const failing = [...new Set(run.results.filter((r) => r.verdict === 'fail' || r.verdict === 'error').map((r) => r.checkId))];
+    const owner = registry.all().filter((c) => c.phase === 'load' && covers(c, f)).map((c) => c.id);
+    expect(owner).toHaveLength(1);
+    expect(failing).toEqual(owner);
   });
 });
 
@@ -175,7 +199,7 @@ describe('parity compares answers, not schemas', () => {
 
 describe('many runs in one process', () => {
   test('leave no signal listener behind and the exit code as it was', () => {
-    expect(runs.size).toBe(FAULTS.length + 3);
+    expect(runs.size).toBe(FAULTS.length + 4);
     expect({ SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM'), exitCode: process.exitCode }).toEqual(before);
   });
 });
@@ -215,6 +239,10 @@ const ENTAILED_AT_MUST: string[] = [
   'tool-call-unoffered-function',
   'tool-result-refused',
   'stream-no-choices',
+  'answers-crossed',
+  'load-answers-crossed',
+  'load-streams-cut',
+  'load-usage-dropped',
 ];
 
 /**
@@ -239,6 +267,8 @@ const BELOW_MUST: string[] = [
   'completion-text-content-type',
   'error-code-number',
   'fim-stream-ignored',
+  'load-no-recovery',
+  'load-requests-hung',
   'messages-error-chat-shape',
   'messages-stop-reason-chat-style',
   'messages-stream-out-of-order',

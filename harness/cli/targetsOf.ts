@@ -23,6 +23,8 @@ export interface TargetFlags {
   messagesBaseUrl?: string;
   now?: Date;
   faults: FaultId[];
+  /** --load N: the embedded emulator takes N requests in flight per key (targets/target.ts emulatorTarget). */
+  load?: number;
   /** What every target gets; a targets file adds its own per target. */
   modelMap: Record<string, string>;
   headers: ExtraHeader[];
@@ -56,7 +58,7 @@ const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
       ...shared(f),
     })),
   fixtures: (f) => [{ make: () => fixturesTarget(resolve(f.fixtures!), { fast: f.fast }), ...shared(f) }],
-  emulator: (f, spec) => [{ make: () => emulatorTarget(spec, { ...(f.now ? { now: f.now } : {}), faults: f.faults }), ...shared(f) }],
+  emulator: (f, spec) => [{ make: () => emulatorTarget(spec, { ...(f.now ? { now: f.now } : {}), faults: f.faults, ...(f.load ? { load: f.load } : {}) }), ...shared(f) }],
 };
 
 /** A model map whose every key is a model of the spec: a map of a model the spec lacks would map nothing, silently. */

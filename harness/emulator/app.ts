@@ -75,6 +75,8 @@ export function createApp(ctx: EmulatorContext): (req: Request) => Promise<Respo
   const messagesBase = basePath(spec, 'messages_base_url');
   const { latencyMs = 0, latencyJitterMs = 0 } = ctx.options;
   const jitter = prng(seedFrom(ctx.options.seed ?? 0, 'latency'));
+  /** `load-no-recovery`: once more than its threshold were in flight, nothing is served again. */
+  let overloaded = false;
   return async (req) => {
     // In flight from arrival until answered: the route's release ends a request it serves, else the finally.
     const answered = ctx.inFlight.enter();
@@ -98,6 +100,8 @@ export function createApp(ctx: EmulatorContext): (req: Request) => Promise<Respo
       if ('status' in auth) return finish(refusalResponse(auth));
       if (ctx.underLoad('load-requests-hung')) return await hung(req.signal);
       if (ctx.underLoad('load-excess-500')) return finish(refusalResponse(serviceRefusal(spec, 500, { message: 'internal error: overloaded' })));
+      if (ctx.underLoad('load-no-recovery')) overloaded = true;
+      if (overloaded) return finish(refusalResponse(serviceRefusal(spec, 429, { message: 'overloaded since the peak' })));
       const releaseKey = ctx.limiter.tryAcquire(auth.key);
       if (!releaseKey) {
         return finish(refusalResponse(serviceRefusal(spec, 429)));

@@ -37,7 +37,7 @@ export interface EmulatorContext {
   streamPause(): number;
 }
 
-const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 8;
 
 /**
  * A new account as the description sketches it: its free credits (Limits: "about 5 USD") as the

@@ -2,7 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { clockFrom } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
-import { generateKey, startEmulator, type FaultId, type StartOptions } from '#harness/emulator/index.ts';
+import { DEFAULT_CONCURRENCY, generateKey, startEmulator, type FaultId, type StartOptions } from '#harness/emulator/index.ts';
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
 import { readUpstreamLog } from '#harness/replay/fixtureFormat.ts';
@@ -37,7 +37,10 @@ export function defaultMessagesBase(baseUrl: string): string {
 }
 
 /** The embedded emulator, in this process on an ephemeral loopback port. */
-export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[] } & Pick<StartOptions, 'latencyMs' | 'streamIntervalMs' | 'concurrencyPerKey'> = {}): Promise<Target> {
+export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[]; load?: number } & Pick<StartOptions, 'latencyMs' | 'streamIntervalMs' | 'concurrencyPerKey'> = {}): Promise<Target> {
+  // A run with a load phase of N meets the emulator under N requests, not its per-key cap (which
+  // the description does not name): the load rules, and the faults that break them, are then seen.
+  const perKey = options.concurrencyPerKey ?? (options.load !== undefined && options.load > DEFAULT_CONCURRENCY ? options.load : undefined);
   const apiKey = generateKey();
   // A second account with nothing left to spend, so the 402 rule can be checked.
   const emptyBalanceKey = generateKey();
@@ -49,7 +52,7 @@ export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?:
     faults: options.faults ?? [],
     ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
     ...(options.streamIntervalMs !== undefined ? { streamIntervalMs: options.streamIntervalMs } : {}),
-    ...(options.concurrencyPerKey !== undefined ? { concurrencyPerKey: options.concurrencyPerKey } : {}),
+    ...(perKey !== undefined ? { concurrencyPerKey: perKey } : {}),
   });
   return { kind: 'emulator', baseUrl: emu.url, messagesBaseUrl: defaultMessagesBase(emu.url), apiKey, emptyBalanceKey, apiKeyEnv: 'SVC_API_KEY', close: () => emu.close() };
 }

@@ -17,32 +17,44 @@ interface Answered {
   promptTokens?: number;
 }
 
+/** Sends the prompt of `words` words (the `i`th of the burst) and reads its prompt count. */
+async function ask(ctx: CheckContext, i: number): Promise<Answered> {
+  const words = CROSSING_PROMPT_WORDS[i]!;
+  const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: `Crossing probe ${i}. Reply with one word. ${longPrompt(words)}` }], max_tokens: 1 }));
+  const body = res.status === 200 ? await res.json().catch(() => undefined) : await res.text().then(() => undefined);
+  const p = get(body, 'usage', 'prompt_tokens');
+  return { words, res, ...(typeof p === 'number' ? { promptTokens: p } : {}) };
+}
+
+const told = (a: Answered): a is Answered & { promptTokens: number } => a.res.status === 200 && a.promptTokens !== undefined;
+
 /**
- * Prompts of rising length sent all at once (as many in flight as the run allows): each answer's
- * usage.prompt_tokens must rise with its prompt. An answer handed to another request reports that
- * request's count, out of order with its neighbours: no rest measurement is needed, since the
- * same words repeated never count fewer tokens.
+ * Prompts of rising length sent all at once (as many in flight as the run allows), then the
+ * shortest and the longest once more. Each answer's usage.prompt_tokens must rise with its prompt
+ * (the same words repeated never count fewer tokens), and a prompt sent twice counts the same twice:
+ * an answer handed to another request reports that request's count. Answers handed on in order
+ * (each to the next request) keep the counts rising, and only the second sending shows them.
  */
 async function judgeCrossing(ctx: CheckContext): Promise<CheckOutcome> {
-  const answered: Answered[] = await Promise.all(
-    CROSSING_PROMPT_WORDS.map(async (words, i) => {
-      const res = await ctx.send(chat(ctx, { messages: [{ role: 'user', content: `Crossing probe ${i}. Reply with one word. ${longPrompt(words)}` }], max_tokens: 1 }));
-      const body = res.status === 200 ? await res.json().catch(() => undefined) : await res.text().then(() => undefined);
-      const p = get(body, 'usage', 'prompt_tokens');
-      return { words, res, ...(typeof p === 'number' ? { promptTokens: p } : {}) };
-    }),
-  );
+  const burst = await Promise.all(CROSSING_PROMPT_WORDS.map((_, i) => ask(ctx, i)));
+  const last = CROSSING_PROMPT_WORDS.length - 1;
+  const again = await Promise.all([0, last].map((i) => ask(ctx, i)));
   // Only answers that say what they counted can be told apart; the others are other checks' defects.
-  const told = answered.filter((a): a is Answered & { promptTokens: number } => a.res.status === 200 && a.promptTokens !== undefined);
-  if (told.length < 2) return skip(`inconclusive: ${told.length} of ${answered.length} prompts sent at once were answered 200 with usage.prompt_tokens, so no two answers could be told apart`, 'inconclusive');
+  const counted = burst.filter(told);
+  if (counted.length < 2) return skip(`inconclusive: ${counted.length} of ${burst.length} prompts sent at once were answered 200 with usage.prompt_tokens, so no two answers could be told apart`, 'inconclusive');
   const failures = [];
-  for (let i = 1; i < told.length; i++) {
-    const [before, after] = [told[i - 1]!, told[i]!];
+  for (let i = 1; i < counted.length; i++) {
+    const [before, after] = [counted[i - 1]!, counted[i]!];
     if (after.promptTokens > before.promptTokens) continue;
     failures.push(failure(`answers crossed: the prompt of ${after.words} words was answered with usage.prompt_tokens ${after.promptTokens}, no more than the ${before.promptTokens} of the prompt of ${before.words} words sent with it: an answer to another request`, after.res));
   }
+  for (const [k, i] of [0, last].entries()) {
+    const [first, second] = [burst[i]!, again[k]!];
+    if (!told(first) || !told(second) || first.promptTokens === second.promptTokens) continue;
+    failures.push(failure(`answers crossed: the prompt of ${first.words} words, sent twice, was answered with usage.prompt_tokens ${first.promptTokens} and then ${second.promptTokens}: one of the two answers is another request's`, second.res));
+  }
   if (failures.length > 0) return outcomeOf(failures);
-  return pass(`${told.length} prompts sent at once were each answered with a prompt count rising with its length`, told.length);
+  return pass(`${counted.length} prompts sent at once were each answered with a prompt count rising with its length, and the shortest and longest counted the same when sent again`, counted.length + again.filter(told).length);
 }
 
 export function crossingChecks(spec: Spec): Check[] {
@@ -56,6 +68,8 @@ export function crossingChecks(spec: Spec): Check[] {
       ...gradeOf(meaning),
       specRefs: ['meanings.answer-belongs-to-request'],
       appliesTo: currentModels,
+      // The burst, then the two prompts again.
+      chain: 2,
       run: judgeCrossing,
     }),
   ];

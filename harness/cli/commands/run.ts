@@ -100,6 +100,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
       messagesBaseUrl: values['messages-base-url'],
       now,
       faults,
+      ...(load ? { load } : {}),
       ...upstreamFlags(name, values, now),
     },
     spec,

@@ -1117,6 +1117,15 @@ const PROBES = {
     // The 9th to 12th arrive with more than 8 in flight.
     faulty: { at: { statuses: { 200: AT_THRESHOLD }, errorTypes: [] }, over: { statuses: { 200: AT_THRESHOLD, 500: 4 }, errorTypes: ['server_error'] } },
   }),
+  'load-no-recovery': p({
+    rule: 'after a peak of many requests in flight, the service answers 200 again',
+    options: LOAD_OPTIONS,
+    // A batch over the threshold, then one request at rest.
+    probe: async (send) => [...(await atOnce(send, OVER_THRESHOLD, repeatAnswer)), ...(await atOnce(send, 1, repeatAnswer))],
+    observe: (replies) => ({ afterPeak: replies.at(-1)!.status }),
+    clean: { afterPeak: 200 },
+    faulty: { afterPeak: 429 },
+  }),
   'load-streams-cut': p({
     rule: 'with many requests in flight, every stream that began ends with a finish_reason and `data: [DONE]`',
     options: LOAD_OPTIONS,

@@ -37,7 +37,7 @@ export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date
  * emulator's empty-balance key when the run has one (a 402 check runs only then).
  */
 export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal): Promise<SuitesRun> {
-  const target = await emulatorTarget(spec, { now: new Date(config.referenceTime.value) });
+  const target = await emulatorTarget(spec, { now: new Date(config.referenceTime.value), ...(config.load ? { load: config.load } : {}) });
   // A gateway run's checks are sent as they will be, to an upstream that saw nothing: the real one must not hear of them.
   const upstream = config.upstream === undefined ? undefined : holdUpstream(recordedUpstream('dry run', [], true));
   try {
