@@ -95,6 +95,8 @@ describe('a proxy that does what the description allows beyond 8 requests in fli
     expect(run.code).toBe(0);
     // The progress line names the steps, the requests in flight, answered and refused.
     expect(run.stderr).toMatch(/load {2}svc-v4-flash: step 4\/4, 16 in flight: \d+ sent, \d+ answered, \d+ refused/);
+    // And its figures once the run has ended: information, not a verdict.
+    expect(run.stderr).toMatch(/svc-v4-flash @ \S+ under load: up to 16 in flight, \d+ requests, \d+ answered 200, \d+ refused 429.*, TTFT p95 [\d.]+ ms at 16/);
   }, 60_000);
 });
 
