@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Records the Portkey AI gateway (@portkey-ai/gateway 1.15.2, from npm) with the harness as its
-# upstream (run --upstream-port, issue 33): the gateway.* checks, both sides of every exchange.
+# upstream (run --upstream-port, issue 33): every phase on svc-v4-flash, the gateway.* checks and the
+# load phase (--load 16, issue 40) included, both sides of every exchange (upstream.json).
 #
-#   scripts/third-party/portkey.sh          # -> fixtures/portkey-gateway
-#   scripts/third-party/portkey.sh stop     # ends the gateway it started
+#   scripts/third-party/portkey.sh [openai]   # its openai provider   -> fixtures/portkey-gateway
+#   scripts/third-party/portkey.sh deepseek   # its deepseek provider -> fixtures/portkey-deepseek-gateway
+#   scripts/third-party/portkey.sh stop       # ends the gateway it started
 #
 # The gateway is installed from npm into $PORTKEY_HOME (default ../thirdparty/portkey, beside the
 # checkout), never into the repository, and started with the preload portkey-fix-headers.mjs (its
 # streams are 500 on Node without it). It listens on all interfaces: only --port=N is read. It is
-# told where its upstream is per request, by headers (x-portkey-provider: openai,
-# x-portkey-custom-host), which the harness sends with --header; the client's key goes upstream as
-# it came, so the upstream requires that same key (--upstream-key-env SVC_API_KEY).
+# told where its upstream is per request, by headers (x-portkey-provider: openai or deepseek,
+# x-portkey-custom-host), which the harness sends with --header: a custom host replaces any
+# provider's base URL (getFullURL: `customHost || getBaseURL()`), and each provider appends its own
+# path (openai /chat/completions, deepseek /v1/chat/completions; the emulator serves both). The
+# client's key goes upstream as it came, so the upstream requires that same key
+# (--upstream-key-env SVC_API_KEY). The gateway is reused across providers: the provider is a header.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,7 +31,12 @@ detached() { local pidfile=$1; shift; setsid sh -c 'echo $$ >"$0"; exec nohup "$
 stop_pid() { local f=$1; if [ -f "$f" ]; then local pid; pid=$(cat "$f"); if kill -0 "$pid" 2>/dev/null; then kill -- "-$pid" 2>/dev/null || kill "$pid"; fi; rm -f "$f"; fi; }
 
 mkdir -p "$PORTKEY_HOME"
-if [ "${1:-}" = stop ]; then stop_pid "$PORTKEY_HOME/gateway.pid"; exit 0; fi
+case ${1:-openai} in
+  stop) stop_pid "$PORTKEY_HOME/gateway.pid"; exit 0 ;;
+  openai) PROVIDER=openai; NAME=portkey-gateway ;;
+  deepseek) PROVIDER=deepseek; NAME=portkey-deepseek-gateway ;;
+  *) echo "usage: $0 [openai|deepseek] | stop" >&2; exit 2 ;;
+esac
 
 # 1. The gateway, exactly 1.15.2, from npm.
 PKG=$PORTKEY_HOME/node_modules/@portkey-ai/gateway
@@ -43,14 +53,15 @@ if ! answers "http://127.0.0.1:$GW_PORT/"; then
 fi
 
 # 3. Record through it, the harness serving its upstream on UP_PORT.
-OUT=$REPO/fixtures/portkey-gateway
+#    Every phase on svc-v4-flash, then 16 in flight (--load 16); a replay runs the same model.
+OUT=$REPO/fixtures/$NAME
 start=$(date +%s)
 set +e
 ( cd "$REPO" && SVC_API_KEY=$KEY node bin/svc-conformance.js record --base-url "http://127.0.0.1:$GW_PORT/v1" --out "$OUT" \
-    --header 'x-portkey-provider: openai' --header "x-portkey-custom-host: http://127.0.0.1:$UP_PORT" \
-    --upstream-port "$UP_PORT" --upstream-key-env SVC_API_KEY --only gateway \
-    --report-dir "$PORTKEY_HOME/reports" --json "$PORTKEY_HOME/report.json" --quiet )
+    --header "x-portkey-provider: $PROVIDER" --header "x-portkey-custom-host: http://127.0.0.1:$UP_PORT" \
+    --upstream-port "$UP_PORT" --upstream-key-env SVC_API_KEY --model svc-v4-flash --load 16 \
+    --report-dir "$PORTKEY_HOME/reports-$NAME" --json "$PORTKEY_HOME/report-$NAME.json" --quiet )
 code=$?
 set -e
-echo "portkey-gateway: record exit $code in $(( $(date +%s) - start )) s; recording $OUT; reports $PORTKEY_HOME/reports"
+echo "$NAME: record exit $code in $(( $(date +%s) - start )) s; recording $OUT; reports $PORTKEY_HOME/reports-$NAME"
 exit $code
