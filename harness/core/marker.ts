@@ -59,6 +59,14 @@ export function markerOf(body: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Text (a canonical body) without the markers in it: two sendings of one request in different runs
+ * differ in their marker as much as in what the marker is for, and a replay compares the rest.
+ */
+export function withoutMarkers(text: string): string {
+  return text.replace(new RegExp(MARK.source, 'g'), '');
+}
+
 /** A copy of `body` without its marker: what the client asked for, to compare with what the upstream got. */
 export function unmarked<T>(body: T): T {
   // Most bodies carry none (every request outside a gateway run): no copy for them.

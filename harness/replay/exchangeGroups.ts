@@ -1,5 +1,6 @@
 import { canonicalBody, modelOf, type FixtureExchange, type FixtureKey } from './fixtureFormat.ts';
 import type { RequestKey } from './requestKey.ts';
+import { withoutMarkers } from '#harness/core/marker.ts';
 
 /** A fallback match needs this share of the body in common (prefix + suffix) with the recording. */
 const SIMILARITY = 0.8;
@@ -37,7 +38,7 @@ export class ExchangeGroups {
       const id = keyId(fx.key);
       let group = this.#groups.get(id);
       if (!group) {
-        group = { canonical: canonicalBody(fx.request), model: modelOf(fx.request.body), auth: fx.key.auth, size: 0, served: 0, taken: false };
+        group = { canonical: withoutMarkers(canonicalBody(fx.request)), model: modelOf(fx.request.body), auth: fx.key.auth, size: 0, served: 0, taken: false };
         this.#groups.set(id, group);
       }
       this.#place.set(fx, { group, index: group.size });
@@ -76,10 +77,13 @@ export class ExchangeGroups {
     if (alias) return alias;
     const prefix = keyId({ method: req.method, path: req.path, secret: req.secret, bodyHash: '' });
     let best: { group: Group; score: number } | undefined;
+    // A gateway run's marker follows from the body (core/marker.ts): a body salted anew (the cache
+    // checks' salt) carries another marker too, which is not what makes it another request.
+    const canonical = withoutMarkers(req.canonical);
     for (const [id, group] of this.#groups) {
       // The same route (method, path, key) and the same model: an alike body of another model is another model's answer.
       if (!id.startsWith(prefix) || group.taken || group.auth !== undefined || group.model !== req.model) continue;
-      const score = similarity(group.canonical, req.canonical);
+      const score = similarity(group.canonical, canonical);
       if (score >= SIMILARITY && (best === undefined || score > best.score)) best = { group, score };
     }
     if (best) this.#aliases.set(own, best.group);

@@ -161,8 +161,10 @@ async function crossedThroughGateway(run: DrivenLoad, ctx: CheckContext): Promis
 }
 
 const notCrossed: Judge = async (run, ctx) => {
+  // Exact where the harness is the upstream (non-streamed answers); every answer is also held to its prompt's count below, streams too.
   const exact = await crossedThroughGateway(run, ctx);
-  if (exact !== undefined) return exact;
+  if (exact?.verdict === 'fail') return exact;
+  const paired = exact?.verdict === 'pass' ? `; ${exact.note}` : '';
   // What each prompt counts at rest: one request at a time, so no answer can be another's.
   const counts = new Map<number, number>();
   for (const x of atRest(run)) if (x.status === 200 && x.promptTokens !== undefined) counts.set(x.prompt, x.promptTokens);
@@ -188,7 +190,7 @@ const notCrossed: Judge = async (run, ctx) => {
   // Usage missing under load is what answers-conform judges; without it nothing here was judged.
   if (judged === 0 && unreported.length > 0) return handOffOnModel('load.answers.conform', failureOf(unreported[0]!, `inconclusive: ${unreported.length} answer(s) under load reported no usage.prompt_tokens, so whose answer each is cannot be told`));
   if (judged === 0) return skip('inconclusive: no request under load was answered 200 in full, so no answer was matched to its prompt', 'inconclusive');
-  return pass(`${judged} answers under load each counted its own prompt's tokens`, judged);
+  return pass(`${judged} answers under load each counted its own prompt's tokens${paired}`, judged);
 };
 
 const streamsFinished: Judge = (run) => {
