@@ -5,6 +5,7 @@
 #   scripts/third-party/llama-server.sh            # build/train what is missing, serve, record
 #   LLAMA_DIR=/elsewhere scripts/third-party/llama-server.sh
 #   MODE=v1 scripts/third-party/llama-server.sh    # also (or only: MODE=v1-only) a live run at .../v1, reports in $LLAMA_DIR/runs/
+#   LOAD=32 scripts/third-party/llama-server.sh    # the recording's load phase at another peak (default 16 in flight)
 #
 # Idempotent: each step is skipped when its product exists (the npm package, the clone, the
 # llama-server binary, the Python venv, the model, a server already answering on $PORT). Nothing
@@ -70,9 +71,10 @@ if [ ! -f "$MODEL" ]; then
   if [ ! -x venv/bin/python ]; then
     log "python venv with torch and numpy from the local wheel index"
     python3 -m venv venv
-    # the machine's local wheel index only (pip config: /opt/pypi, /opt/pypi-more, /opt/wheels); no other index is reachable
+    # the machine's local wheel index only (pip config: /opt/pypi, /opt/pypi-more, /opt/wheels); no other index is reachable.
+    # pyyaml: llama.cpp's gguf-py imports yaml (gguf/__init__ loads gguf/metadata.py), so without it the model script stops as it starts
     venv/bin/pip install -q --index-url file:///opt/pypi/simple --extra-index-url file:///opt/pypi-more/simple \
-      --find-links /opt/wheels torch numpy
+      --find-links /opt/wheels torch numpy pyyaml
   fi
   log "training the tiny model (${TRAIN_SECONDS}s; log: $LLAMA_DIR/train.log)"
   venv/bin/python "$HERE/llama-tiny-model.py" --gguf-py llama.cpp/gguf-py --out "$MODEL.tmp" --seconds "$TRAIN_SECONDS" >"$LLAMA_DIR/train.log" 2>&1
@@ -108,8 +110,12 @@ mkdir -p "$LLAMA_DIR/runs"
 if [ "$MODE" != v1-only ]; then
   # The recording: the bare host, as the description's {base_url} (llama-server serves /chat/completions,
   # /models and /v1/messages there), its messages route (/v1/messages) under the same host.
-  timed "record --base-url http://127.0.0.1:$PORT -> $OUT" \
-    "${HARNESS[@]}" record --base-url "http://127.0.0.1:$PORT" --out "$OUT" --report-dir "$LLAMA_DIR/runs/reports-bare" "${MAP[@]}"
+  # With the load phase (issue 40): LOAD requests in flight at the peak, 16 by default, four times the
+  # server's 4 slots (-np 4), so the recording shows what it does with more than it can serve at once
+  # (queue, refuse, or break); its figures go to the reports under $LLAMA_DIR/runs/reports-bare.
+  timed "record --base-url http://127.0.0.1:$PORT --load ${LOAD:-16} -> $OUT" \
+    "${HARNESS[@]}" record --base-url "http://127.0.0.1:$PORT" --out "$OUT" --report-dir "$LLAMA_DIR/runs/reports-bare" \
+      --load "${LOAD:-16}" "${MAP[@]}"
 fi
 if [ "$MODE" = v1 ] || [ "$MODE" = v1-only ]; then
   # The base URL llama-server's README writes (.../v1): a live run, not recorded (a recording keeps
