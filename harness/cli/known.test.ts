@@ -75,7 +75,7 @@ describe('known failures', () => {
   }, 60_000);
 
   test('in replay-based CI too: a recording made before an entry\'s until is judged at its own clock, and the entry expires on the calendar', async () => {
-    // llama-server has no beta base (fixtures/llama-server/FINDINGS.md): a must failure, recorded on 2026-11-26.
+    // llama-server has no beta base (fixtures/llama-server/FINDINGS.md): a must failure, as recorded (FINDINGS).
     const check = 'endpoint.chat-completions-on-beta.served';
     const known = knownFile(`known:\n  - check: ${check}\n    reason: no beta base yet\n    until: 2026-11-30\n`);
     const replay = ['--fixtures', fileURLToPath(new URL('../../fixtures/llama-server', import.meta.url)), '--fast', '--model-map', 'svc-v4-flash=tiny-chatml', '--only', check, '--known', known];
