@@ -10,6 +10,9 @@
 #
 # `gateway`: the proxy calls the harness itself as its upstream (run --upstream-port, issue 33), and
 # the gateway.* checks are recorded with both sides of every exchange (the recording's upstream.json).
+# Without it: the full plan and a load phase of 16 in flight per model (`--load 16`, issue 40), the
+# proxy limited to 6 requests in flight of its own (LITELLM_MAX_PARALLEL; litellm.config.yaml says
+# which setting and why), so that it refuses part of the load itself.
 #
 # Versions: LiteLLM 1.81.0 (BerriAI commit 0a84120be5ef63ec28d15ffaee096beb55565725, tagged
 # v1.81.0; never 1.107.0), Python 3.11, fastapi-sso 0.16.0, fastuuid replaced by the standard
@@ -72,12 +75,21 @@ fi
 
 # 3. The proxy, its config from litellm.config.yaml.
 CONFIG=$LITELLM_RUN/$NAME.yaml
-sed -e "s|@PROVIDER@|$PROVIDER|g" -e "s|@API_BASE@|$EMU|g" "$HERE/litellm.config.yaml" >"$CONFIG.new"
+# The proxy's limit on requests in flight (litellm.config.yaml says why this setting): only where
+# the recording has a load phase (not in gateway mode).
+MAX_PARALLEL=${LITELLM_MAX_PARALLEL:-6}
+LIMIT_SED=(-e "s|@MAX_PARALLEL@|$MAX_PARALLEL|g")
+LEGACY_LIMITER=true
+[ "$MODE" = gateway ] && { LIMIT_SED=(-e "/^  global_max_parallel_requests: @MAX_PARALLEL@/d"); LEGACY_LIMITER=false; }
+sed -e "s|@PROVIDER@|$PROVIDER|g" -e "s|@API_BASE@|$EMU|g" "${LIMIT_SED[@]}" "$HERE/litellm.config.yaml" >"$CONFIG.new"
 PROXY=http://127.0.0.1:$PROXY_PORT
 if ! cmp -s "$CONFIG.new" "$CONFIG"; then mv "$CONFIG.new" "$CONFIG"; stop_pid "$LITELLM_RUN/proxy-$NAME.pid"; sleep 1; else rm -f "$CONFIG.new"; fi
 if ! answers "$PROXY/health/liveliness"; then
   # LITELLM_LOCAL_MODEL_COST_MAP: the cost map shipped in the package, not one fetched at start.
-  ( cd "$LITELLM_RUN" && SVC_UPSTREAM_KEY=$UPSTREAM_KEY LITELLM_MASTER_KEY=$MASTER_KEY LITELLM_LOCAL_MODEL_COST_MAP=True \
+  # LEGACY_MULTI_INSTANCE_RATE_LIMITING=true (not in gateway mode): LiteLLM 1.81.0's default
+  # limiter (v3) ignores general_settings.global_max_parallel_requests; this flag puts back the
+  # limiter that reads it (litellm/proxy/hooks/__init__.py).
+  ( cd "$LITELLM_RUN" && SVC_UPSTREAM_KEY=$UPSTREAM_KEY LITELLM_MASTER_KEY=$MASTER_KEY LITELLM_LOCAL_MODEL_COST_MAP=True LEGACY_MULTI_INSTANCE_RATE_LIMITING=$LEGACY_LIMITER \
       detached "$LITELLM_RUN/proxy-$NAME.pid" "$LITELLM_VENV/bin/litellm" --config "$CONFIG" --host 127.0.0.1 --port "$PROXY_PORT" \
       >"$LITELLM_RUN/proxy-$NAME.log" 2>&1 )
   for _ in $(seq 120); do answers "$PROXY/health/liveliness" && break; sleep 0.5; done
@@ -86,11 +98,13 @@ fi
 
 # 4. Record through the proxy with its master key (the harness reads it from SVC_API_KEY).
 OUT=$REPO/fixtures/litellm-$NAME
-GATEWAY_FLAGS=()
-[ "$MODE" = gateway ] && GATEWAY_FLAGS=(--upstream-port "$UP_PORT" --upstream-key-env SVC_UPSTREAM_KEY --only gateway)
+# Without gateway: the full plan and a load phase of 16 in flight per model (run --load, issue 40),
+# which the proxy's limit above refuses in part.
+MODE_FLAGS=(--load 16)
+[ "$MODE" = gateway ] && MODE_FLAGS=(--upstream-port "$UP_PORT" --upstream-key-env SVC_UPSTREAM_KEY --only gateway)
 start=$(date +%s)
 set +e
-( cd "$REPO" && SVC_API_KEY=$MASTER_KEY SVC_UPSTREAM_KEY=$UPSTREAM_KEY node bin/svc-conformance.js record --base-url "$PROXY" --out "$OUT" "${GATEWAY_FLAGS[@]}" \
+( cd "$REPO" && SVC_API_KEY=$MASTER_KEY SVC_UPSTREAM_KEY=$UPSTREAM_KEY node bin/svc-conformance.js record --base-url "$PROXY" --out "$OUT" "${MODE_FLAGS[@]}" \
     --report-dir "$LITELLM_RUN/reports-$NAME" --json "$LITELLM_RUN/report-$NAME.json" --quiet )
 code=$?
 set -e

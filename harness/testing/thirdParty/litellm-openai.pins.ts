@@ -7,16 +7,20 @@ import type { RecordedThirdParty } from './recorded.ts';
  * where they differ the why says HARNESS BUG and names its class. Re-recorded for issue 23 with harness bcff6c1 (streams
  * keep their own bytes): every client verdict (client.*) is pinned too, each reproduced by feeding
  * the recorded bytes to the client library and by the client against the running proxy.
+ * Re-recorded for issue 40 with `--load 16` (replayed with it: a replay judges the load checks only
+ * at the N recorded), the proxy limited to 6 requests in flight of its own
+ * (general_settings.global_max_parallel_requests with LEGACY_MULTI_INSTANCE_RATE_LIMITING=true;
+ * litellm.config.yaml and FINDINGS "Under load (issue 40)" say why): every load.* verdict pinned.
  */
 const pins: RecordedThirdParty = {
   name: 'litellm-openai',
   fixtures: 'fixtures/litellm-openai',
-  args: ['--model', 'svc-v4-flash'],
+  args: ['--model', 'svc-v4-flash', '--load', '16'],
   exitCode: 1,
   verdicts: {
     "answer.created.unix-seconds-near-clock": { verdict: 'pass', why: "`created` is Unix seconds near the Date header" },
     "answer.model.names-a-model-of-the-service": { verdict: 'pass', why: "" },
-    "answer.requests.not-crossed": { verdict: 'skip', why: "not recorded: the recording predates the check (issue 40)" },
+    "answer.requests.not-crossed": { verdict: 'pass', why: "the eight crossing prompts (1 to 380 words) sent at once were answered 200 with usage.prompt_tokens 13, 16, 22, 34, 58, 106, 202, 392, rising, and the shortest and longest again 13 and 392; by hand, the same eight at once through the proxy (port 18721) counted exactly what each counts sent alone to the emulator. Each request is its own router call with its own upstream request (no shared response state in LiteLLM), so no answer is another's" },
     "answer.stream-created.unix-seconds-near-clock": { verdict: 'pass', why: "" },
     "answer.stream-model.names-a-model-of-the-service": { verdict: 'pass', why: "" },
     "answer.stream-tool-call.names-an-offered-function": { verdict: 'pass', why: "" },
@@ -54,6 +58,12 @@ const pins: RecordedThirdParty = {
     "endpoint.messages-on-messages-base-url.served": { verdict: 'pass', why: "the route exists: /anthropic/{endpoint:path} is LiteLLM's Anthropic pass-through (anthropic_proxy_route); it answers 500, not a missing path's 404" },
     "endpoint.user-balance-on-base-url.served": { verdict: 'fail', why: "GET /user/balance is 404: LiteLLM has no balance endpoint" },
     "endpoint.user-balance-on-v1.served": { verdict: 'fail', why: "the same on /v1/user/balance" },
+    "load.answers.conform": { verdict: 'pass', why: "47 answers under load (every 200 that ended) have what the same requests have at rest: the rebuilt ModelResponse body (null reasoning_content and logprobs left out) with usage and its cache fields, and streams with role on the first text chunk and a finish_reason chunk before [DONE] (stream.events.first-chunk-has-role judges that at rest); by hand every non-streamed 200 of the phase in the recording has the one body shape of the at-rest answer, every stream ends data: [DONE], and 16 at once through the live proxy gave the same" },
+    "load.answers.not-crossed": { verdict: 'pass', why: "11 non-streamed answers under load to the prompts answered without streaming at rest (2 and 96 words) counted their own prompt (15 and 109 prompt tokens); by hand every non-streamed 200 of the phase in the recording, the 13 to the 24- and 240-word prompts among them (37 and 253), counts what its own body counts sent alone to the emulator, and 16 at once through the live proxy likewise. (Streams carry no usage: the phase does not ask stream_options.include_usage.)" },
+    "load.endpoint.recovers": { verdict: 'pass', why: "should: after the peak the first request at rest was answered 200 (33 ms): the limiter counts requests in flight, so the peak's end frees it; by hand a request right after a burst of 16 is 200. Its Retry-After (11.80 to 12.75 s in the peak's refusals) is the seconds to the next minute (time_to_next_minute), a decimal the phase does not read, so the window was the 10 s default; the recovery came long before either" },
+    "load.excess.refused-as-described": { verdict: 'pass', why: "9 of 56 requests under load were refused by LiteLLM itself (4 in flight: all 8 served; 8: 14 served, 2 refused; 16: 25 served, 7 refused), each 429 application/json {\"error\":{\"message\":\"Max parallel request limit reached Hit Global Limit: Limit=6, current: 6\",\"type\":\"None\",\"param\":\"None\",\"code\":\"429\"}} with Retry-After (parallel_request_limiter.py raise_rate_limit_error): the description's 429 for excess requests with the error envelope (message and type strings; type is the string \"None\", str(None), but a string). Streamed requests are refused the same way, before any event. refused in the pre-call hook, before the upstream is called (no upstream 429 was logged); the rest were served" },
+    "load.requests.none-hung": { verdict: 'pass', why: "should: all 61 requests of the phase were answered, the slowest in 806 ms: a refusal comes at once from the pre-call hook, nothing waits in a queue" },
+    "load.streams.finished": { verdict: 'pass', why: "23 streams under load each ended with a finish_reason chunk and data: [DONE]; by hand 16 at once through the proxy: every 200 stream 18 events, the last [DONE], one with finish_reason; a refused stream is a JSON 429, never a stream begun and cut" },
     "messages.error.says-type-error": { verdict: 'fail', why: "advisory: the 500 body is OpenAI-shaped {error:{...}}, no top-level type \"error\"" },
     "messages.error.unknown-model-refused-with-envelope": { verdict: 'fail', why: "every messages-format request is 500 \"Cannot connect to host api.anthropic.com:443\" (asked twice): the /anthropic pass-through forwards to Anthropic itself, never to the model list; the description's 400/404 for an unknown model is never given" },
     "messages.tools.named-tool-used": { verdict: 'fail', why: "advisory: the tools request is 500 like every messages-format request" },
