@@ -1,3 +1,4 @@
+import { retryAfterMs } from '#harness/core/retryAfter.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 
 /**
@@ -43,17 +44,4 @@ export function backoffMs(policy: RetryPolicy, attempt: number, status: number, 
   return Math.round(ms);
 }
 
-/**
- * A `Retry-After` value in milliseconds: delta-seconds (RFC 9110 says digits; a decimal is accepted
- * too) or an HTTP date (a date in the past means now). `undefined` when absent or unreadable.
- */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  // Date.parse also reads bare numbers ("-1", "12") as dates: only text with a letter is a date here.
-  if (!/[a-z]/i.test(text)) return undefined;
-  // HTTP dates are GMT; asctime form names no zone, and Date.parse would read it as local time.
-  const at = Date.parse(/\b(GMT|UTC)\b|[+-]\d{4}$/i.test(text) ? text : `${text} GMT`);
-  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
-}
+export { retryAfterMs };

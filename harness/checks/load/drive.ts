@@ -9,6 +9,7 @@
 import { HarnessError } from '#harness/core/errors/index.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
+import { retryAfterMs } from '#harness/core/retryAfter.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { stepsOf, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
@@ -102,7 +103,7 @@ export async function driveLoad(ctx: CheckContext, n: number, options: DriveOpti
 /** After the peak: asked at rest until a 200, within the longest Retry-After the peak gave (else the spec's window). */
 async function recover(ctx: CheckContext, judge: AnswerJudge, run: DrivenLoad, t0: number, clock: () => number): Promise<DrivenLoad['recovery']> {
   const peak = run.steps.length - 1;
-  const afters = run.exchanges.filter((x) => x.step === peak).map((x) => retryAfterMs(x.res)).filter((ms): ms is number => ms !== undefined);
+  const afters = run.exchanges.filter((x) => x.step === peak).map((x) => retryAfterOf(x.res)).filter((ms): ms is number => ms !== undefined);
   const windowMs = afters.length > 0 ? Math.max(...afters) : recoverySeconds(ctx.spec) * 1000;
   const from = clock();
   const tries: DrivenExchange[] = [];
@@ -114,7 +115,7 @@ async function recover(ctx: CheckContext, judge: AnswerJudge, run: DrivenLoad, t
     // Wait as told (or a second, doubling), never past the window.
     const left = windowMs - (clock() - from);
     if (left <= 0) return { windowMs, tries };
-    await sleep(Math.min(left, retryAfterMs(x.res) ?? 1000 * 2 ** Math.min(attempt, 4)));
+    await sleep(Math.min(left, retryAfterOf(x.res) ?? 1000 * 2 ** Math.min(attempt, 4)));
   }
 }
 
@@ -127,11 +128,14 @@ export function recoverySeconds(spec: Spec): number {
   return s;
 }
 
-/** A Retry-After in seconds (the description's guidance reads it first), as milliseconds; a date or nonsense is none. */
-function retryAfterMs(res: CheckResponse | undefined): number | undefined {
-  const v = res?.headers['retry-after'];
-  if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
-  return Number(v.trim()) * 1000;
+/**
+ * The Retry-After of an answer (the description's guidance reads it first), in milliseconds, read
+ * as the transport reads it (decimal seconds too: LiteLLM sends "5.457843"); a date counts from the
+ * answer's own Date, and without one it is none.
+ */
+function retryAfterOf(res: CheckResponse | undefined): number | undefined {
+  const ms = retryAfterMs(res?.headers['retry-after'], Date.parse(res?.headers.date ?? ''));
+  return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
 }
 
 type AnswerJudge = {
