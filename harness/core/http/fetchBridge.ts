@@ -30,10 +30,16 @@ export interface ServeFetchOptions {
 export async function serveFetch(handle: (request: Request) => Promise<Response>, options: ServeFetchOptions): Promise<FetchServer> {
   const server = createServer((req, res) => {
     res.sendDate = options.sendDate ?? true;
-    answer(req, res).catch((error: unknown) => abandon(res, () => options.failure(error)));
+    // The Request's signal aborts when its client goes away before the answer is whole: a handler
+    // that keeps a request waiting (the emulator's queue, a hung fault) then lets it go.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    answer(req, res, gone.signal).catch((error: unknown) => abandon(res, () => options.failure(error)));
   });
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const response = await handle(toFetchRequest(req, await readBody(req)));
+  async function answer(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const response = await handle(new Request(toFetchRequest(req, await readBody(req)), { signal }));
     if (response.type === 'error') {
       req.socket.destroy();
       return;
