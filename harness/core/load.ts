@@ -7,14 +7,19 @@
  */
 import type { Exchange } from './exchange.ts';
 
+/** The four steps a phase of `n` is made of, by role: 1, then a quarter, a half and all of n (rounded up; equal ones repeat). */
+export function stepRolesOf(n: number): [number, number, number, number] {
+  return [1, Math.ceil(n / 4), Math.ceil(n / 2), n];
+}
+
 /**
- * The requests in flight of each step of a phase of `n`: 1, then a quarter, a half and all of n
- * (rounded up, each at least one more than the step before), ascending and without repeats.
+ * The requests in flight of each step of a phase of `n`: its steps' roles (stepRolesOf), each at
+ * least one more than the step before, ascending and without repeats.
  */
 export function stepsOf(n: number): number[] {
   if (!Number.isInteger(n) || n < 1) return [];
   const steps: number[] = [];
-  for (const s of [1, Math.ceil(n / 4), Math.ceil(n / 2), n]) if (s > (steps.at(-1) ?? 0)) steps.push(s);
+  for (const s of stepRolesOf(n)) if (s > (steps.at(-1) ?? 0)) steps.push(s);
   return steps;
 }
 

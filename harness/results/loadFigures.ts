@@ -15,7 +15,7 @@
  * (its `count` still says how many there were), so a record stays bounded; its percentiles are then
  * within 1/SAMPLE_CAP of their rank, and a merge weighs each kept value by the values it stands for.
  */
-import { quantile, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
+import { quantile, stepRolesOf, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
 
 /** The most values a step keeps of each figure (`LoadSamples.values`). */
 export const SAMPLE_CAP = 2000;
@@ -180,11 +180,11 @@ export function loadFiguresOf(run: LoadRun): LoadFigures {
 }
 
 /**
- * Which of stepsOf's four steps (1, a quarter, a half, all of n) `inFlight` is: 0 to 3, the first
- * it equals, since stepsOf keeps the first of equal ones; undefined when it is none of them.
+ * Which of the four steps (core/load.ts stepRolesOf: 1, a quarter, a half, all of n) `inFlight` is:
+ * 0 to 3, the first it equals, since stepsOf keeps the first of equal ones; undefined when it is none.
  */
 function roleOf(n: number, inFlight: number): number | undefined {
-  const role = [1, Math.ceil(n / 4), Math.ceil(n / 2), n].indexOf(inFlight);
+  const role = stepRolesOf(n).indexOf(inFlight);
   return role < 0 ? undefined : role;
 }
 

@@ -11,7 +11,7 @@ import type { Spec } from '#harness/spec/model.ts';
 import { chainPriority, KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
 import { baseUrlOf } from './baseUrls.ts';
 import { CheckTracker } from './checkTracker.ts';
-import { targetModelOf, type RunConfig } from './runConfig.ts';
+import { loadShareOf, targetModelOf, type RunConfig } from './runConfig.ts';
 import { streamCapOf } from './spend/streamCap.ts';
 import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
@@ -58,16 +58,6 @@ export interface RunShared {
   loads: Map<string, Promise<LoadRun>>;
 }
 
-/**
- * This process's share of `--load N`: all of it, or with `--shard i/c` the i-th of c shares (they add
- * up to N; the shards drive the same endpoint at once, and `merge` adds their steps up).
- */
-export function loadShareOf(config: Pick<RunConfig, 'load' | 'shard'>): number {
-  const n = config.load ?? 0;
-  if (config.shard === undefined) return n;
-  const { index, count } = config.shard;
-  return Math.floor(n / count) + (index <= n % count ? 1 : 0);
-}
 
 /**
  * A target run's shared state, made once per run by its executor (runScope.ts). The served-gate's

@@ -1,7 +1,6 @@
 import { buildRegistry, type Check } from '#harness/checks/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { RunConfig } from './runConfig.ts';
-import { loadShareOf } from './checkContext.ts';
+import { loadShareOf, type RunConfig } from './runConfig.ts';
 
 export interface Planned {
   check: Check;

@@ -87,6 +87,17 @@ export interface RunConfig extends CheckSettings {
   budget?: { limitUsd: string; pricedAt: string };
 }
 
+/**
+ * This process's share of `--load N`: all of it, or with `--shard i/c` the i-th of c shares (they add
+ * up to N; the shards drive the same endpoint at once, and `merge` adds their steps up).
+ */
+export function loadShareOf(config: Pick<RunConfig, 'load' | 'shard'>): number {
+  const n = config.load ?? 0;
+  if (config.shard === undefined) return n;
+  const { index, count } = config.shard;
+  return Math.floor(n / count) + (index <= n % count ? 1 : 0);
+}
+
 /** The id the target knows a spec model by (--model-map), or the spec's own. */
 export function targetModelOf(config: Pick<RunConfig, 'modelMap'>, id: string): string {
   return config.modelMap[id] ?? id;

@@ -58,8 +58,9 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
     // The upstream's view of the last repetition: each has its own markers, the same plan.
     ...(runs.at(-1)?.upstream ? { upstream: runs.at(-1)!.upstream } : {}),
     // The load figures of the last repetition that drove the phase: each drove its own, the same steps.
-    ...(runs.findLast((r) => r.loads)?.loads ? { loads: runs.findLast((r) => r.loads)!.loads! } : {}),
+    ...withLoads(runs.findLast((r) => r.loads)?.loads),
   };
 }
 
 const withKeyRefused = (refused: SuitesRun['keyRefused']) => (refused === undefined ? {} : { keyRefused: refused });
+const withLoads = (loads: SuitesRun['loads']) => (loads === undefined ? {} : { loads });

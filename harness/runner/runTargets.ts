@@ -1,5 +1,4 @@
 import type { LoadProgress } from './loadPhase.ts';
-import { loadShareOf } from './checkContext.ts';
 import type { Clock } from '#harness/core/clock.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { headersOf, secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
@@ -14,7 +13,7 @@ import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
 import { heartbeat } from './heartbeat.ts';
 import { RunClock } from './runClock.ts';
-import { checkSettingsOf, type RunConfig, type RunSettings } from './runConfig.ts';
+import { checkSettingsOf, loadShareOf, type RunConfig, type RunSettings } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
 import { repeatedEstimate } from './spend/repeatedEstimate.ts';
