@@ -226,6 +226,9 @@ const recovers: Judge = (run) => {
   if (!atRest(run).some((x) => x.status === 200)) return skip('inconclusive: no request at rest was answered 200 before the load, so there is no 200 to come back to', 'inconclusive');
   if (r.recoveredMs !== undefined) return pass(`answered 200 again ${r.recoveredMs} ms after the peak (within ${r.windowMs} ms), after ${r.tries.length} try(ies)`, r.tries.length);
   const last = r.tries.at(-1);
+  // A try that got no answer in time is a request hung: that check's defect, which left this one unjudged.
+  const hung = r.tries.find((x) => x.trouble?.kind === 'hung');
+  if (hung !== undefined) return handOffOnModel('load.requests.none-hung', failureOf(hung, `inconclusive: a request after the peak was not answered within the run's deadlines (${hung.trouble!.code}), so whether the endpoint recovers within ${r.windowMs} ms cannot be seen`));
   if (last?.trouble?.kind === 'stopped') return skip(`inconclusive: the run stopped while waiting for the endpoint to recover: ${last.trouble.what}`, 'inconclusive');
   const got = last?.status !== undefined ? `HTTP ${last.status}` : `no answer (${last?.trouble?.code ?? 'none'})`;
   return outcomeOf([failureOf(last!, `after the peak the endpoint did not answer 200 within ${r.windowMs} ms (${r.tries.length} tries at rest; the last got ${got})`)]);
