@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { RunRecord, RunSummary } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
+import { ADAPTIVE } from '#harness/transport/index.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { main } from './main.ts';
 
@@ -33,8 +34,14 @@ describe('the requests a run sent and the concurrency it reached', () => {
 
   test('without --concurrency the limit adapts, and the line says from where and up to what', async () => {
     const { records, lines } = await run();
-    expect(records[0]!.traffic!.concurrency).toMatchObject({ initial: 4, max: 16, adaptive: true });
+    expect(records[0]!.traffic!.concurrency).toMatchObject({ initial: ADAPTIVE.initial, max: ADAPTIVE.max, adaptive: true });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^svc-conformance: http:\/\/127\.0\.0\.1:\d+: \d+ requests( \(\d+ retr(y|ies)\))?, concurrency reached \d+ \(adaptive, started at 4, cap 16, ended at \d+; came down \d+ times?\)$/);
+    expect(lines[0]).toMatch(new RegExp(`^svc-conformance: http://127\\.0\\.0\\.1:\\d+: \\d+ requests( \\(\\d+ retr(y|ies)\\))?, concurrency reached \\d+ \\(adaptive, started at ${ADAPTIVE.initial}, cap ${ADAPTIVE.max}, ended at \\d+; came down \\d+ times?(; .+)?\\)$`));
+  }, 60_000);
+
+  test('--max-in-flight below the adaptive cap is the cap the limit climbs to', async () => {
+    const { records, lines } = await run('--max-in-flight', '3');
+    expect(records[0]!.traffic!.concurrency).toMatchObject({ initial: 3, max: 3, adaptive: false });
+    expect(lines[0]).toMatch(/concurrency reached \d \(fixed at 3\)$/);
   }, 60_000);
 });

@@ -5,6 +5,7 @@
 import type { CheckResult, ClassCoverage, Severity } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
 import { byCount, judgingOf, OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Judging, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary, type UnjudgedReason } from '#harness/results/index.ts';
+import type { LimitChange, LimitReason } from '#harness/core/limitChange.ts';
 
 export { VERDICTS };
 
@@ -118,10 +119,44 @@ export function timingNote(t: RunTimings): string {
 /** What a traffic figure covers, said wherever it is shown: the target's whole run, not the cell's share. */
 export const TRAFFIC_SCOPE = "this target's run, all models";
 
-/** "reached 16 (adaptive, started at 4, cap 16, ended at 8; came down 1 time)", or "reached 4 (fixed at 4)". */
+/**
+ * "reached 16 (adaptive, started at 4, cap 64, ended at 8; came down 1 time; 4 → 32 from 800 ms to 3.1 s,
+ * answers as fast as at rest (805 ms); 32 → 16 at 5.2 s, 429)", or "reached 4 (fixed at 4)".
+ */
 export function concurrencyNote(c: RunTraffic['concurrency']): string {
   if (!c.adaptive) return `reached ${c.reached} (fixed at ${c.max})`;
-  return `reached ${c.reached} (adaptive, started at ${c.initial}, cap ${c.max}, ended at ${c.final}; came down ${plural(c.decreases, 'time')})`;
+  const path = c.changes === undefined || c.changes.length === 0 ? '' : `; ${limitPathNote(c.changes, c.changesOmitted ?? 0)}`;
+  return `reached ${c.reached} (adaptive, started at ${c.initial}, cap ${c.max}, ended at ${c.final}; came down ${plural(c.decreases, 'time')}${path})`;
+}
+
+/** Changes a sentence names; report.json keeps them all. */
+const CHANGES_SAID = 6;
+
+/** Where the adaptive limit went and why, change by change. */
+export function limitPathNote(changes: readonly LimitChange[], omitted: number): string {
+  const said = changes.slice(0, CHANGES_SAID).map((c) => {
+    const when = c.atMs === c.sinceMs ? `at ${duration(c.atMs)}` : `from ${duration(c.sinceMs)} to ${duration(c.atMs)}`;
+    return `${c.from} → ${c.to} ${when}, ${limitReasonNote(c.why)}`;
+  });
+  const rest = changes.length - said.length + omitted;
+  return [...said, ...(rest > 0 ? [`${plural(rest, 'change')} more (report.json)`] : [])].join('; ');
+}
+
+function limitReasonNote(why: LimitReason): string {
+  switch (why.kind) {
+    case 'flat':
+      return `answers as fast as at rest (${duration(why.latencyMs)})`;
+    case 'refused':
+      return `answered ${why.status}`;
+    case 'slower':
+      return `answers slower (${duration(why.shortMs)} lately, ${duration(why.longMs)} usually)`;
+    case 'overloaded':
+      return `an answer took ${duration(why.latencyMs)} (fastest ${duration(why.fastestMs)})`;
+    case 'silent':
+      return 'no answer in time';
+    case 'remaining':
+      return `a rate-limit header said ${why.remaining} left`;
+  }
 }
 
 /** "236 (2 retries) · concurrency: reached 16 (adaptive, ...)". */

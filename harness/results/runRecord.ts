@@ -2,6 +2,7 @@ import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
 import type { Cause } from './causes.ts';
 import type { Judging } from './judging.ts';
 import type { LoadFigures } from './loadFigures.ts';
+import type { LimitChange } from '#harness/core/limitChange.ts';
 
 /**
  * Everything one run learned about one base URL and one model. Reports are rendered from this
@@ -170,6 +171,12 @@ export interface RunConcurrency {
   final: number;
   /** Times the limit came down. */
   decreases: number;
+  /** The highest the limit went (absent from reports written before the limit climbed past 16). */
+  highest?: number;
+  /** Where the limit went and why, in order (transport/adaptiveLimit.ts LimitChange; absent from older reports). */
+  changes?: LimitChange[];
+  /** Changes past those kept. */
+  changesOmitted?: number;
 }
 
 /** Counts per verdict (`flaky` is absent from reports written before --repeat; parseRunRecord reads it as 0). */

@@ -19,8 +19,8 @@ function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at:
 /** What a target's run sent, as its records keep it: the transport's limit at the end is the record's `final`. */
 export function trafficOf(transport: SuitesRun['transport'], upstream?: SuitesRun['upstream']): RunTraffic | undefined {
   if (transport === undefined) return undefined;
-  const { initial, max, adaptive, reached, limit, decreases } = transport.concurrency;
-  return { requests: transport.requests, retries: transport.retries, concurrency: { initial, max, adaptive, reached, final: limit, decreases }, ...(upstream ? { upstream } : {}) };
+  const { limit, ...concurrency } = transport.concurrency;
+  return { requests: transport.requests, retries: transport.retries, concurrency: { ...concurrency, final: limit }, ...(upstream ? { upstream } : {}) };
 }
 
 /**

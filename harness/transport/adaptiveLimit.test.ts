@@ -99,7 +99,90 @@ describe('AdaptiveLimit', () => {
     for (let i = 0; i < 10; i++) answer(limit, 200, 3);
     answer(limit, 429, 3);
     expect(limit.limit).toBe(3);
-    expect(limit.stats()).toEqual({ initial: 3, max: 3, adaptive: false, limit: 3, reached: 2, decreases: 0 });
+    expect(limit.stats()).toEqual({ initial: 3, max: 3, adaptive: false, limit: 3, highest: 3, reached: 2, decreases: 0, changes: [], changesOmitted: 0 });
+  });
+
+  test('it climbs past 16 while answers come back as fast as at rest, to the cap, and says so as one climb', () => {
+    let t = 0;
+    const limit = new AdaptiveLimit(concurrencyPolicyOf(undefined), () => undefined, () => t);
+    expect(limit.policy).toEqual({ initial: 4, max: 64 });
+    for (let i = 0; i < 200 && limit.limit < 64; i++) {
+      t += 50;
+      answer(limit, 200, limit.limit, { latencyMs: 800 });
+    }
+    expect(limit.limit).toBe(64);
+    expect(limit.stats()).toMatchObject({ highest: 64, decreases: 0, changes: [{ sinceMs: 50, from: 4, to: 64, why: { kind: 'flat', latencyMs: 800 } }], changesOmitted: 0 });
+  });
+
+  test('--max-in-flight below the adaptive cap is the cap; above it, the adaptive cap stands', () => {
+    expect(concurrencyPolicyOf(undefined, 10)).toEqual({ initial: 4, max: 10 });
+    expect(concurrencyPolicyOf(undefined, 2)).toEqual({ initial: 2, max: 2 });
+    expect(concurrencyPolicyOf(undefined, 320)).toEqual({ initial: 4, max: 64 });
+    expect(concurrencyPolicyOf(8, 2)).toEqual({ initial: 8, max: 8 });
+  });
+
+  test('a queue building (the short window\'s latency above 1.5 times the long one\'s) brings the limit down by their ratio, before any refusal', () => {
+    const limit = new AdaptiveLimit({ initial: 32, max: 64 });
+    for (let i = 0; i < 64; i++) answer(limit, 200, 32, { latencyMs: 400 });
+    expect(limit.limit).toBe(64);
+    const before = limit.limit;
+    // Answers now wait behind others: 3x the usual latency, and rising in the short window first.
+    for (let i = 0; i < 6 && limit.limit === before; i++) answer(limit, 200, 64, { latencyMs: 1_200 });
+    expect(limit.limit).toBeLessThan(before);
+    expect(limit.limit).toBeGreaterThanOrEqual(before / 2);
+    const change = limit.stats().changes.at(-1)!;
+    expect(change.why.kind).toBe('slower');
+    if (change.why.kind === 'slower') expect(change.why.shortMs).toBeGreaterThan(1.5 * change.why.longMs);
+    expect(limit.stats().decreases).toBe(1);
+  });
+
+  test('answers of varied length that never queue past twice the fastest do not bring it down', () => {
+    const limit = new AdaptiveLimit({ initial: 16, max: 64 });
+    for (let i = 0; i < 300; i++) answer(limit, 200, limit.limit, { latencyMs: i % 3 === 0 ? 500 : 900 });
+    expect(limit.stats().decreases).toBe(0);
+    expect(limit.limit).toBe(64);
+  });
+
+  test('refusals move nothing, however slowly they come (a gateway retrying them upstream): neither growth nor a decrease', () => {
+    const limit = new AdaptiveLimit({ initial: 8, max: 64 });
+    answer(limit, 200, 1, { latencyMs: 300 });
+    for (let i = 0; i < 50; i++) answer(limit, 400, 8, { latencyMs: 6_000 });
+    for (let i = 0; i < 50; i++) answer(limit, 404, 8, { latencyMs: 400 });
+    expect(limit.limit).toBe(8);
+    expect(limit.stats().decreases).toBe(0);
+  });
+
+  test('each decrease is kept with its evidence: the status, the latency, silence, the header', () => {
+    let t = 0;
+    const limit = new AdaptiveLimit({ initial: 16, max: 64 }, () => undefined, () => t);
+    t = 1_000;
+    answer(limit, 429, 16);
+    t = 2_000;
+    answer(limit, 200, 8, { latencyMs: 100 });
+    answer(limit, 200, 8, { latencyMs: 5_000 });
+    t = 3_000;
+    limit.silent(limit.dispatched());
+    answer(limit, 200, 1, { latencyMs: 100, headers: { 'x-ratelimit-remaining-requests': '0' } });
+    expect(limit.stats().changes).toEqual([
+      { sinceMs: 1_000, atMs: 1_000, from: 16, to: 8, why: { kind: 'refused', status: 429 } },
+      { sinceMs: 2_000, atMs: 2_000, from: 8, to: 4, why: { kind: 'overloaded', latencyMs: 5_000, fastestMs: 100 } },
+      { sinceMs: 3_000, atMs: 3_000, from: 4, to: 2, why: { kind: 'silent' } },
+      { sinceMs: 3_000, atMs: 3_000, from: 2, to: 1, why: { kind: 'remaining', remaining: 0 } },
+    ]);
+    expect(limit.stats().decreases).toBe(4);
+  });
+
+  test('a limit that flaps keeps its first changes and counts the rest', () => {
+    const limit = new AdaptiveLimit({ initial: 2, max: 64 });
+    for (let i = 0; i < 100; i++) {
+      answer(limit, 200, limit.limit, { latencyMs: 200 });
+      answer(limit, 200, limit.limit, { latencyMs: 200 });
+      answer(limit, 429, limit.limit);
+    }
+    const { changes, changesOmitted, decreases } = limit.stats();
+    expect(changes).toHaveLength(40);
+    expect(changesOmitted).toBeGreaterThan(0);
+    expect(decreases).toBeGreaterThan(20);
   });
 
   test('a policy that makes no sense is refused with its values', () => {

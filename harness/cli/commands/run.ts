@@ -55,10 +55,10 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   if (faults.length > 0 && values['base-url']) throw new UsageError('run: --fault applies to the embedded emulator only; drop --base-url, or start `svc-conformance emulate --fault ...` and point --base-url at it.');
   // Checked in this order, so a command line with several mistakes names the same one first.
   const modelMap = parseModelMap(name, values['model-map']);
-  const concurrency = concurrencyOf(name, values.concurrency);
+  const maxInFlight = integer(name, 'max-in-flight', values['max-in-flight'], ...RANGES['max-in-flight']);
+  const concurrency = concurrencyOf(name, values.concurrency, maxInFlight);
   const [timeoutMs, deadlineMs] = (['timeout-ms', 'deadline-ms'] as const).map((flag) => integer(name, flag, values[flag], ...RANGES[flag]));
   const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
-  const maxInFlight = integer(name, 'max-in-flight', values['max-in-flight'], ...RANGES['max-in-flight']);
   const coverage = integer(name, 'coverage', values.coverage, ...RANGES.coverage);
   const load = integer(name, 'load', values.load, ...RANGES.load);
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);

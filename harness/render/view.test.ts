@@ -1,0 +1,23 @@
+import { describe, expect, test } from 'vitest';
+import { concurrencyNote } from './view.ts';
+
+describe('where the adaptive limit went', () => {
+  const base = { initial: 4, max: 64, adaptive: true, reached: 40, final: 32, decreases: 2 };
+  test('each change with its reason, growths as one climb, the rest counted', () => {
+    const note = concurrencyNote({
+      ...base,
+      highest: 64,
+      changes: [
+        { sinceMs: 900, atMs: 3_400, from: 4, to: 64, why: { kind: 'flat', latencyMs: 805 } },
+        { sinceMs: 5_100, atMs: 5_100, from: 64, to: 32, why: { kind: 'refused', status: 429 } },
+        { sinceMs: 6_000, atMs: 6_000, from: 32, to: 24, why: { kind: 'slower', shortMs: 1_900, longMs: 900 } },
+      ],
+      changesOmitted: 3,
+    });
+    expect(note).toBe('reached 40 (adaptive, started at 4, cap 64, ended at 32; came down 2 times; 4 → 64 from 900 ms to 3.4 s, answers as fast as at rest (805 ms); 64 → 32 at 5.1 s, answered 429; 32 → 24 at 6.0 s, answers slower (1.9 s lately, 900 ms usually); 3 changes more (report.json))');
+  });
+
+  test('a record written before the limit kept its changes reads as before', () => {
+    expect(concurrencyNote(base)).toBe('reached 40 (adaptive, started at 4, cap 64, ended at 32; came down 2 times)');
+  });
+});
