@@ -1,8 +1,9 @@
 import type { Check } from '#harness/checks/index.ts';
+import { propertyRounds } from '#harness/checks/property/runProperty.ts';
 import type { Planned } from './plan.ts';
 
-/** Round trips a check waits on one after another (its declared chain; a property check's runs). */
-export const chainOf = (check: Pick<Check, 'chain'>, runs: number): number => (check.chain === 'runs' ? runs : (check.chain ?? 1));
+/** Round trips a check waits on one after another (its declared chain; a property check's, from its runs). */
+export const chainOf = (check: Pick<Check, 'chain'>, runs: number): number => (check.chain === 'runs' ? propertyRounds(runs) : (check.chain ?? 1));
 
 /**
  * The order checks start in: longest chain first (as a scheduler does with the critical path), so

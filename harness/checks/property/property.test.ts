@@ -13,7 +13,7 @@ import type { Spec, TypeExpr } from '#harness/spec/model.ts';
 import { createTransport, type Transport } from '#harness/transport/index.ts';
 import type { Check } from '../define.ts';
 import { propertyChecks } from './index.ts';
-import { runProperty } from './runProperty.ts';
+import { AHEAD, runProperty } from './runProperty.ts';
 import { routesOf } from '#harness/runner/servedGate.ts';
 
 const { spec } = loadSpec();
@@ -228,6 +228,30 @@ describe('runProperty', () => {
     expect(refused.verdict).toBe('fail');
     if (refused.verdict === 'fail') expect(refused.failures.map((f) => f.evidence?.response?.status ?? f.message)).toEqual(['turned away']);
     expect(calls).toBeLessThanOrEqual(21);
+  });
+
+  test('values are judged ahead: the first alone, then the rest at once; each is judged once, and it is the value fast-check asks', async () => {
+    for (const arbitrary of [fc.integer(), fc.record({ a: fc.integer(), b: fc.option(fc.string()), c: fc.array(fc.double()) })] as fc.Arbitrary<unknown>[]) {
+      const judged: string[] = [];
+      let inFlight = 0;
+      const concurrency: number[] = [];
+      const outcome = await runProperty(ctxFor(2 * AHEAD, 5), {
+        arbitrary,
+        judge: async (v) => {
+          judged.push(JSON.stringify(v));
+          concurrency.push(++inFlight);
+          await new Promise((r) => setTimeout(r, 5));
+          inFlight -= 1;
+          return undefined;
+        },
+      }, String);
+      expect(outcome).toMatchObject({ verdict: 'pass', cases: 2 * AHEAD });
+      // Every value judged was asked: none twice, none fast-check did not draw.
+      expect(new Set(judged).size).toBe(judged.length);
+      expect(judged).toHaveLength(2 * AHEAD);
+      expect(concurrency[0]).toBe(1);
+      expect(Math.max(...concurrency)).toBe(AHEAD);
+    }
   });
 
   test('shrinking stops after its budget of requests', async () => {

@@ -27,6 +27,19 @@ export interface PropertyCheck<T> {
 export const SHRINK_BUDGET = 100;
 
 /**
+ * Values judged before fast-check asks for them: the runs are drawn with fast-check's own sampler
+ * (`fc.sample` of the property's arguments yields the values `fc.check` will try, in order; a test
+ * holds it). The first
+ * is judged alone, so an endpoint that does not answer costs one request; once it was, up to AHEAD
+ * more are on the wire at once, and a property of ten runs costs two round trips at real latency,
+ * not ten. Shrinking, which depends on what failed, is asked one by one as before.
+ */
+export const AHEAD = 16;
+
+/** Round trips a property of `runs` values waits on one after another when nothing fails (the scheduler's chain). */
+export const propertyRounds = (runs: number): number => 1 + Math.ceil((runs - 1) / AHEAD);
+
+/**
  * Runs a property over `ctx.options.runs` values from `ctx.options.seed`. On a failure fast-check
  * shrinks it; the shrunk counterexample is then sent once more and reported only if it still
  * fails (a flaky answer is a pass with a note). The failure carries the re-check's exchange as
@@ -40,12 +53,14 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
   // A value answered "not now" (429, 503) on every try was never judged: skipped, as a value a precondition refuses.
   const notNow = ctx.spec.errors.retry.statuses;
   let unanswered: Problem | undefined;
+  let ahead: Ahead<T> | undefined;
   // fast-check counts the candidates it shrinks through; past the budget it stops at the smallest failure so far.
-  const property = fc.asyncProperty(fc.limitShrink(prop.arbitrary, SHRINK_BUDGET), async (value) => {
+  const arbitrary = fc.limitShrink(prop.arbitrary, SHRINK_BUDGET);
+  const property = fc.asyncProperty(arbitrary, async (value) => {
     if (thrown) return true;
     let problem: Problem | undefined;
     try {
-      problem = await prop.judge(value);
+      problem = await (ahead?.judged(value) ?? prop.judge(value));
     } catch (error) {
       thrown = { error };
       return true;
@@ -56,8 +71,17 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
     }
     return problem === undefined;
   });
+  const params = { numRuns: ctx.options.runs, seed: ctx.options.seed };
+  // The property's arguments as it draws them (a tuple): sampling the property itself would draw
+  // with the bias of a property wrapped in another, and part from the 14th value.
+  ahead = new Ahead(
+    fc.sample(fc.tuple(arbitrary), params).map(([value]) => value),
+    (value) => prop.judge(value),
+  );
   // A skip costs a request: at most one per run, so an endpoint turning requests away does not multiply them.
-  const details = await fc.check(property, { numRuns: ctx.options.runs, seed: ctx.options.seed, maxSkipsPerRun: 1 });
+  const details = await fc.check(property, { ...params, maxSkipsPerRun: 1 });
+  // Shrinking and the re-check ask for values of their own, one by one.
+  ahead.stop();
   if (thrown) throw thrown.error;
   // Too many values turned away to judge the rest: the failure's evidence is that "not now", which the runner makes inconclusive (runner/execute.ts).
   if (unanswered && (details.numRuns === 0 || (details.failed && details.counterexample === null))) return { verdict: 'fail', failures: [failure(unanswered.message, unanswered.res, unanswered.extra)] };
@@ -74,4 +98,54 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
   // The shrinking is context: the defect is the answer's, as judged before it was said.
   const defect = again.extra?.defect ?? failure(again.message, again.res, again.extra).defect;
   return { verdict: 'fail', failures: [failure(message, again.res, { ...again.extra, ...(defect ? { defect } : {}), reproducer: { curl: '', seed: details.seed, path: details.counterexamplePath } })] };
+}
+
+/**
+ * The first values of a property, judged AHEAD at a time before fast-check asks: the n-th value
+ * asked is the n-th sampled while every earlier one passed. A value asked out of that order (after a
+ * failure, while shrinking) is judged then, as fast-check asks it.
+ */
+class Ahead<T> {
+  readonly #values: readonly T[];
+  readonly #judge: (value: T) => Promise<Problem | undefined>;
+  readonly #started: Promise<Problem | undefined>[] = [];
+  #asked = 0;
+  #stopped = false;
+
+  constructor(values: readonly T[], judge: (value: T) => Promise<Problem | undefined>) {
+    this.#values = values;
+    this.#judge = judge;
+  }
+
+  /** The judgement of the value fast-check asks for now, when it is the next one sampled; else undefined. */
+  judged(value: T): Promise<Problem | undefined> | undefined {
+    const i = this.#asked++;
+    if (this.#stopped || i >= this.#values.length || !sameValue(this.#values[i], value)) {
+      this.#stopped = true;
+      return undefined;
+    }
+    // The first value alone (its answer says the endpoint answers); after it, AHEAD from the one asked.
+    const until = i === 0 ? 1 : Math.min(this.#values.length, i + AHEAD);
+    for (let j = this.#started.length; j < until; j++) {
+      const judged = this.#judge(this.#values[j]!);
+      // A value judged ahead may never be asked (an earlier one failed): its rejection is then nobody's.
+      judged.catch(() => undefined);
+      this.#started.push(judged);
+    }
+    return this.#started[i];
+  }
+
+  stop(): void {
+    this.#stopped = true;
+  }
+}
+
+/** The sampled value and the asked one are drawn alike (fresh objects, the same JSON). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false; // not JSON (a BigInt): asked as fast-check asks it
+  }
 }
