@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { RunRecord, RunSummary } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
+import { answerTimesNote } from '#harness/render/view.ts';
 import { ADAPTIVE } from '#harness/transport/index.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { main } from './main.ts';
@@ -29,19 +30,21 @@ describe('the requests a run sent and the concurrency it reached', () => {
     expect(records.map((r) => r.traffic)).toEqual([traffic, traffic]);
     expect(summary.cells.map((c) => c.traffic)).toEqual([traffic, traffic]);
     const retries = traffic.retries === 0 ? '' : ` (${traffic.retries} ${traffic.retries === 1 ? 'retry' : 'retries'})`;
-    expect(lines).toEqual([`svc-conformance: ${records[0]!.target.baseUrl}: ${traffic.requests} requests${retries}, concurrency reached ${traffic.concurrency.reached} (fixed at 2)`]);
+    // How long answers took (information): every answer of the emulator here is served.
+    expect(traffic.answerTimes?.served?.count).toBeGreaterThan(0);
+    expect(lines).toEqual([`svc-conformance: ${records[0]!.target.baseUrl}: ${traffic.requests} requests${retries}, concurrency reached ${traffic.concurrency.reached} (fixed at 2); ${answerTimesNote(traffic.answerTimes!)}`]);
   }, 60_000);
 
   test('without --concurrency the limit adapts, and the line says from where and up to what', async () => {
     const { records, lines } = await run();
     expect(records[0]!.traffic!.concurrency).toMatchObject({ initial: ADAPTIVE.initial, max: ADAPTIVE.max, adaptive: true });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^svc-conformance: http://127\\.0\\.0\\.1:\\d+: \\d+ requests( \\(\\d+ retr(y|ies)\\))?, concurrency reached \\d+ \\(adaptive, started at ${ADAPTIVE.initial}, cap ${ADAPTIVE.max}, ended at \\d+; came down \\d+ times?(; .+)?\\)$`));
+    expect(lines[0]).toMatch(new RegExp(`^svc-conformance: http://127\\.0\\.0\\.1:\\d+: \\d+ requests( \\(\\d+ retr(y|ies)\\))?, concurrency reached \\d+ \\(adaptive, started at ${ADAPTIVE.initial}, cap ${ADAPTIVE.max}, ended at \\d+; came down \\d+ times?(; .+)?\\)(; served in .+)?$`));
   }, 60_000);
 
   test('--max-in-flight below the adaptive cap is the cap the limit climbs to', async () => {
     const { records, lines } = await run('--max-in-flight', '3');
     expect(records[0]!.traffic!.concurrency).toMatchObject({ initial: 3, max: 3, adaptive: false });
-    expect(lines[0]).toMatch(/concurrency reached \d \(fixed at 3\)$/);
+    expect(lines[0]).toMatch(/concurrency reached \d \(fixed at 3\); served in /);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
-import { concurrencyNote, plural, trafficByTarget } from '#harness/render/view.ts';
+import { answerTimesNote, concurrencyNote, plural, trafficByTarget } from '#harness/render/view.ts';
 import { loadLine } from '#harness/render/loadView.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
@@ -66,7 +66,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   }
   io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
   // Once per target, as the timings line, whatever --quiet: what the run asked of each endpoint.
-  for (const { baseUrl, traffic: t } of trafficByTarget(timed)) io.stderr(`svc-conformance: ${baseUrl}: ${plural(t.requests, 'request')}${t.retries > 0 ? ` (${plural(t.retries, 'retry', 'retries')})` : ''}, concurrency ${concurrencyNote(t.concurrency)}`);
+  for (const { baseUrl, traffic: t } of trafficByTarget(timed)) io.stderr(`svc-conformance: ${baseUrl}: ${plural(t.requests, 'request')}${t.retries > 0 ? ` (${plural(t.retries, 'retry', 'retries')})` : ''}, concurrency ${concurrencyNote(t.concurrency)}${t.answerTimes ? `; ${answerTimesNote(t.answerTimes)}` : ''}`);
   // The load phase's figures, as summary.md words them: information, not a verdict.
   for (const r of timed) if (r.load !== undefined) io.stderr(`svc-conformance: ${r.model} @ ${r.target.baseUrl} under load: ${loadLine(r.load)}`);
   if (options.budget?.report().reached) io.stderr(`svc-conformance: the spend reached --budget-usd ${options.budget.limitUsd}: the checks not run are reported as skipped (budget).`);

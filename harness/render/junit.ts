@@ -2,7 +2,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { cellGate, OUTCOME_WORD, skipKindOf, standingOf, targetKey, type RunRecord } from '#harness/results/index.ts';
 import { escapeXmlAttr as attr, escapeXmlText as text } from './escape.ts';
 import { failureText } from './evidenceText.ts';
-import { areasOf, cellName, concurrencyNote, orderedResults, repeatLine, TRAFFIC_SCOPE } from './view.ts';
+import { answerTimesNote, areasOf, cellName, concurrencyNote, orderedResults, repeatLine, TRAFFIC_SCOPE } from './view.ts';
 
 /** Seconds with millisecond precision, as JUnit's `time` attribute wants. */
 function seconds(ms: number): string {
@@ -92,6 +92,7 @@ export function renderJunit(record: RunRecord): string {
           ['requests', `${record.traffic.requests} (${TRAFFIC_SCOPE})`],
           ['retries', String(record.traffic.retries)],
           ['concurrency', concurrencyNote(record.traffic.concurrency)],
+          ...(record.traffic.answerTimes ? [['answer times', answerTimesNote(record.traffic.answerTimes)] as [string, string]] : []),
         ] as [string, string][])),
     ['baseUrl', record.target.baseUrl],
     ['target', record.target.kind],

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { concurrencyNote } from './view.ts';
+import { answerTimesNote, concurrencyNote } from './view.ts';
 
 describe('where the adaptive limit went', () => {
   const base = { initial: 4, max: 64, adaptive: true, reached: 40, final: 32, decreases: 2 };
@@ -19,5 +19,14 @@ describe('where the adaptive limit went', () => {
 
   test('a record written before the limit kept its changes reads as before', () => {
     expect(concurrencyNote(base)).toBe('reached 40 (adaptive, started at 4, cap 64, ended at 32; came down 2 times)');
+  });
+});
+
+describe('how long answers took', () => {
+  test('served and refused apart, each its median, 95th percentile and count; a kind never answered is left out', () => {
+    expect(answerTimesNote({ served: { count: 270, p50Ms: 812, p95Ms: 1_100, maxMs: 2_000 }, refused: { count: 54, p50Ms: 3_200, p95Ms: 6_000, maxMs: 6_100 } })).toBe(
+      'served in 812 ms (median; 95th percentile 1.1 s; 270 answers), refused in 3.2 s (median; 95th percentile 6.0 s; 54 answers)',
+    );
+    expect(answerTimesNote({ served: { count: 1, p50Ms: 5, p95Ms: 5, maxMs: 5 } })).toBe('served in 5 ms (median; 95th percentile 5 ms; 1 answer)');
   });
 });

@@ -5,6 +5,7 @@
 import type { CheckResult, ClassCoverage, Severity } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
 import { byCount, judgingOf, OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Judging, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary, type UnjudgedReason } from '#harness/results/index.ts';
+import type { AnswerTimes } from '#harness/core/answerTimes.ts';
 import type { LimitChange, LimitReason } from '#harness/core/limitChange.ts';
 
 export { VERDICTS };
@@ -159,9 +160,19 @@ function limitReasonNote(why: LimitReason): string {
   }
 }
 
-/** "236 (2 retries) · concurrency: reached 16 (adaptive, ...)". */
+/** "236 (2 retries) · concurrency: reached 16 (adaptive, ...) · served in 812 ms (...), refused in 3.2 s (...)". */
 export function trafficNote(t: RunTraffic): string {
-  return `${t.requests} (${plural(t.retries, 'retry', 'retries')}) · concurrency: ${concurrencyNote(t.concurrency)}`;
+  const times = t.answerTimes ? answerTimesNote(t.answerTimes) : '';
+  return `${t.requests} (${plural(t.retries, 'retry', 'retries')}) · concurrency: ${concurrencyNote(t.concurrency)}${times ? ` · ${times}` : ''}`;
+}
+
+/** "served in 812 ms (median; 95th percentile 1.1 s; 270 answers), refused in 3.2 s (...)": information, not a verdict. */
+export function answerTimesNote(t: AnswerTimes): string {
+  const said = (['served', 'refused'] as const).flatMap((kind) => {
+    const f = t[kind];
+    return f ? [`${kind} in ${duration(f.p50Ms)} (median; 95th percentile ${duration(f.p95Ms)}; ${plural(f.count, 'answer')})`] : [];
+  });
+  return said.join(', ');
 }
 
 /**

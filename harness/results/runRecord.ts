@@ -2,6 +2,7 @@ import type { CheckResult, SkipKind, Verdict } from '#harness/core/outcome.ts';
 import type { Cause } from './causes.ts';
 import type { Judging } from './judging.ts';
 import type { LoadFigures } from './loadFigures.ts';
+import type { AnswerTimes } from '#harness/core/answerTimes.ts';
 import type { LimitChange } from '#harness/core/limitChange.ts';
 
 /**
@@ -138,6 +139,8 @@ export interface RunTraffic {
   /** Of those, the attempts that asked again (a 5xx, a 429 waited out). */
   retries: number;
   concurrency: RunConcurrency;
+  /** How long each kind of answer took to its headers (core/answerTimes.ts): information, never a verdict. */
+  answerTimes?: AnswerTimes;
   /** A gateway run (--upstream-port): the traffic as the harness's upstream saw it. */
   upstream?: UpstreamTraffic;
 }

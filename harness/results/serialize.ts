@@ -27,7 +27,9 @@ const ESTIMATE = object(['method', 'requests', 'expected', 'upperBound'], {
 const CAUSE = object(['key', 'message', 'headline', 'code', 'severity', 'failures', 'affected'], { affected: array(object(['checkId', 'model'])) });
 const JUDGING = object(['scope', 'total', 'judged', 'notJudged', 'reasons'], { notJudged: object(UNJUDGED_KINDS), reasons: array(object(['kind', 'count', 'reason', 'handedTo'])) });
 const TIMINGS = object(['wallMs', 'startupMs', 'requestsMs', 'judgingMs', 'reportingMs', 'otherMs', 'checks', 'checksPerSecond']);
-const TRAFFIC = object(['requests', 'retries', 'concurrency', 'upstream'], { concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases', 'highest', 'changes', 'changesOmitted'], { changes: array(object(['sinceMs', 'atMs', 'from', 'to', 'why'])) }), upstream: object(['marked', 'requests', 'paired', 'perClientRequest', 'models']) });
+const ANSWER_TIME = object(['count', 'p50Ms', 'p95Ms', 'maxMs']);
+const TRAFFIC = object(['requests', 'retries', 'concurrency', 'answerTimes', 'upstream'], {
+  answerTimes: object(['served', 'refused'], { served: ANSWER_TIME, refused: ANSWER_TIME }), concurrency: object(['initial', 'max', 'adaptive', 'reached', 'final', 'decreases', 'highest', 'changes', 'changesOmitted'], { changes: array(object(['sinceMs', 'atMs', 'from', 'to', 'why'])) }), upstream: object(['marked', 'requests', 'paired', 'perClientRequest', 'models']) });
 
 const LOAD_COUNTS = ['requests', 'answered', 'refused429', 'refused503', 'other'] as const;
 const LOAD_SAMPLES = object(['count', 'values']);

@@ -1,8 +1,11 @@
+import type { AnswerTimes } from '#harness/core/answerTimes.ts';
+
 /** What `sumTraffic` needs of a run's traffic: the record's RunTraffic, or the transport's own stats. */
 export interface TrafficLike<C extends { reached: number }> {
   requests: number;
   retries: number;
   concurrency: C;
+  answerTimes?: AnswerTimes;
 }
 
 /**
@@ -17,5 +20,7 @@ export function sumTraffic<C extends { reached: number }>(runs: readonly Traffic
     requests: runs.reduce((n, r) => n + r.requests, 0),
     retries: runs.reduce((n, r) => n + r.retries, 0),
     concurrency: highest.concurrency,
+    // Percentiles do not add either: the same run's, beside its concurrency.
+    ...(highest.answerTimes ? { answerTimes: highest.answerTimes } : {}),
   };
 }

@@ -20,7 +20,8 @@ function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at:
 export function trafficOf(transport: SuitesRun['transport'], upstream?: SuitesRun['upstream']): RunTraffic | undefined {
   if (transport === undefined) return undefined;
   const { limit, ...concurrency } = transport.concurrency;
-  return { requests: transport.requests, retries: transport.retries, concurrency: { ...concurrency, final: limit }, ...(upstream ? { upstream } : {}) };
+  const times = transport.answerTimes;
+  return { requests: transport.requests, retries: transport.retries, concurrency: { ...concurrency, final: limit }, ...(times && (times.served || times.refused) ? { answerTimes: times } : {}), ...(upstream ? { upstream } : {}) };
 }
 
 /**

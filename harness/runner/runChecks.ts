@@ -84,8 +84,8 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
       run.sent.push({ checkId: first?.checkId ?? mine[0]?.check.id ?? 'load', model, count: tracker.requests, bound: tracker.bound, rounds: tracker.rounds });
     }
     run.requestMs = scope.meter.requestMs();
-    const { requests, retries, concurrency } = scope.transport.stats();
-    run.transport = { requests, retries, concurrency };
+    const { requests, retries, concurrency, answerTimes } = scope.transport.stats();
+    run.transport = { requests, retries, concurrency, answerTimes };
     const upstream = config.upstream === undefined ? undefined : heldUpstream(config.upstream.id);
     if (upstream !== undefined) run.upstream = await upstreamTrafficOf(upstream, scope.marks);
     // The key refused: the checks that ended before it was declared, on 401s to it, judged nothing either.

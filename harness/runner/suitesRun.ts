@@ -1,3 +1,4 @@
+import type { AnswerTimes } from '#harness/core/answerTimes.ts';
 import type { LoadRun } from '#harness/core/load.ts';
 import type { LoadProgress } from './loadPhase.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -20,7 +21,7 @@ export interface SuitesRun {
   /** Set when the endpoint refused the run's key (transport/keyRefusal.ts): the run ended early. */
   keyRefused?: KeyRefused;
   /** What went over the wire: HTTP requests (retries and the served-route probes included), and the concurrency the limit reached. */
-  transport?: { requests: number; retries: number; concurrency: ConcurrencyStats };
+  transport?: { requests: number; retries: number; concurrency: ConcurrencyStats; answerTimes?: AnswerTimes };
   /** A gateway run: what its upstream saw of the run's requests. */
   upstream?: UpstreamTraffic;
   /** The load phase's run on each model (`run --load`), for the records' figures. */

@@ -7,6 +7,7 @@ import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts'
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { BodyPump } from './bodyPump.ts';
+import { AnswerTimesMeter } from './answerTimes.ts';
 import { RouteHealth } from './routeHealth.ts';
 import { KeyRefusal } from './keyRefusal.ts';
 import { TransportError } from './errors.ts';
@@ -56,6 +57,7 @@ export function createTransport(options: TransportOptions): Transport {
   const semaphore = new Semaphore(options.concurrency);
   const limiter = new AdaptiveLimit({ initial: options.concurrency, max: options.maxConcurrency ?? options.concurrency }, (n) => semaphore.resize(n));
   const counters = { requests: 0, retries: 0 };
+  const answerTimes = new AnswerTimesMeter();
   const keys = new KeyRefusal();
   let closed = false;
 
@@ -82,7 +84,7 @@ export function createTransport(options: TransportOptions): Transport {
   const breaker = new Breaker({ health: new RouteHealth(), keys, timing, probeRoot, redact: (text) => redactText(text, secrets) });
   // compose() applies interceptors in order, each wrapping the ones before: the last is outermost.
   const dispatcher = agent.compose(
-    adapt(limiter),
+    adapt(limiter, undefined, answerTimes),
     retry({
       policy: options.retry,
       budget: new RetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET),
@@ -177,7 +179,7 @@ export function createTransport(options: TransportOptions): Transport {
       else await agent.destroy();
     },
     stats() {
-      return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries, concurrency: limiter.stats() };
+      return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries, concurrency: limiter.stats(), answerTimes: answerTimes.figures() };
     },
     keyRefused: () => keys.declared(),
   };

@@ -1,3 +1,4 @@
+import type { AnswerTimes } from '#harness/core/answerTimes.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import type { Answer } from '#harness/core/answer.ts';
@@ -80,6 +81,8 @@ export interface TransportStats {
   retries: number;
   /** Where the limit started, where it is, and the concurrency the endpoint took (adaptiveLimit.ts). */
   concurrency: ConcurrencyStats;
+  /** How long each kind of answer took (answerTimes.ts): information for the reports. */
+  answerTimes: AnswerTimes;
 }
 
 export interface Transport {

@@ -1,14 +1,15 @@
 import type { Dispatcher } from 'undici';
 import type { AdaptiveLimit } from '../adaptiveLimit.ts';
+import type { AnswerTimesMeter } from '../answerTimes.ts';
 import { contextOf } from './context.ts';
 import { ForwardingHandler } from './forwardingHandler.ts';
 
 /**
  * Tells the adaptive limit how each attempt went: its status, how long its headers took and how
- * many attempts were on the wire when it was sent. Composed innermost (inside `retry`), so a 429
+ * many attempts were on the wire when it was sent; and `times`, how long each kind of answer took. Composed innermost (inside `retry`), so a 429
  * that is waited out still counts as the endpoint asking for fewer requests.
  */
-export function adapt(limit: AdaptiveLimit, clock: () => number = () => performance.now()): Dispatcher.DispatcherComposeInterceptor {
+export function adapt(limit: AdaptiveLimit, clock: () => number = () => performance.now(), times?: AnswerTimesMeter): Dispatcher.DispatcherComposeInterceptor {
   let onWire = 0;
   return (dispatch) => (opts, handler) => {
     const context = contextOf(opts);
@@ -25,7 +26,7 @@ export function adapt(limit: AdaptiveLimit, clock: () => number = () => performa
       onWire -= 1;
     };
     try {
-      return dispatch(opts, new ObservingHandler(handler, limit, sent, clock, end, () => onWire));
+      return dispatch(opts, new ObservingHandler(handler, limit, sent, clock, end, () => onWire, times));
     } catch (err) {
       end();
       throw err;
@@ -45,6 +46,7 @@ class ObservingHandler extends ForwardingHandler {
     private readonly clock: () => number,
     private readonly end: () => void,
     private readonly onWire: () => number,
+    private readonly times?: AnswerTimesMeter,
   ) {
     super(next);
   }
@@ -52,7 +54,9 @@ class ObservingHandler extends ForwardingHandler {
   override onResponseStart(...args: Parameters<ForwardingHandler['onResponseStart']>): void {
     const [, status, headers] = args;
     this.#answered = true;
-    if (this.sent.final !== true) this.limit.answered({ status, headers, latencyMs: this.clock() - this.sent.at, inFlight: this.sent.inFlight, busy: this.onWire(), epoch: this.sent.epoch, ...(this.sent.route !== undefined ? { route: this.sent.route } : {}) });
+    const latencyMs = this.clock() - this.sent.at;
+    this.times?.add(status, latencyMs);
+    if (this.sent.final !== true) this.limit.answered({ status, headers, latencyMs, inFlight: this.sent.inFlight, busy: this.onWire(), epoch: this.sent.epoch, ...(this.sent.route !== undefined ? { route: this.sent.route } : {}) });
     super.onResponseStart(...args);
   }
 
