@@ -143,13 +143,24 @@ describe('AdaptiveLimit', () => {
     expect(limit.limit).toBe(64);
   });
 
-  test('refusals move nothing, however slowly they come (a gateway retrying them upstream): neither growth nor a decrease', () => {
+  test('refusals never bring it down, however slowly they come (a gateway retrying them upstream); one that took a wait worth sharing grows it', () => {
     const limit = new AdaptiveLimit({ initial: 8, max: 64 });
     answer(limit, 200, 1, { latencyMs: 300 });
-    for (let i = 0; i < 50; i++) answer(limit, 400, 8, { latencyMs: 6_000 });
-    for (let i = 0; i < 50; i++) answer(limit, 404, 8, { latencyMs: 400 });
-    expect(limit.limit).toBe(8);
+    for (let i = 0; i < 8; i++) answer(limit, 400, 8, { latencyMs: 6_000 });
+    expect(limit.limit).toBe(16);
+    for (let i = 0; i < 50; i++) answer(limit, 404, 16, { latencyMs: 20 });
+    expect(limit.limit).toBe(16); // refused at once: nothing waited on
     expect(limit.stats().decreases).toBe(0);
+  });
+
+  test('after a 429 at some count in flight, the limit never grows to that count again: the endpoint said what it takes', () => {
+    const limit = new AdaptiveLimit({ initial: 4, max: 64 });
+    for (let i = 0; i < 4; i++) answer(limit, 200, 4, { latencyMs: 500 });
+    answer(limit, 429, 7);
+    expect(limit.limit).toBe(4);
+    for (let i = 0; i < 200; i++) answer(limit, 200, limit.limit, { latencyMs: 500 });
+    expect(limit.limit).toBe(6);
+    expect(limit.stats().reached).toBe(6);
   });
 
   test('each decrease is kept with its evidence: the status, the latency, silence, the header', () => {
@@ -175,9 +186,8 @@ describe('AdaptiveLimit', () => {
   test('a limit that flaps keeps its first changes and counts the rest', () => {
     const limit = new AdaptiveLimit({ initial: 2, max: 64 });
     for (let i = 0; i < 100; i++) {
-      answer(limit, 200, limit.limit, { latencyMs: 200 });
-      answer(limit, 200, limit.limit, { latencyMs: 200 });
-      answer(limit, 429, limit.limit);
+      for (let j = 0; j < 4; j++) answer(limit, 200, limit.limit, { latencyMs: 200 });
+      answer(limit, 200, limit.limit, { latencyMs: 5_000 });
     }
     const { changes, changesOmitted, decreases } = limit.stats();
     expect(changes).toHaveLength(40);

@@ -11,7 +11,10 @@
  *   gradient, which sees a queue building before any refusal;
  * - a rate-limit header saying fewer requests are left than the limit lowers it to what is left.
  * Only answers served (below 400) say how long the route takes: a refusal says nothing of it, and a
- * gateway that retries refusals upstream answers them slowly without being loaded.
+ * gateway that retries refusals upstream answers them slowly without being loaded. A refusal that
+ * took a wait worth sharing still says the run is waiting, so it grows the limit as an answer does.
+ * Once the endpoint answered 429 or 503 at some count in flight, the limit never grows to it again:
+ * it said how many it takes (LiteLLM's parallel limit answers each excess with a minute's Retry-After).
  * Every change is kept with its reason (`LimitChange`), so the reports say where the limit went and why.
  * With `--concurrency N` the limit is N and never moves.
  */
@@ -175,8 +178,13 @@ export class AdaptiveLimit {
     const remaining = remainingOf(a.headers);
     if (remaining !== undefined && remaining < this.limit) this.#decrease(Math.max(1, remaining), a.epoch, { kind: 'remaining', remaining });
     if (backOff) return this.#decrease(this.#limit * DECREASE, a.epoch, { kind: 'refused', status: a.status });
-    // A refusal comes back without the route's work: it says nothing of how long the route takes to serve.
-    if (a.status >= 400) return;
+    const inUse = Math.max(a.inFlight, a.busy ?? 0) * 2 >= this.limit;
+    // A refusal comes back without the route's work: it says nothing of how long the route takes to
+    // serve, only that the run waited on it.
+    if (a.status >= 400) {
+      if (inUse && a.latencyMs >= WAITING_MS && remaining === undefined) this.#grow({ kind: 'flat', latencyMs: Math.round(a.latencyMs) });
+      return;
+    }
     const route = this.#observe(a.route ?? '', a.latencyMs);
     if (a.latencyMs > route.fastestMs * SLOW_FACTOR && a.latencyMs - route.fastestMs > SLOW_MARGIN_MS) {
       return this.#decrease(this.#limit * DECREASE, a.epoch, { kind: 'overloaded', latencyMs: Math.round(a.latencyMs), fastestMs: Math.round(route.fastestMs) });
@@ -189,8 +197,13 @@ export class AdaptiveLimit {
     }
     // Grown only while in use (at least half of it, as Netflix's AIMD): a limit the run never
     // came near proves nothing about the endpoint.
-    if (queued || Math.max(a.inFlight, a.busy ?? 0) * 2 < this.limit || a.latencyMs < WAITING_MS || (remaining !== undefined && remaining <= this.limit)) return;
-    const why = { kind: 'flat', latencyMs: Math.round(route.shortMs) } as const;
+    if (queued || !inUse || a.latencyMs < WAITING_MS || (remaining !== undefined && remaining <= this.limit)) return;
+    this.#grow({ kind: 'flat', latencyMs: Math.round(route.shortMs) });
+  }
+
+  /** One more slot per answer in slow start (doubling per round trip), else per round trip; never up to a count the endpoint turned away. */
+  #grow(why: LimitReason): void {
+    if (this.#limit + 1 >= this.#refusedLowest) return;
     if (this.#slowStart) {
       this.#set(this.#limit + 1, why);
       return;

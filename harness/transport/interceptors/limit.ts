@@ -9,7 +9,8 @@ import { ForwardingHandler, failedController } from './forwardingHandler.ts';
  * slot before it is dispatched (waiting in line if none is free) and gives it back when its
  * response has ended, failed or been aborted: a stream holds its slot until its last byte.
  * Composed outside `retry`, a request keeps its slot through its retry waits, so the harness does
- * not add load to a service that asked it to back off; and when the limit came down meanwhile
+ * not add load to a service that asked it to back off (a probe, and a request refused with 429,
+ * stand aside instead: retry.ts says why); and when the limit came down meanwhile
  * (adaptiveLimit.ts), it gets back in line before it is asked again (`RequestContext.rejoin`).
  */
 export function limit(semaphore: Semaphore, options: { adaptive?: boolean } = {}): Dispatcher.DispatcherComposeInterceptor {

@@ -235,14 +235,14 @@ describe('RetryBudget', () => {
 });
 
 describe('retry: waiting out a "not now"', () => {
-  /** A transport of one slot whose waits last until the test ends them; the server answers 503 to first attempts. */
-  async function waitingRun(probe: boolean) {
+  /** A transport of one slot whose waits last until the test ends them; the server answers `status` (503) to first attempts. */
+  async function waitingRun(probe: boolean, status = 503) {
     const firsts = new Set<string>();
     server = await startServer((req, res) => {
       req.resume();
       const again = firsts.has(req.url!);
       firsts.add(req.url!);
-      res.writeHead(again ? 200 : 503, { 'content-type': 'application/json' }).end('{}');
+      res.writeHead(again ? 200 : status, { 'content-type': 'application/json' }).end('{}');
     });
     let release!: () => void;
     const waits = new Promise<void>((done) => (release = done));
@@ -260,7 +260,15 @@ describe('retry: waiting out a "not now"', () => {
     expect((await Promise.all(sent)).map((r) => r.status)).toEqual([200, 200, 200]);
   });
 
-  test('any other request keeps its slot through the wait: nothing more is sent to a service that asked for a pause', async () => {
+  test('a request refused with 429 gives its slot back while it waits: it holds nothing at the endpoint, and a Retry-After to the next minute would keep the slot empty', async () => {
+    const { sent, firsts, waiting, release } = await waitingRun(false, 429);
+    while (waiting.length < 3) await pause(10);
+    expect(firsts.size).toBe(3);
+    release();
+    expect((await Promise.all(sent)).map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
+  test('any other request waiting out a 503 keeps its slot through the wait: nothing more is sent to a service that asked for a pause', async () => {
     const { sent, firsts, waiting, release } = await waitingRun(false);
     while (waiting.length < 1) await pause(10);
     await pause(100);

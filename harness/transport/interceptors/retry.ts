@@ -169,9 +169,12 @@ class RetryHandler extends ForwardingHandler {
     const wait = this.#options.sleep(waitMs);
     // A probe (servedGate.ts) stands aside while it waits: the probes of every route wait out their
     // "not now" side by side, so an endpoint answering 503 everywhere costs one backoff, not one per
-    // route in turn. Any other request keeps its slot (no load added to a service that asked for a
-    // pause) and, when the limit came down meanwhile (adaptiveLimit.ts), gets back in line.
-    const resumed = this.#context.probe === true && this.#context.standAside ? this.#context.standAside(wait) : wait.then(() => this.#context.rejoin?.());
+    // route in turn. So does a request refused with 429: it holds nothing at the endpoint, the limit
+    // was halved for it (adaptiveLimit.ts), and a Retry-After to the next minute (LiteLLM's) would
+    // otherwise keep a slot empty that long. Any other request keeps its slot (no load added to a
+    // service that asked for a pause) and, when the limit came down meanwhile, gets back in line.
+    const standsAside = this.#context.probe === true || status === 429;
+    const resumed = standsAside && this.#context.standAside ? this.#context.standAside(wait) : wait.then(() => this.#context.rejoin?.());
     void resumed
       .then(() => {
         this.#controller.onAbort = undefined;
