@@ -60,6 +60,12 @@ export interface CheckContext {
   /** The target's id for any model of the spec (the identity without a model map). */
   mapModel(specId: string): string;
   send(request: CheckRequest): Promise<CheckResponse>;
+  /**
+   * From now on the check waits on about `roundTrips` more round trips one after another (a property
+   * shrinking a counterexample): its requests wait for a slot ahead of those with fewer to go.
+   * Absent where requests have no line to wait in (a check judged alone).
+   */
+  lengthen?(roundTrips: number): void;
   /** Whether the target serves `endpoint` (a key of spec.endpoints) on `base`, asked once per run. */
   served(endpoint: string, base: string): Promise<ServedVerdict>;
   judge(objectName: string, body: unknown, profile?: Profile): Violation[];

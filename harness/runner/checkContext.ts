@@ -150,6 +150,9 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
   const mapModel = (id: string) => targetModelOf(config, id);
   const served = shared.gate;
   const upstream = config.upstream === undefined ? undefined : heldUpstream(config.upstream.id);
+  // Set by `lengthen`: the round trips declared from the request count then (a property's shrinking).
+  let lengthened: { roundTrips: number; from: number } | undefined;
+  const roundTripsLeft = () => (lengthened ? lengthened.roundTrips - (tracker.requests - lengthened.from) : chain - tracker.requests);
   const send = async (req: CheckRequest): Promise<CheckResponse> => {
     // A request to a route that is not served, or left out of the run, is not sent: the check is skipped.
     const route = served.routeOf(req.base, req.method, req.path);
@@ -180,7 +183,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
       ...(req.final === true ? { final: true } : {}),
       ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
       ...(req.retry === false ? { retry: false } : {}),
-      ...(req.load === true ? { load: true } : { priority: chainPriority(chain - tracker.requests) }),
+      ...(req.load === true ? { load: true } : { priority: chainPriority(roundTripsLeft()) }),
       ...(route ? { route: routeKey(spec, route, isRecord(req.body) && req.body.stream === true) } : {}),
       ...withStreamCap(streamCapOf(spec, model, req.body)),
     }, (r) => sender.send(r), model);
@@ -195,6 +198,9 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     targetModel: mapModel(model),
     mapModel,
     send,
+    lengthen: (roundTrips) => {
+      lengthened = { roundTrips, from: tracker.requests };
+    },
     served: async (endpoint, base) => {
       const route = served.routes.find((r) => r.endpoint === endpoint && r.base === base);
       const v = route ? await served.verdict(route) : { served: true as const, evidence: [] };

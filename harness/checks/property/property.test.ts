@@ -13,7 +13,7 @@ import type { Spec, TypeExpr } from '#harness/spec/model.ts';
 import { createTransport, type Transport } from '#harness/transport/index.ts';
 import type { Check } from '../define.ts';
 import { propertyChecks } from './index.ts';
-import { AHEAD, runProperty } from './runProperty.ts';
+import { AHEAD, runProperty, SHRINK_BUDGET } from './runProperty.ts';
 import { routesOf } from '#harness/runner/servedGate.ts';
 
 const { spec } = loadSpec();
@@ -252,6 +252,37 @@ describe('runProperty', () => {
       expect(concurrency[0]).toBe(1);
       expect(Math.max(...concurrency)).toBe(AHEAD);
     }
+  });
+
+  test('while shrinking, a value fast-check asks again is judged once, and the check says it now waits on a long chain; the shrunk counterexample is still sent again', async () => {
+    const sent = new Map<string, number>();
+    const lengthened: number[] = [];
+    const ctx = { ...ctxFor(50, 3), lengthen: (n: number) => lengthened.push(n) };
+    const outcome = await runProperty(ctx, {
+      arbitrary: fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 6 }),
+      judge: async (v) => {
+        const key = JSON.stringify(v);
+        sent.set(key, (sent.get(key) ?? 0) + 1);
+        return v.some((x) => x >= 10) ? { message: `${key} failed`, res: fakeResponse() } : undefined;
+      },
+    }, JSON.stringify);
+    expect(outcome.verdict).toBe('fail');
+    expect(lengthened).toEqual([SHRINK_BUDGET]);
+    const twice = [...sent].filter(([, n]) => n > 1).map(([k]) => k);
+    // The shrunk counterexample alone: sent once more to see it fail again.
+    expect(twice).toEqual(['[10]']);
+    expect(sent.get('[10]')).toBe(2);
+  });
+
+  test('once a check lengthens its chain, its requests wait for a slot ahead of checks with fewer round trips left', async () => {
+    const priorities: (number | undefined)[] = [];
+    const sender: Sender = { send: (r) => (priorities.push(r.priority), Promise.reject(new Error('not sent'))) };
+    const ctx = createCheckContext(spec, config(targets.get('clean')!.emu, 10, 1), sender, 'svc-v4-flash', undefined, undefined, 2);
+    const ask = () => ctx.send({ base: 'base_url', method: 'POST', path: '/svc-no-such-route', body: {} }).catch(() => undefined);
+    for (let i = 0; i < 3; i++) await ask();
+    ctx.lengthen!(SHRINK_BUDGET);
+    for (let i = 0; i < 2; i++) await ask();
+    expect(priorities).toEqual([2, 1, 0, SHRINK_BUDGET, SHRINK_BUDGET - 1]);
   });
 
   test('shrinking stops after its budget of requests', async () => {

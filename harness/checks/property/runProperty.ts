@@ -54,13 +54,16 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
   const notNow = ctx.spec.errors.retry.statuses;
   let unanswered: Problem | undefined;
   let ahead: Ahead<T> | undefined;
+  // Within one search, a value asked again (fast-check's shrinker revisits some) is judged once.
+  const asked = new Map<string, Promise<Problem | undefined>>();
+  let shrinking = false;
   // fast-check counts the candidates it shrinks through; past the budget it stops at the smallest failure so far.
   const arbitrary = fc.limitShrink(prop.arbitrary, SHRINK_BUDGET);
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (thrown) return true;
     let problem: Problem | undefined;
     try {
-      problem = await (ahead?.judged(value) ?? prop.judge(value));
+      problem = await judgedOnce(value);
     } catch (error) {
       thrown = { error };
       return true;
@@ -69,8 +72,21 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
       unanswered = problem;
       fc.pre(false);
     }
+    // The first failure starts the shrinking: up to SHRINK_BUDGET round trips one after another, the
+    // run's longest chain, so its requests go ahead of checks with fewer left (at a second per answer).
+    if (problem !== undefined && !shrinking) {
+      shrinking = true;
+      ctx.lengthen?.(SHRINK_BUDGET);
+    }
     return problem === undefined;
   });
+  const judgedOnce = (value: T): Promise<Problem | undefined> => {
+    const key = keyOf(value);
+    // Always asked of `ahead` first: it counts the values asked, to match them with those it sampled.
+    const answer = ahead?.judged(value) ?? (key === undefined ? undefined : asked.get(key)) ?? prop.judge(value);
+    if (key !== undefined) asked.set(key, answer);
+    return answer;
+  };
   const params = { numRuns: ctx.options.runs, seed: ctx.options.seed };
   // The property's arguments as it draws them (a tuple): sampling the property itself would draw
   // with the bias of a property wrapped in another, and part from the 14th value.
@@ -143,9 +159,15 @@ class Ahead<T> {
 /** The sampled value and the asked one are drawn alike (fresh objects, the same JSON). */
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  const [ka, kb] = [keyOf(a), keyOf(b)];
+  return ka !== undefined && ka === kb;
+}
+
+/** A value as the request it makes (its JSON); undefined for one that is not JSON (a BigInt): asked as fast-check asks it. */
+function keyOf(value: unknown): string | undefined {
   try {
-    return JSON.stringify(a) === JSON.stringify(b);
+    return JSON.stringify(value) ?? 'undefined';
   } catch {
-    return false; // not JSON (a BigInt): asked as fast-check asks it
+    return undefined;
   }
 }
