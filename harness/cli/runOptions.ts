@@ -212,9 +212,10 @@ export const RUN_OPTIONS = [
     type: 'string',
     arg: 'N',
     help: [
-      `at most N requests in flight: the adaptive limit's cap (${ADAPTIVE.max}`,
-      'when N is higher), and across the targets that run at once',
-      `(default ${DEFAULT_MAX_IN_FLIGHT}). With --budget-usd they run one after another`,
+      "at most N requests in flight: the adaptive limit's cap",
+      `(${ADAPTIVE.max} when N is higher), and across the targets that`,
+      `run at once (default ${DEFAULT_MAX_IN_FLIGHT}). With --budget-usd they run one`,
+      'after another',
     ],
     config: { key: 'max_in_flight', kind: 'integer' },
     check: inRange('max-in-flight'),
