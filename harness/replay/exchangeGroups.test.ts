@@ -35,3 +35,22 @@ describe('the alike match of a replay', () => {
     expect(groups.fallsBackTo(asked({ model: 'svc-v4-flash', messages: [{ role: 'user', content: 'Write a long poem about the sea and every creature in it, in ten stanzas.' }], max_tokens: 16 }), fx)).toBe(false);
   });
 });
+
+describe('a request without the key, in a gateway run', () => {
+  /** The same body sent with no key, as its `occurrence`-th request with that body: more in flight reorders them, and the marker with it. */
+  const keyless = (occurrence: number) => {
+    const b = body('');
+    return marked(b, markerFor(canonicalBody({ body: b }), occurrence))!;
+  };
+  const recordedKeyless = (b: unknown, auth: 'none' | 'wrong'): FixtureExchange => ({ key: { method: 'POST', path: '/chat/completions', secret: null, bodyHash: `recorded-${auth}`, auth }, request: { method: 'POST', path: '/chat/completions', headers: {}, body: b }, response: { status: 401, headers: {} } });
+  const askedKeyless = (b: unknown, auth: 'none' | 'wrong'): RequestKey => ({ method: 'POST', path: '/chat/completions', secret: null, bodyHash: 'asked', auth, canonical: canonicalBody({ body: b }), model: 'svc-v4-flash' }) as RequestKey;
+
+  test('answers from the recording of its own form of credentials, whatever its marker; never from another form\'s', () => {
+    const none = recordedKeyless(keyless(1), 'none');
+    const wrong = recordedKeyless(keyless(3), 'wrong');
+    const groups = new ExchangeGroups([none, wrong], { fallback: true });
+    const asked = askedKeyless(keyless(2), 'wrong');
+    expect(groups.fallsBackTo(asked, wrong)).toBe(true);
+    expect(groups.fallsBackTo(asked, none)).toBe(false);
+  });
+});
