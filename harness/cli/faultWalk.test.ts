@@ -8,6 +8,7 @@ import { FAULTS, type FaultDef } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { CLIENTS } from '#harness/checks/client/index.ts';
+import { ADAPTIVE } from '#harness/transport/index.ts';
 import { main } from './main.ts';
 
 /**
@@ -32,6 +33,14 @@ const isPremise = (f: FaultDef): boolean => f.premise === true;
  */
 const isLoadFault = (f: FaultDef): boolean => f.breaks.startsWith('rate_limits.under_load.');
 const LOAD_ARGS = ['--load', '16', '--concurrency', '6', '--timeout-ms', '2000'];
+/**
+ * The other runs keep the adaptive limit's start: on loopback answers come back at once and it stays
+ * there, but four runs at once in one process on two cores answer slowly enough to grow it into the
+ * emulator's per-key 429s and halve it below the `answers-crossed` threshold, and the more requests
+ * between a conversation's two turns, the fewer `stateful-history` remembers. The walk judges the
+ * checks, not the limit (transport/adaptiveLimit.test.ts and runner/latency.test.ts do).
+ */
+const ORDINARY_ARGS = ['--concurrency', String(ADAPTIVE.initial)];
 const cleanRunOf = (f: FaultDef) => (isLoadFault(f) ? 'clean-load' : NEEDS_STRICT.has(f.id) ? 'clean-strict' : NEEDS_AFTER.has(f.id) ? 'clean-after' : 'clean-before');
 
 interface Run {
@@ -61,11 +70,11 @@ const key = (r: CheckResult) => `${r.checkId}|${r.model}`;
 
 beforeAll(async () => {
   const jobs: [string, string[]][] = [
-    ['clean-before', ['--now', BEFORE]],
-    ['clean-after', ['--now', AFTER]],
-    ['clean-strict', ['--now', BEFORE, '--strict']],
+    ['clean-before', ['--now', BEFORE, ...ORDINARY_ARGS]],
+    ['clean-after', ['--now', AFTER, ...ORDINARY_ARGS]],
+    ['clean-strict', ['--now', BEFORE, '--strict', ...ORDINARY_ARGS]],
     ['clean-load', ['--now', BEFORE, ...LOAD_ARGS]],
-    ...FAULTS.map((f): [string, string[]] => [f.id, ['--fault', f.id, '--now', NEEDS_AFTER.has(f.id) ? AFTER : BEFORE, ...(NEEDS_STRICT.has(f.id) ? ['--strict'] : []), ...(isLoadFault(f) ? LOAD_ARGS : [])]]),
+    ...FAULTS.map((f): [string, string[]] => [f.id, ['--fault', f.id, '--now', NEEDS_AFTER.has(f.id) ? AFTER : BEFORE, ...(NEEDS_STRICT.has(f.id) ? ['--strict'] : []), ...(isLoadFault(f) ? LOAD_ARGS : ORDINARY_ARGS)]]),
   ];
   let next = 0;
   await Promise.all(
