@@ -42,15 +42,15 @@ describe('a request without the key, in a gateway run', () => {
     const b = body('');
     return marked(b, markerFor(canonicalBody({ body: b }), occurrence))!;
   };
-  const recordedKeyless = (b: unknown, auth: 'none' | 'wrong'): FixtureExchange => ({ key: { method: 'POST', path: '/chat/completions', secret: null, bodyHash: `recorded-${auth}`, auth }, request: { method: 'POST', path: '/chat/completions', headers: {}, body: b }, response: { status: 401, headers: {} } });
-  const askedKeyless = (b: unknown, auth: 'none' | 'wrong'): RequestKey => ({ method: 'POST', path: '/chat/completions', secret: null, bodyHash: 'asked', auth, canonical: canonicalBody({ body: b }), model: 'svc-v4-flash' }) as RequestKey;
+  const recordedKeyless = (b: unknown, auth: 'none' | 'malformed'): FixtureExchange => ({ key: { method: 'POST', path: '/chat/completions', secret: null, bodyHash: `recorded-${auth}`, auth }, request: { method: 'POST', path: '/chat/completions', headers: {}, body: b }, response: { status: 401, headers: {} } });
+  const askedKeyless = (b: unknown, auth: 'none' | 'malformed'): RequestKey => ({ method: 'POST', path: '/chat/completions', secret: null, bodyHash: 'asked', auth, canonical: canonicalBody({ body: b }), model: 'svc-v4-flash' }) as RequestKey;
 
   test('answers from the recording of its own form of credentials, whatever its marker; never from another form\'s', () => {
     const none = recordedKeyless(keyless(1), 'none');
-    const wrong = recordedKeyless(keyless(3), 'wrong');
-    const groups = new ExchangeGroups([none, wrong], { fallback: true });
-    const asked = askedKeyless(keyless(2), 'wrong');
-    expect(groups.fallsBackTo(asked, wrong)).toBe(true);
+    const malformed = recordedKeyless(keyless(3), 'malformed');
+    const groups = new ExchangeGroups([none, malformed], { fallback: true });
+    const asked = askedKeyless(keyless(2), 'malformed');
+    expect(groups.fallsBackTo(asked, malformed)).toBe(true);
     expect(groups.fallsBackTo(asked, none)).toBe(false);
   });
 });

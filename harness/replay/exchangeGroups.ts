@@ -82,7 +82,7 @@ export class ExchangeGroups {
     const canonical = withoutMarkers(req.canonical);
     for (const [id, group] of this.#groups) {
       // The same route (method, path, key) and the same model: an alike body of another model is another model's answer.
-      // A request without the key answers only from its own form of credentials (a wrong key's 401 is not a missing key's):
+      // A request without the key answers only from its own form of credentials (a malformed key's 401 is not a missing key's):
       // in a gateway run its marker counts the requests with its body before it, which more in flight can reorder.
       if (!id.startsWith(prefix) || group.taken || (group.auth !== undefined && group.auth !== req.auth) || group.model !== req.model) continue;
       const score = similarity(group.canonical, canonical);
