@@ -9,7 +9,8 @@
  * asserted: a timed test would be flaky on a shared machine (latency.test.ts holds the verdicts).
  *
  * BENCH_LATENCIES (default "800,200"), BENCH_CONCURRENCY (default: none, the run's adaptive limit),
- * BENCH_CLIENTS (default: none given, the run's default clients; e.g. `none`, or every client).
+ * BENCH_CLIENTS (default: none given, the run's default clients; e.g. `none`, or every client),
+ * BENCH_RUNS (default: the run's 10; each property check's values: how the time scales with requests).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ const KEY_ENV = 'SVC_BENCH_KEY';
 const latencies = (process.env.BENCH_LATENCIES ?? '800,200').split(',').map(Number);
 const fixed = process.env.BENCH_CONCURRENCY;
 const clients = process.env.BENCH_CLIENTS;
+const runs = process.env.BENCH_RUNS;
 const { spec } = loadSpec();
 
 interface Measured extends MeasuredRun {
@@ -36,7 +38,7 @@ async function measure(latencyMs: number): Promise<Measured> {
   const server = await startLatentEmulator(spec, key, latencyMs, served);
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-latency-'));
   try {
-    const args = ['bin/svc-conformance.js', 'run', '--base-url', server.url, '--api-key-env', KEY_ENV, ...(fixed ? ['--concurrency', fixed] : []), ...(clients ? ['--clients', clients] : []), '--report-dir', dir, '--quiet'];
+    const args = ['bin/svc-conformance.js', 'run', '--base-url', server.url, '--api-key-env', KEY_ENV, ...(fixed ? ['--concurrency', fixed] : []), ...(clients ? ['--clients', clients] : []), ...(runs ? ['--runs', runs] : []), '--report-dir', dir, '--quiet'];
     const { ms, code } = await timeProcess(args, { ...process.env, [KEY_ENV]: key });
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { cells: { report: string; traffic?: { concurrency: { reached: number } } }[] };
     const verdicts = new Map<string, string>();
