@@ -2,6 +2,7 @@ import fc, { type Arbitrary } from 'fast-check';
 import type { Spec } from '#harness/spec/model.ts';
 import type { BreakDef, BrokenKind } from './_internals/builders/breaks.ts';
 import { applyBreak, breakDefs, topOf } from './_internals/builders/applyBreak.ts';
+import { canDraw } from './_internals/helpers/canDraw.ts';
 import { fieldValues } from './_internals/builders/fieldValues.ts';
 import { resolveConstraints, type ChatRequestConstraints } from './_internals/helpers/constraints.ts';
 import { refusingRules } from './_internals/helpers/refusingRules.ts';
@@ -78,7 +79,7 @@ export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstrain
       const ids = refusingRules(spec, x.request, site).map((r) => r.id);
       return x.broken.kind === 'rule' ? ids.length === 1 && ids[0] === x.broken.ruleId : ids.every((id) => id === x.broken.ruleId);
     };
-    if (!fc.sample(candidates, { numRuns: FEASIBILITY_SAMPLES, seed: 0 }).some(alone)) return undefined;
+    if (!canDraw(candidates, alone, FEASIBILITY_SAMPLES)) return undefined;
     return candidates.filter(alone);
   };
 

@@ -19,9 +19,20 @@ describe('deriveObjectSchema', () => {
   });
 
   test('is deterministic: the same spec gives byte-identical schemas', () => {
+    // A copy of the spec, so that the second is derived afresh, not the first one again.
     const a = JSON.stringify(deriveAllSchemas(spec, { profile: 'strict' }));
-    const b = JSON.stringify(deriveAllSchemas(spec, { profile: 'strict' }));
+    const b = JSON.stringify(deriveAllSchemas(structuredClone(spec), { profile: 'strict' }));
     expect(a).toBe(b);
+  });
+
+  test('derives a schema once per spec, object and options, frozen: no caller changes what the next one gets', () => {
+    const schema = deriveObjectSchema(spec, 'usage', { profile: 'default' });
+    expect(deriveObjectSchema(spec, 'usage', { profile: 'default' })).toBe(schema);
+    expect(deriveObjectSchema(spec, 'usage', { profile: 'strict' })).not.toBe(schema);
+    expect(deriveObjectSchema(structuredClone(spec), 'usage', { profile: 'default' })).not.toBe(schema);
+    expect(() => Object.assign(schema.properties as object, { extra: {} })).toThrow(TypeError);
+    // The spec it was derived from is not frozen with it.
+    expect(Object.isFrozen(spec.objects.usage)).toBe(false);
   });
 
   test('bundles the objects a schema refers to under $defs', () => {

@@ -28,11 +28,39 @@ export function objectBody(spec: Spec, name: string, ctx: DeriveContext): JsonSc
   return body;
 }
 
+const derived = new WeakMap<Spec, Map<string, JsonSchema>>();
+
 /**
  * A standalone draft 2020-12 schema for one object of the spec: the objects it refers to are
- * bundled under $defs, so the file validates on its own.
+ * bundled under $defs, so the file validates on its own. Derived once per spec, object and options
+ * (the registry asks for the same schema for every level of a schema check) and frozen, as it is
+ * shared.
  */
 export function deriveObjectSchema(spec: Spec, name: string, options: DeriveOptions): JsonSchema {
+  let bySpec = derived.get(spec);
+  if (!bySpec) {
+    bySpec = new Map();
+    derived.set(spec, bySpec);
+  }
+  const id = schemaId(name, options);
+  let schema = bySpec.get(id);
+  if (!schema) {
+    // Frozen as a copy: the schema holds some of the spec's own arrays (an enum's values).
+    schema = deepFreeze(structuredClone(derive(spec, name, options)));
+    bySpec.set(id, schema);
+  }
+  return schema;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function derive(spec: Spec, name: string, options: DeriveOptions): JsonSchema {
   const ctx: DeriveContext = { ...options, spec, refs: new Set() };
   const root = objectBody(spec, name, ctx);
   const defs: Record<string, JsonSchema> = {};

@@ -12,7 +12,29 @@ export interface AppliedBreak {
   broken: { kind: BrokenKind; field: string; ruleId: string; statuses: number[] | undefined; what: string };
 }
 
+const built = new WeakMap<Spec, Map<string, Record<BrokenKind, BreakDef[]>>>();
+
+/**
+ * Every break of the operation's request for these options, by kind. Built once per spec, options
+ * and operation: the registry (the checks' specRefs), the arbitrary and the coverage classes all
+ * ask for the same ones. Callers read them; none writes.
+ */
 export function breakDefs(spec: Spec, opts: FieldOptions, operation: Operation = CHAT): Record<BrokenKind, BreakDef[]> {
+  let bySpec = built.get(spec);
+  if (!bySpec) {
+    bySpec = new Map();
+    built.set(spec, bySpec);
+  }
+  const key = JSON.stringify([opts.model, opts.sentAs, opts.maxTokens.min, opts.maxTokens.max, operation.endpoint, operation.object]);
+  let defs = bySpec.get(key);
+  if (!defs) {
+    defs = build(spec, opts, operation);
+    bySpec.set(key, defs);
+  }
+  return defs;
+}
+
+function build(spec: Spec, opts: FieldOptions, operation: Operation): Record<BrokenKind, BreakDef[]> {
   const nodes = fieldNodes(spec, operation.object);
   const exprAt = (path: string) => nodes.find((n) => n.path === path)?.expr;
   return {
