@@ -9,7 +9,7 @@ import { SpecInvalidError, UsageError, type SpecIssue } from '#harness/core/erro
 import { locate, pointerToPath } from './locate.ts';
 import { REQUIRED_TOP_LEVEL_KEYS, type Spec } from './model.ts';
 import { checkSemantics } from './semantics.ts';
-import { bundledSpecCache, markBundled, specDigest } from './specCache.ts';
+import { bundledSpecCache, markBundled, specDigest, type SpecCache } from './specCache.ts';
 
 /** The spec shipped with the harness: <repo>/spec. */
 export const DEFAULT_SPEC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec');
@@ -118,8 +118,12 @@ function parseFile(dir: string, name: string, issues: SpecIssue[], listedAt?: Li
 }
 
 function loadUncached(dir: string): LoadedSpec {
-  const cached = bundledSpecCache();
-  if (cached !== undefined && cached.digest === specDigest(dir)) return { spec: markBundled(cached.spec), dir, origins: cached.origins };
+  return fromCacheOrFiles(dir, bundledSpecCache());
+}
+
+/** The cache when the directory's files still hash to its digest; else (a stale or missing cache) the files. */
+export function fromCacheOrFiles(dir: string, cache: SpecCache | undefined): LoadedSpec {
+  if (cache !== undefined && cache.digest === specDigest(dir)) return { spec: markBundled(cache.spec, cache.digest), dir, origins: cache.origins };
   return loadFromFiles(dir);
 }
 

@@ -38,14 +38,18 @@ export function bundledSpecCache(): SpecCache | undefined {
   return bundled ?? undefined;
 }
 
-/** Specs that came from the bundle's cache: what the build precompiled for them holds for them too. */
-const fromBundle = new WeakSet<Spec>();
+/**
+ * Specs that came from the bundle's cache, with the digest they were cached under: what the build
+ * precompiled for that digest holds for them too (derive/validators/precompiled.ts).
+ */
+const fromBundle = new WeakMap<Spec, string>();
 
-export function markBundled(spec: Spec): Spec {
-  fromBundle.add(spec);
+export function markBundled(spec: Spec, digest: string): Spec {
+  fromBundle.set(spec, digest);
   return spec;
 }
 
-export function isBundledSpec(spec: Spec): boolean {
-  return fromBundle.has(spec);
+/** The digest of the spec files a spec was cached from; undefined for a spec loaded from its files. */
+export function bundledDigest(spec: Spec): string | undefined {
+  return fromBundle.get(spec);
 }

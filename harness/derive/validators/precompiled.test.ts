@@ -1,13 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
 import { loadFromFiles, DEFAULT_SPEC_DIR } from '#harness/spec/load.ts';
+import { markBundled } from '#harness/spec/specCache.ts';
 import { staleDist } from '#harness/testing/freshDist.ts';
 import { listBodies, parseJsonBody, readFixture } from '#harness/testing/realWorld.ts';
 import { createAjv } from './createAjv.ts';
-import { precompiledFile } from './registry.ts';
+import { loadPrecompiled, precompiledFile } from './precompiled.ts';
+import { writePrecompiled } from './writePrecompiled.ts';
+import { validatorFor } from './registry.ts';
 import { toViolations } from './violations.ts';
 
 const DIST = new URL('../../../dist/cli/', import.meta.url);
@@ -45,5 +51,32 @@ describe.skipIf(stale !== undefined)(`the validators the build precompiled${stal
         expect(a, `${objectName} (${profile})`).toEqual(b);
       }
     }
+  });
+});
+
+describe('a precompiled validator serves only the spec it was compiled from', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-precompiled-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const at = pathToFileURL(`${dir}/`);
+  writePrecompiled(spec, 'digest-a', at, ['usage']);
+  const judged = (validate: ValidateFunction | undefined) => bodies.map((b) => (validate!(b) ? [] : toViolations(validate!.errors)));
+  const compiled = judged(createAjv().compile(deriveObjectSchema(spec, 'usage', { profile: 'default' })));
+
+  test('the spec cached under the digest it was written with: the module, which judges as a validator compiled now', () => {
+    const validate = loadPrecompiled(at, 'digest-a', 'usage', { profile: 'default' });
+    expect(validate).toBeTypeOf('function');
+    expect(judged(validate)).toEqual(compiled);
+  });
+
+  test('a stale module (another spec\'s digest), a spec loaded from its files (no digest), a missing module: none, so the registry compiles', () => {
+    expect(loadPrecompiled(at, 'digest-b', 'usage', { profile: 'default' })).toBeUndefined();
+    expect(loadPrecompiled(at, undefined, 'usage', { profile: 'default' })).toBeUndefined();
+    expect(loadPrecompiled(at, 'digest-a', 'choice', { profile: 'default' })).toBeUndefined();
+  });
+
+  test('the registry compiles for a cached spec with no module beside it, and judges the same', () => {
+    // Beside the sources there is no precompiled module: the fallback a missing one takes.
+    const judge = validatorFor(markBundled(structuredClone(spec), 'digest-a'), 'usage');
+    expect(bodies.map((b) => judge(b))).toEqual(compiled);
   });
 });

@@ -1,28 +1,10 @@
-// Run by the build (scripts/build.mjs) from the bundle it just made: every object of the shipped
-// spec, in each profile, compiled once and written beside the bundle as standalone code, which the
-// registry loads instead of compiling when the spec came from the bundle's cache (spec/specCache.ts).
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import standaloneCode from 'ajv/dist/standalone/index.js';
-import { deriveObjectSchema, type DeriveOptions } from '#harness/derive/schemas/index.ts';
-import { DEFAULT_SPEC_DIR, loadFromFiles } from '#harness/spec/load.ts';
-import { createAjv } from './createAjv.ts';
-import { precompiledFile } from './registry.ts';
+// Run by the build (scripts/build.mjs) from the bundle it just made, after spec/writeSpecCache.ts:
+// every object of the cached spec, in each profile, compiled once and written beside the bundle as
+// standalone code under the cache's digest (writePrecompiled.ts), which the registry loads instead of
+// compiling for a spec that came from that cache.
+import { bundledSpecCache } from '#harness/spec/specCache.ts';
+import { writePrecompiled } from './writePrecompiled.ts';
 
-/** ajv's standalone module is CommonJS with a default export: under NodeNext the function sits one level down. */
-type ToCode = (ajv: unknown, validate: unknown) => string;
-const mod = standaloneCode as unknown as ToCode | { default: ToCode };
-const toCode: ToCode = typeof mod === 'function' ? mod : mod.default;
-
-const { spec } = loadFromFiles(DEFAULT_SPEC_DIR);
-let written = 0;
-for (const profile of ['default', 'strict'] as const) {
-  for (const objectName of Object.keys(spec.objects)) {
-    const options: DeriveOptions = { profile };
-    const ajv = createAjv({ source: true });
-    const validate = ajv.compile(deriveObjectSchema(spec, objectName, options));
-    writeFileSync(fileURLToPath(new URL(`./${precompiledFile(objectName, options)}`, import.meta.url)), toCode(ajv, validate));
-    written += 1;
-  }
-}
-console.log(`build: ${written} validators precompiled`);
+const cache = bundledSpecCache();
+if (cache === undefined) throw new Error('build: no spec cache beside the bundle to precompile validators for');
+console.log(`build: ${writePrecompiled(cache.spec, cache.digest, new URL('./', import.meta.url))} validators precompiled`);
