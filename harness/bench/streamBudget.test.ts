@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { judgeStream } from '#harness/capture/judgeCapture.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { bodySourceOf, judgeAsARun, responseAsARun, largestMaxOutput, parseFloor, syntheticChunks, syntheticContent, syntheticSize, type SyntheticStreamOptions } from '#harness/testing/syntheticStream.ts';
@@ -63,12 +63,34 @@ async function peakHeld(options: SyntheticStreamOptions, judge: (source: AsyncIt
 const CONTENT_CHARS = syntheticContent(MAX.tokens).length;
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
-describe(`a stream at the spec's maximum output (${MAX.tokens} tokens of ${MAX.model})`, () => {
-  let chunks: Buffer[] = [];
-  beforeAll(() => {
-    chunks = [...syntheticChunks(MAX)];
-  });
+/**
+ * Each path reads the longest stream once, and that pass is both tests of it: the memory held along
+ * it (sampled by peakHeld) and what it read (every event, judged). Computed when first asked for.
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
 
+/** The validate path over the longest stream and over the short one: the peaks held, and the long stream's verdict. */
+const validatePath = once(async () => {
+  const short = await peakHeld({ ...MAX, tokens: SHORT }, (s) => judgeStream(spec, s));
+  let verdict: Awaited<ReturnType<typeof judgeStream>> | undefined;
+  const long = await peakHeld(MAX, async (s) => (verdict = await judgeStream(spec, s)));
+  console.log(`judgeStream peak held: ${SHORT} tokens ${mb(short)}, ${MAX.tokens} tokens ${mb(long)}`);
+  return { short, long, verdict };
+});
+
+/** A run's path as a whole over both streams; past the bound the long stream is cut (and `read` left undefined). */
+const runPath = once(async () => {
+  const short = await peakHeld({ ...MAX, tokens: SHORT }, (s) => judgeAsARun(spec, s));
+  let read: Awaited<ReturnType<typeof judgeAsARun>> | undefined;
+  const long = await peakHeld(MAX, async (s) => (read = await judgeAsARun(spec, s)), 2 * short + SLACK);
+  console.log(`run path peak held: ${SHORT} tokens ${mb(short)}, ${MAX.tokens} tokens ${mb(long)}`);
+  return { short, long, read };
+});
+
+describe(`a stream at the spec's maximum output (${MAX.tokens} tokens of ${MAX.model})`, () => {
   test('the generator makes what the spec allows: one token per delta, usage counting them', async () => {
     const small = await judgeStream(spec, bodySourceOf(syntheticChunks({ ...MAX, tokens: 50, chunkBytes: 7 })));
     expect(small.items).toBe(52); // role chunk, 50 tokens, final chunk
@@ -78,16 +100,14 @@ describe(`a stream at the spec's maximum output (${MAX.tokens} tokens of ${MAX.m
   });
 
   test('the validate path (judgeStream) reads every event of the longest stream, as the floor does', async () => {
-    expect(await parseFloor(bodySourceOf(chunks))).toBe(MAX.tokens + 2);
-    const verdict = await judgeStream(spec, bodySourceOf(chunks));
-    expect(verdict.items).toBe(MAX.tokens + 2);
-    expect(verdict.violations).toEqual([]);
+    expect(await parseFloor(bodySourceOf(syntheticChunks(MAX)))).toBe(MAX.tokens + 2);
+    const { verdict } = await validatePath();
+    expect(verdict?.items).toBe(MAX.tokens + 2);
+    expect(verdict?.violations).toEqual([]);
   }, TEST_TIMEOUT_MS);
 
   test('the validate path (judgeStream) holds no more for 384k tokens than for 10k', async () => {
-    const short = await peakHeld({ ...MAX, tokens: SHORT }, (s) => judgeStream(spec, s));
-    const long = await peakHeld(MAX, (s) => judgeStream(spec, s));
-    console.log(`judgeStream peak held: ${SHORT} tokens ${mb(short)}, ${MAX.tokens} tokens ${mb(long)}`);
+    const { short, long } = await validatePath();
     expect(long).toBeLessThan(2 * short + SLACK);
   }, TEST_TIMEOUT_MS);
 
@@ -102,14 +122,12 @@ describe(`a stream at the spec's maximum output (${MAX.tokens} tokens of ${MAX.m
   }, TEST_TIMEOUT_MS);
 
   test("a run's path (transport events() + readStream judging and assembling each chunk) reads the longest stream whole", async () => {
-    const run = await judgeAsARun(spec, bodySourceOf(chunks));
-    expect(run).toEqual({ chunks: MAX.tokens + 2, violations: 0, contentChars: CONTENT_CHARS });
+    const { read } = await runPath();
+    expect(read, 'the stream was cut: the run path held more than its bound (the next test)').toEqual({ chunks: MAX.tokens + 2, violations: 0, contentChars: CONTENT_CHARS });
   }, TEST_TIMEOUT_MS);
 
   test('a run as a whole (readStream keeps counts, samples and the message, not the chunks) holds no more for 384k tokens than for 10k', async () => {
-    const short = await peakHeld({ ...MAX, tokens: SHORT }, (s) => judgeAsARun(spec, s));
-    const long = await peakHeld(MAX, (s) => judgeAsARun(spec, s), 2 * short + SLACK);
-    console.log(`run path peak held: ${SHORT} tokens ${mb(short)}, ${MAX.tokens} tokens ${mb(long)}`);
+    const { short, long } = await runPath();
     expect(long).toBeLessThan(2 * short + SLACK);
   }, TEST_TIMEOUT_MS);
 });

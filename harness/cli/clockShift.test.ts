@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RunRecord } from '#harness/results/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { withMachineClockAhead } from '#harness/testing/machineClock.ts';
@@ -49,35 +49,90 @@ function verdictsOf(run: Replayed): Record<string, string> {
   return out;
 }
 
+/**
+ * Every replay is made once, when the first test asks, and each test judges its own. Date is faked
+ * for the whole process (machineClock.ts), so two clocks never overlap: the pinned recordings are
+ * replayed at once under each shift in turn (a replay mostly waits: a recorded 429 or 5xx is waited
+ * out as it would be live; only verdicts and the exit code are compared with pins), then each other
+ * recording today and under each shift, one replay at a time. A replay that throws fails its own
+ * test only.
+ *
+ * One at a time, because those are compared with today's replay cost for cost: a check ended by an
+ * answer that was not recorded (runner/execute.ts) keeps the tokens of an answer asked alongside
+ * only if it came back first, so a cell's cost can differ between two replays
+ * (fixtures/production-captures, svc-reasoner: rule.legacy.reasoner.reasoning-content-in-messages
+ * judges 1 exchange or 2), and more often when replays run side by side.
+ */
+interface Shifted {
+  /** The machine's clock just before the replay's shift. */
+  before: number;
+  run: Promise<Replayed>;
+}
+/** A test may wait for every replay: with room for a loaded machine. */
+const REPLAYS_TIMEOUT_MS = 300_000;
+const shifted = new Map<string, Shifted>();
+const today = new Map<string, Promise<Replayed>>();
+const at = (dir: string, days: number) => `${dir} +${days}d`;
+let replayed: Promise<void> | undefined;
+
+function replayAll(): Promise<void> {
+  replayed ??= (async () => {
+    for (const days of SHIFTS_DAYS) {
+      const before = Date.now();
+      await withMachineClockAhead(days, async () => {
+        const runs = pinned.map((p) => replay(dirOf(p), p));
+        pinned.forEach((p, i) => shifted.set(at(dirOf(p), days), { before, run: runs[i]! }));
+        await Promise.allSettled(runs);
+      });
+    }
+    for (const dir of unpinned) {
+      const run = replay(dir, undefined);
+      today.set(dir, run);
+      await run.catch(() => undefined);
+      for (const days of SHIFTS_DAYS) {
+        const before = Date.now();
+        const run = withMachineClockAhead(days, () => replay(dir, undefined));
+        shifted.set(at(dir, days), { before, run });
+        await run.catch(() => undefined);
+      }
+    }
+  })();
+  return replayed;
+}
+
+const dirOf = (p: RecordedThirdParty) => p.fixtures.replace(/^fixtures\//, '');
+const pinsOf = (dir: string) => pinned.find((p) => dirOf(p) === dir);
+const unpinned = recordings.filter((dir) => pinsOf(dir) === undefined);
+
 test('every committed recording is replayed here', () => {
   expect(recordings).toEqual(expect.arrayContaining(['emulator-after-retirement', 'emulator-before-retirement', 'llama-server', 'litellm-deepseek', 'litellm-openai', 'production-captures']));
   for (const p of pinned) expect(recordings, p.name).toContain(p.fixtures.replace(/^fixtures\//, ''));
 });
 
 describe.each(recordings)('fixtures/%s', (dir) => {
-  const pins = pinned.find((p) => p.fixtures === `fixtures/${dir}`);
+  const pins = pinsOf(dir);
   const manifest = JSON.parse(readFileSync(join(FIXTURES, dir, 'manifest.json'), 'utf8')) as { clock: string };
-  let today: Replayed | undefined;
-  beforeAll(async () => {
-    // A pinned recording is compared with its pins; another with its replay today.
-    if (!pins) today = await replay(dir, undefined);
-  }, 120_000);
 
   test.each(SHIFTS_DAYS)('with the machine clock %i days ahead: the verdicts it gives today', async (days) => {
-    const before = Date.now();
-    const run = await withMachineClockAhead(days, () => replay(dir, pins));
+    await replayAll();
+    const { before, run: replaying } = shifted.get(at(dir, days))!;
+    const run = await replaying;
+    expect(run.records.length).toBeGreaterThan(0);
     // The shift took: the records are dated by the calendar, which moved...
     for (const r of run.records) expect(Date.parse(r.startedAt) - before).toBeGreaterThanOrEqual(days * 86_400_000);
     // ...while every answer is judged at the recording's clock.
     for (const r of run.records) expect(r.referenceTime).toEqual({ source: 'fixture', value: manifest.clock });
+    // A pinned recording is compared with its pins.
     if (pins) {
       expect(run.code).toBe(pins.exitCode);
       expect(verdictsPinnable(pins, run.records.flatMap((r) => r.results))).toEqual(pinnedVerdicts(pins));
     } else {
-      expect(run.code).toBe(today!.code);
-      expect(verdictsOf(run)).toEqual(verdictsOf(today!));
+      // Not pinned: compared with its replay today.
+      const replayedToday = await today.get(dir)!;
+      expect(run.code).toBe(replayedToday.code);
+      expect(verdictsOf(run)).toEqual(verdictsOf(replayedToday));
     }
-  }, 120_000);
+  }, REPLAYS_TIMEOUT_MS);
 });
 
 test("a replay's tokens are priced as of when the recording was made, not the replay day", async () => {
@@ -91,8 +146,7 @@ test("a replay's tokens are priced as of when the recording was made, not the re
     expect(await main(['run', '--fixtures', copy, '--fast', '--quiet', '--model', 'svc-v4-pro', '--only', 'usage.*', '--report-dir', out, '--json', join(out, 'all.json')], captureIO())).toBe(0);
     return (JSON.parse(readFileSync(join(out, 'all.json'), 'utf8')) as { records: RunRecord[] }).records[0]!.usage.costUsd;
   };
-  const promo = await costWhenRecordedAt('2026-05-15T00:00:00.000Z');
-  const regular = await costWhenRecordedAt('2026-06-15T00:00:00.000Z');
+  const [promo, regular] = await Promise.all([costWhenRecordedAt('2026-05-15T00:00:00.000Z'), costWhenRecordedAt('2026-06-15T00:00:00.000Z')]);
   expect(Number(promo)).toBeGreaterThan(0);
   expect(Number(promo)).toBeLessThan(Number(regular) / 3);
 }, 60_000);

@@ -7,14 +7,16 @@ import { buildRegistry } from '#harness/checks/index.ts';
 import { FAULTS, type FaultDef } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
+import { startCliThread } from '#harness/testing/cliThread.ts';
 import { CLIENTS } from '#harness/checks/client/index.ts';
 import { ADAPTIVE } from '#harness/transport/index.ts';
 import { main } from './main.ts';
 
 /**
- * The whole fault catalogue through the real CLI, in this process (main): for each fault, the checks
- * covering the rule it breaks fail (and pass against the clean emulator on the same clock), and the
- * run's exit code says so. A check no fault can make fail, or a fault no check notices, fails this file.
+ * The whole fault catalogue through the real CLI, in this process (main, in this thread and in a
+ * worker thread of it): for each fault, the checks covering the rule it breaks fail (and pass against
+ * the clean emulator on the same clock), and the run's exit code says so. A check no fault can make
+ * fail, or a fault no check notices, fails this file.
  */
 const { spec } = loadSpec();
 const registry = buildRegistry(spec);
@@ -53,10 +55,11 @@ const runs = new Map<string, Run>();
 /** What the process held before the runs: many runs in one process must leave it as they found it. */
 const before = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM'), exitCode: process.exitCode };
 
-async function runCli(name: string, args: string[]): Promise<Run> {
+/** One run of the walk, by `cli`: main() in this thread, or in the walk's worker thread. */
+async function runCli(name: string, args: string[], cli: (argv: string[]) => Promise<number>): Promise<Run> {
   const out = join(dir, name);
   // Every pinned client, not only run's default two: each client check must fail under some fault too.
-  const code = await main(['run', '--quiet', '--report-dir', out, '--json', `${out}.json`, '--clients', CLIENTS.map((c) => c.name).join(','), ...args], captureIO());
+  const code = await cli(['run', '--quiet', '--report-dir', out, '--json', `${out}.json`, '--clients', CLIENTS.map((c) => c.name).join(','), ...args]);
   const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { results: CheckResult[] }[] };
   return { code, results: all.records.flatMap((r) => r.results) };
 }
@@ -76,15 +79,23 @@ beforeAll(async () => {
     ['clean-load', ['--now', BEFORE, ...LOAD_ARGS]],
     ...FAULTS.map((f): [string, string[]] => [f.id, ['--fault', f.id, '--now', NEEDS_AFTER.has(f.id) ? AFTER : BEFORE, ...(NEEDS_STRICT.has(f.id) ? ['--strict'] : []), ...(isLoadFault(f) ? LOAD_ARGS : ORDINARY_ARGS)]]),
   ];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < jobs.length) {
-        const [name, args] = jobs[next++]!;
-        runs.set(name, await runCli(name, args));
-      }
-    }),
-  );
+  // The runs are CPU work, and a thread runs on one core: half the lanes run main() in this thread,
+  // half in a worker thread of this process (harness/testing/cliThread.ts), two runs in each at once.
+  const thread = await startCliThread();
+  try {
+    const here = (argv: string[]) => main(argv, captureIO());
+    let next = 0;
+    await Promise.all(
+      [here, here, thread.run, thread.run].map(async (cli) => {
+        while (next < jobs.length) {
+          const [name, args] = jobs[next++]!;
+          runs.set(name, await runCli(name, args, cli));
+        }
+      }),
+    );
+  } finally {
+    await thread.close();
+  }
 }, 600_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

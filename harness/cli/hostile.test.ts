@@ -14,7 +14,7 @@ import { tempDirs } from '#harness/testing/tempDirs.ts';
  * The stalls cost the run's timeouts, shortened with `--timeout-ms` (the flag a user would give a
  * slow or a hostile endpoint) for the stall cases only, whose expiry is the thing under test; the
  * other cases keep the default timeouts, so a busy machine never times out a healthy answer. Every
- * case runs at once, so the file takes about as long as its slowest case.
+ * case of the file runs at once (describe.concurrent), so the file takes about as long as its slowest case.
  */
 
 const { spec } = loadSpec();
@@ -84,8 +84,8 @@ async function runAgainst(mode: HostileMode, only: string, stalls: boolean): Pro
   return { ...run, server };
 }
 
-describe('run against a hostile endpoint: it finishes, reports, exits 1, and says what happened', () => {
-  test.concurrent.each(CASES)('$mode', async ({ mode, only = 's*', affected, says, passing, blocked = [], stalls = false }) => {
+describe.concurrent('run against a hostile endpoint: it finishes, reports, exits 1, and says what happened', () => {
+  test.each(CASES)('$mode', async ({ mode, only = 's*', affected, says, passing, blocked = [], stalls = false }) => {
     const run = await runAgainst(mode, only, stalls);
     const byId = new Map(run.results.map((r) => [r.checkId, r]));
 
@@ -110,16 +110,18 @@ describe('run against a hostile endpoint: it finishes, reports, exits 1, and say
 });
 
 /*
- * The same endpoints with default settings (no --timeout-ms, default concurrency, every check of a
- * model): a dead endpoint ends the run, reports written, exit 1. A stall costs one default timeout
- * (60 s): a route that timed out is declared silent at once, and the endpoint once its root is too,
- * so nothing more is sent and what was already sent is abandoned. A 500 to everything declares
- * nothing (it is an answer): each check gets its 500 as evidence, fast. The bound is the test's own
- * timeout (3 minutes: one default timeout per request would take over an hour), never a measured
- * duration, so a busy machine cannot fail it.
+ * The same endpoints with default settings (default concurrency, every check of a model): a dead
+ * endpoint ends the run, reports written, exit 1. A stall costs one timeout: a route that timed out
+ * is declared silent at once, and the endpoint once its root is too, so nothing more is sent and
+ * what was already sent is abandoned. A 500 to everything declares nothing (it is an answer): each
+ * check gets its 500 as evidence, fast. The stalls wait out --timeout-ms STALL_TIMEOUT_MS, not the
+ * default 60 s (DEFAULT_TIMING, which a run given no timeout uses: cli/runFlags.test.ts), and their
+ * evidence names the timeout the run was given. The bound is the test's own timeout (two minutes:
+ * one timeout per request would take well over ten), never a measured duration, so a busy machine
+ * cannot fail it.
  */
-describe('with default settings, a dead endpoint ends the run in about one timeout', () => {
-  test.concurrent.each([
+describe.concurrent('with default settings (a stall: --timeout-ms alone), a dead endpoint ends the run in about one timeout', () => {
+  test.each([
     { mode: 'refused' as const, everywhere: false },
     { mode: 'server-error-everywhere' as const, everywhere: false },
     { mode: 'stall-before-headers' as const, everywhere: true },
@@ -128,9 +130,10 @@ describe('with default settings, a dead endpoint ends the run in about one timeo
     { mode: 'stall-before-headers' as const, everywhere: false },
     { mode: 'stall-mid-stream' as const, everywhere: false },
   ])('$mode (every path: $everywhere)', async ({ mode, everywhere }) => {
+    const stalls = mode === 'stall-before-headers' || mode === 'stall-mid-stream';
     const server = await startHostileServer(mode, { spec, now: () => new Date(NOW), maxStallMs: 150_000, everywhere });
     servers.push(server);
-    const { code, cell, results } = await runHostile(server, tmp(), NOW, ['--quiet']);
+    const { code, cell, results } = await runHostile(server, tmp(), NOW, ['--quiet', ...(stalls ? ['--timeout-ms', String(STALL_TIMEOUT_MS)] : [])]);
     expect(code).toBe(1);
     for (const file of ['report.md', 'junit.xml', 'report.html']) expect(existsSync(join(cell, file))).toBe(true);
     const listing = results.map((r) => `${r.checkId} ${r.verdict} ${r.reason ?? ''}`).join('\n');
@@ -142,5 +145,7 @@ describe('with default settings, a dead endpoint ends the run in about one timeo
     }
     // The checks that were not sent end in error citing the first cause (or the probe's own failure, which they waited on).
     expect(results.filter((r) => r.verdict === 'error' && /declared unresponsive: .*HARNESS_[A-Z]+|^HARNESS_(TIMEOUT|RESET|CONNECT): /.test(r.reason ?? '')).length, listing).toBeGreaterThan(0);
-  }, 180_000);
+    // A stall is reported after the timeout the run was given.
+    if (stalls) expect(results.map(story).join('\n'), listing).toMatch(new RegExp(`HARNESS_TIMEOUT.*(no response headers within|stalled for) ${STALL_TIMEOUT_MS} ms`));
+  }, 120_000);
 });

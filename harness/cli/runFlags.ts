@@ -65,6 +65,14 @@ export function concurrencyOf(command: string, value: string | undefined, maxInF
 }
 
 /**
+ * --timeout-ms and --deadline-ms, checked. What is not given stays unset: the run's timing is then
+ * transport/timing.ts's DEFAULT_TIMING (`timingOf`), declared there and nowhere else.
+ */
+export function timeoutsOf(command: string, values: { 'timeout-ms'?: string | undefined; 'deadline-ms'?: string | undefined }): { timeoutMs: number | undefined; deadlineMs: number | undefined } {
+  return { timeoutMs: integer(command, 'timeout-ms', values['timeout-ms'], ...RANGES['timeout-ms']), deadlineMs: integer(command, 'deadline-ms', values['deadline-ms'], ...RANGES['deadline-ms']) };
+}
+
+/**
  * --clients a,b: the pinned clients whose checks run (checks/client/index.ts), each named as
  * `list --clients` names it. Without the flag: for `record` every client (a client check sends
  * nothing of its own, so a recording holding every client's verdicts costs no request, and its

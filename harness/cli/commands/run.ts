@@ -17,7 +17,7 @@ import { runOutputs } from '../outputs.ts';
 import { loadProgressLine, progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
 import { clearReports } from '../reportFiles.ts';
-import { clientsOf, concurrencyOf, parseModelMap, parseShard, repeatOf, selectionOf } from '../runFlags.ts';
+import { clientsOf, concurrencyOf, parseModelMap, parseShard, repeatOf, selectionOf, timeoutsOf } from '../runFlags.ts';
 import { budgetOf, flagsOf, instant, integer, parseWithout, RANGES, type RunFlagValues } from '../runOptions.ts';
 import { targetsOf } from '../targetsOf.ts';
 import type { UpstreamFlags } from '#harness/targets/upstreamTarget.ts';
@@ -57,7 +57,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const modelMap = parseModelMap(name, values['model-map']);
   const maxInFlight = integer(name, 'max-in-flight', values['max-in-flight'], ...RANGES['max-in-flight']);
   const concurrency = concurrencyOf(name, values.concurrency, maxInFlight);
-  const [timeoutMs, deadlineMs] = (['timeout-ms', 'deadline-ms'] as const).map((flag) => integer(name, flag, values[flag], ...RANGES[flag]));
+  const { timeoutMs, deadlineMs } = timeoutsOf(name, values);
   const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
   const coverage = integer(name, 'coverage', values.coverage, ...RANGES.coverage);
   const load = integer(name, 'load', values.load, ...RANGES.load);
