@@ -18,8 +18,9 @@ export interface Check {
   appliesTo(model: Model, id: string): boolean;
   /**
    * How many round trips the check waits on one after another (a premise, then its verdict; a
-   * property's runs: 'runs', judged AHEAD at a time, runProperty.ts), when more than one: the runner starts long chains first, so a run's
-   * length is not a long chain started last. A test holds it to what the check sends.
+   * property's runs: 'runs', judged AHEAD at a time, runProperty.ts), when more than one: the
+   * runner starts long chains first, so a run's length is not a long chain started last. A test
+   * holds it to what the check sends.
    */
   chain?: number | 'runs';
   /**

@@ -58,8 +58,10 @@ export function selectionOf(command: string, spec: Spec, models: readonly string
   return selection;
 }
 
-/** --concurrency N fixes the requests in flight at N; without it the limit adapts to the endpoint (transport/adaptiveLimit.ts). */
-/** --concurrency N fixes the limit; without it the limit adapts, up to --max-in-flight when that is lower than ADAPTIVE.max. */
+/**
+ * --concurrency N fixes the requests in flight at N; without it the limit adapts to the endpoint
+ * (transport/adaptiveLimit.ts), up to --max-in-flight when that is lower than ADAPTIVE.max.
+ */
 export function concurrencyOf(command: string, value: string | undefined, maxInFlight: number | undefined): ConcurrencyPolicy {
   return concurrencyPolicyOf(integer(command, 'concurrency', value, ...RANGES.concurrency), maxInFlight);
 }

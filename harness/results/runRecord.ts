@@ -176,7 +176,7 @@ export interface RunConcurrency {
   decreases: number;
   /** The highest the limit went (absent from reports written before the limit climbed past 16). */
   highest?: number;
-  /** Where the limit went and why, in order (transport/adaptiveLimit.ts LimitChange; absent from older reports). */
+  /** Where the limit went and why, in order (core/limitChange.ts, decided by transport/adaptiveLimit.ts; absent from older reports). */
   changes?: LimitChange[];
   /** Changes past those kept. */
   changesOmitted?: number;

@@ -21,8 +21,6 @@
 
 import type { LimitChange, LimitReason } from '#harness/core/limitChange.ts';
 
-export type { LimitChange, LimitReason };
-
 export interface ConcurrencyPolicy {
   /** The limit the run starts at. */
   initial: number;

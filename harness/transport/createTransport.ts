@@ -84,7 +84,7 @@ export function createTransport(options: TransportOptions): Transport {
   const breaker = new Breaker({ health: new RouteHealth(), keys, timing, probeRoot, redact: (text) => redactText(text, secrets) });
   // compose() applies interceptors in order, each wrapping the ones before: the last is outermost.
   const dispatcher = agent.compose(
-    adapt(limiter, undefined, answerTimes),
+    adapt(limiter, answerTimes),
     retry({
       policy: options.retry,
       budget: new RetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET),

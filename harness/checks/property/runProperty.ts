@@ -83,7 +83,7 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
   const judgedOnce = (value: T): Promise<Problem | undefined> => {
     const key = keyOf(value);
     // Always asked of `ahead` first: it counts the values asked, to match them with those it sampled.
-    const answer = ahead?.judged(value) ?? (key === undefined ? undefined : asked.get(key)) ?? prop.judge(value);
+    const answer = ahead?.judged(value, key) ?? (key === undefined ? undefined : asked.get(key)) ?? prop.judge(value);
     if (key !== undefined) asked.set(key, answer);
     return answer;
   };
@@ -123,6 +123,8 @@ export async function runProperty<T>(ctx: CheckContext, prop: PropertyCheck<T>, 
  */
 class Ahead<T> {
   readonly #values: readonly T[];
+  /** Each sampled value's key (keyOf), to match the value asked against. */
+  readonly #keys: readonly (string | undefined)[];
   readonly #judge: (value: T) => Promise<Problem | undefined>;
   readonly #started: Promise<Problem | undefined>[] = [];
   #asked = 0;
@@ -130,13 +132,16 @@ class Ahead<T> {
 
   constructor(values: readonly T[], judge: (value: T) => Promise<Problem | undefined>) {
     this.#values = values;
+    this.#keys = values.map(keyOf);
     this.#judge = judge;
   }
 
-  /** The judgement of the value fast-check asks for now, when it is the next one sampled; else undefined. */
-  judged(value: T): Promise<Problem | undefined> | undefined {
+  /** The judgement of the value fast-check asks for now (`key`: its keyOf), when it is the next one sampled; else undefined. */
+  judged(value: T, key: string | undefined): Promise<Problem | undefined> | undefined {
     const i = this.#asked++;
-    if (this.#stopped || i >= this.#values.length || !sameValue(this.#values[i], value)) {
+    // Drawn alike: fresh objects with the same JSON. A value that is not JSON (a BigInt) is asked as fast-check asks it.
+    const same = value === this.#values[i] || (key !== undefined && key === this.#keys[i]);
+    if (this.#stopped || i >= this.#values.length || !same) {
       this.#stopped = true;
       return undefined;
     }
@@ -154,13 +159,6 @@ class Ahead<T> {
   stop(): void {
     this.#stopped = true;
   }
-}
-
-/** The sampled value and the asked one are drawn alike (fresh objects, the same JSON). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  const [ka, kb] = [keyOf(a), keyOf(b)];
-  return ka !== undefined && ka === kb;
 }
 
 /** A value as the request it makes (its JSON); undefined for one that is not JSON (a BigInt): asked as fast-check asks it. */

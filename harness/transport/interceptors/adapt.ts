@@ -9,7 +9,7 @@ import { ForwardingHandler } from './forwardingHandler.ts';
  * many attempts were on the wire when it was sent; and `times`, how long each kind of answer took. Composed innermost (inside `retry`), so a 429
  * that is waited out still counts as the endpoint asking for fewer requests.
  */
-export function adapt(limit: AdaptiveLimit, clock: () => number = () => performance.now(), times?: AnswerTimesMeter): Dispatcher.DispatcherComposeInterceptor {
+export function adapt(limit: AdaptiveLimit, times?: AnswerTimesMeter, clock: () => number = () => performance.now()): Dispatcher.DispatcherComposeInterceptor {
   let onWire = 0;
   return (dispatch) => (opts, handler) => {
     const context = contextOf(opts);
