@@ -7,6 +7,8 @@
 export type LimitReason =
   /** Grew: answers came back as fast as the route answers at rest (`latencyMs`, the short window's). */
   | { kind: 'flat'; latencyMs: number }
+  /** Grew: refusals took a wait worth sharing (`latencyMs`, this one's): the run waited on them, the endpoint was not loaded by them. */
+  | { kind: 'waiting'; latencyMs: number }
   /** Halved: the endpoint answered 429 or 503. */
   | { kind: 'refused'; status: number }
   /** Came down by the ratio: the short window's latency rose above the long window's. */

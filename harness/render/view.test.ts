@@ -17,6 +17,11 @@ describe('where the adaptive limit went', () => {
     expect(note).toBe('reached 40 (adaptive, started at 4, cap 64, ended at 32; came down 2 times; 4 → 64 from 900 ms to 3.4 s, answers as fast as at rest (805 ms); 64 → 32 at 5.1 s, answered 429; 32 → 24 at 6.0 s, answers slower (1.9 s lately, 900 ms usually); 3 changes more (report.json))');
   });
 
+  test('a climb on refusals the run waited on says so, not that answers were fast', () => {
+    const note = concurrencyNote({ ...base, changes: [{ sinceMs: 6_900, atMs: 14_400, from: 5, to: 7, why: { kind: 'waiting', latencyMs: 4_200 } }], changesOmitted: 0 });
+    expect(note).toContain('5 → 7 from 6.9 s to 14.4 s, refusals the run waited on (4.2 s)');
+  });
+
   test('a record written before the limit kept its changes reads as before', () => {
     expect(concurrencyNote(base)).toBe('reached 40 (adaptive, started at 4, cap 64, ended at 32; came down 2 times)');
   });

@@ -147,6 +147,8 @@ function limitReasonNote(why: LimitReason): string {
   switch (why.kind) {
     case 'flat':
       return `answers as fast as at rest (${duration(why.latencyMs)})`;
+    case 'waiting':
+      return `refusals the run waited on (${duration(why.latencyMs)})`;
     case 'refused':
       return `answered ${why.status}`;
     case 'slower':

@@ -148,6 +148,8 @@ describe('AdaptiveLimit', () => {
     answer(limit, 200, 1, { latencyMs: 300 });
     for (let i = 0; i < 8; i++) answer(limit, 400, 8, { latencyMs: 6_000 });
     expect(limit.limit).toBe(16);
+    // Said as what it was: refusals waited on, not answers as fast as at rest.
+    expect(limit.stats().changes).toEqual([{ sinceMs: expect.any(Number), atMs: expect.any(Number), from: 8, to: 16, why: { kind: 'waiting', latencyMs: 6_000 } }]);
     for (let i = 0; i < 50; i++) answer(limit, 404, 16, { latencyMs: 20 });
     expect(limit.limit).toBe(16); // refused at once: nothing waited on
     expect(limit.stats().decreases).toBe(0);

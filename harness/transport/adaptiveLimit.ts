@@ -180,7 +180,7 @@ export class AdaptiveLimit {
     // A refusal comes back without the route's work: it says nothing of how long the route takes to
     // serve, only that the run waited on it.
     if (a.status >= 400) {
-      if (inUse && a.latencyMs >= WAITING_MS && remaining === undefined) this.#grow({ kind: 'flat', latencyMs: Math.round(a.latencyMs) });
+      if (inUse && a.latencyMs >= WAITING_MS && remaining === undefined) this.#grow({ kind: 'waiting', latencyMs: Math.round(a.latencyMs) });
       return;
     }
     const route = this.#observe(a.route ?? '', a.latencyMs);
@@ -272,8 +272,8 @@ export class AdaptiveLimit {
   #record(from: number, to: number, why: LimitReason): void {
     const atMs = Math.round(this.#now() - this.#born);
     const last = this.#changes.at(-1);
-    // Growth after growth is one climb: where it began, where it got to, how fast answers came meanwhile.
-    if (last !== undefined && this.#changesOmitted === 0 && last.why.kind === 'flat' && why.kind === 'flat' && to > from) {
+    // Growth after growth of the same kind is one climb: where it began, where it got to, how fast answers came meanwhile.
+    if (last !== undefined && this.#changesOmitted === 0 && last.why.kind === why.kind && (why.kind === 'flat' || why.kind === 'waiting') && to > from) {
       last.atMs = atMs;
       last.to = to;
       last.why = why;
