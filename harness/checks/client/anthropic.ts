@@ -5,12 +5,12 @@ import { get } from '../support/body.ts';
 import { named } from '../messages/stream.ts';
 import { shown } from '../support/outcome.ts';
 import { CAPABILITIES } from './capabilities.ts';
-import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientCheck, loaderOf, requiredClient, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 type Client = InstanceType<AnthropicModule['default']>;
 
-const importAnthropic = (): Promise<[AnthropicModule, { VERSION: string }]> => Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/version')]);
+const importAnthropic = (): Promise<[AnthropicModule, { VERSION: string }]> => requiredClient<AnthropicModule>('@anthropic-ai/sdk');
 
 /** The official messages-format client, pinned in package.json's optionalDependencies. */
 export const ANTHROPIC_CLIENT = { name: 'anthropic', package: '@anthropic-ai/sdk', load: loaderOf('@anthropic-ai/sdk', importAnthropic) } as const;

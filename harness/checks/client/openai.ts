@@ -4,12 +4,12 @@ import { get } from '../support/body.ts';
 import { shown } from '../support/outcome.ts';
 import type { SharedAnswer } from '../support/samples.ts';
 import { CAPABILITIES } from './capabilities.ts';
-import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientCheck, loaderOf, requiredClient, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
 
 type OpenAIModule = typeof import('openai');
 type Client = InstanceType<OpenAIModule['default']>;
 
-const importOpenai = (): Promise<[OpenAIModule, { VERSION: string }]> => Promise.all([import('openai'), import('openai/version')]);
+const importOpenai = (): Promise<[OpenAIModule, { VERSION: string }]> => requiredClient<OpenAIModule>('openai');
 
 /** The official openai client, pinned in package.json's optionalDependencies. */
 export const OPENAI_CLIENT = { name: 'openai', package: 'openai', load: loaderOf('openai', importOpenai) } as const;
