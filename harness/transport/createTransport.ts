@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undiciAgent.ts';
 import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts';
