@@ -1,10 +1,30 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Ajv } from 'ajv';
-import * as formats from 'ajv-formats';
-import { _ } from 'ajv';
+import type * as AjvModule from 'ajv';
 
-/** parsesAsJson (core/parsesAsJson.ts), as code the validator holds. */
-const PARSES_AS_JSON = _`(text) => { try { JSON.parse(text); return true; } catch { return false; } }`;
+/**
+ * ajv is loaded the first time a schema is compiled, not with the modules that may compile one: a
+ * run from the bundle judges with the validators the build precompiled, and loading ajv and its
+ * formats was 40 ms of its start-up for nothing.
+ */
+const requireHere = createRequire(import.meta.url);
+let loaded: { Ajv2020: typeof Ajv2020; addFormats: AddFormats; _: typeof AjvModule._; parsesAsJson: ReturnType<typeof AjvModule._> } | undefined;
+
+function ajvModules(): NonNullable<typeof loaded> {
+  if (loaded) return loaded;
+  const { _ } = requireHere('ajv') as typeof AjvModule;
+  // ajv-formats is CommonJS whose function is its default export.
+  const formats = requireHere('ajv-formats') as AddFormats | { default: AddFormats };
+  loaded = {
+    Ajv2020: (requireHere('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+    addFormats: typeof formats === 'function' ? formats : formats.default,
+    _,
+    // parsesAsJson (core/parsesAsJson.ts), as code the validator holds.
+    parsesAsJson: _`(text) => { try { JSON.parse(text); return true; } catch { return false; } }`,
+  };
+  return loaded;
+}
 
 export interface CreateAjvOptions {
   /** Keep each validator's source, for standaloneCode (the build's precompiled validators). */
@@ -29,6 +49,7 @@ export interface CreateAjvOptions {
  * strictTuples is off: "a content array whose first item has text" is an open tuple on purpose.
  */
 export function createAjv(options: CreateAjvOptions = {}): Ajv2020 {
+  const { Ajv2020, addFormats, _, parsesAsJson } = ajvModules();
   const ajv = new Ajv2020({ allErrors: options.firstErrorOnly !== true, verbose: true, strict: true, strictRequired: false, strictTuples: false, allowUnionTypes: true, ...(options.source ? { code: { source: true } } : {}), ...(options.ownSchemas ? { validateSchema: false } : {}) });
   addFormats(ajv);
   if (options.vocabulary) ajv.addVocabulary([...options.vocabulary]);
@@ -41,20 +62,10 @@ export function createAjv(options: CreateAjvOptions = {}): Ajv2020 {
     // Generated code, not a function: a validator written out as standalone code (the bundle's
     // precompiled validators) carries the check with it.
     code(cxt) {
-      if (cxt.schema === 'application/json') cxt.fail(_`!(${PARSES_AS_JSON})(${cxt.data})`);
+      if (cxt.schema === 'application/json') cxt.fail(_`!(${parsesAsJson})(${cxt.data})`);
     },
   });
   return ajv;
 }
 
 type AddFormats = (ajv: Ajv) => Ajv;
-
-/**
- * ajv-formats is CommonJS with a default export; under NodeNext its default import is the module
- * object, so the function sits one level down.
- */
-function addFormats(ajv: Ajv): void {
-  const mod = formats as unknown as { default: AddFormats | { default: AddFormats } };
-  const fn = typeof mod.default === 'function' ? mod.default : mod.default.default;
-  fn(ajv);
-}

@@ -1,5 +1,4 @@
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { createAjv } from '#harness/derive/validators/createAjv.ts';
+import { ownValidator } from '#harness/derive/validators/registry.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import { REQUIRED_FORCES_CALL, type HandedPremise } from '../support/handoff.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
@@ -8,14 +7,6 @@ import { SAMPLE_TOOLS } from '../support/requests.ts';
 import { ignoresPrefix, PREFIX, prefixPremise, reachedStop, runsPastStop, STOP, stopPremise } from '../support/cooperation.ts';
 import { failure, shown } from '../support/outcome.ts';
 import { reasoningPremise, THINKING_IGNORED } from '../support/premises.ts';
-
-/**
- * One ajv for the parameter schemas of the tools the harness offers: a new instance per judged call
- * compiled the draft's meta-schema each time (85 ms of a run). They are the harness's own schemas,
- * so they are not checked against it; ajv keeps each compiled schema by its content.
- */
-let parametersAjv: Ajv2020 | undefined;
-const compileParameters = (schema: Json) => (parametersAjv ??= createAjv({ ownSchemas: true })).compile(schema);
 
 /**
  * How to observe each `effect` a rule of rules.yaml names: how to shape the request so the effect
@@ -148,7 +139,7 @@ export const EFFECTS: Record<string, Effect> = {
         }
         const schema = get(tool, 'function', 'parameters');
         if (isObject(schema)) {
-          const validate = compileParameters(schema);
+          const validate = ownValidator(schema);
           if (!validate(parsed)) out.push(failure(`tool call ${String(name)}: arguments do not match the tool's parameters: ${validate.errors?.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`, res));
         }
       }

@@ -11,9 +11,10 @@ import { markBundled } from '#harness/spec/specCache.ts';
 import { staleDist } from '#harness/testing/freshDist.ts';
 import { listBodies, parseJsonBody, readFixture } from '#harness/testing/realWorld.ts';
 import { createAjv } from './createAjv.ts';
-import { loadPrecompiled, precompiledFile } from './precompiled.ts';
-import { writePrecompiled } from './writePrecompiled.ts';
-import { validatorFor } from './registry.ts';
+import { loadPrecompiled, loadPrecompiledOwn, ownSchemaFile, precompiledFile } from './precompiled.ts';
+import { writeOwnSchemas, writePrecompiled } from './writePrecompiled.ts';
+import { ownValidator, validatorFor } from './registry.ts';
+import { SAMPLE_TOOLS } from '#harness/checks/support/requests.ts';
 import { toViolations } from './violations.ts';
 
 const DIST = new URL('../../../dist/cli/', import.meta.url);
@@ -78,5 +79,37 @@ describe('a precompiled validator serves only the spec it was compiled from', ()
     // Beside the sources there is no precompiled module: the fallback a missing one takes.
     const judge = validatorFor(markBundled(structuredClone(spec), 'digest-a'), 'usage');
     expect(bodies.map((b) => judge(b))).toEqual(compiled);
+  });
+});
+
+describe('schemas of the harness\'s own (the parameters of the tools it offers), precompiled by content', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-precompiled-own-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const at = pathToFileURL(`${dir}/`);
+  const weather = SAMPLE_TOOLS[0]!.function.parameters;
+  const args: unknown[] = [{ city: 'Paris', unit: 'c' }, { city: 'Paris' }, { city: 3, unit: 'k' }, {}, 'Paris', null];
+  const judged = (validate: ValidateFunction) => args.map((a) => (validate(a) ? [] : toViolations(validate.errors)));
+  const compiled = judged(createAjv({ ownSchemas: true }).compile(weather));
+
+  test('the module written for a schema is found by its content, and judges as one compiled now', () => {
+    expect(writeOwnSchemas([weather], at)).toBe(1);
+    const validate = loadPrecompiledOwn(at, structuredClone(weather));
+    expect(validate).toBeTypeOf('function');
+    expect(judged(validate!)).toEqual(compiled);
+    expect(compiled.filter((v) => v.length > 0)).toHaveLength(5);
+  });
+
+  test('a schema changed by a byte is another file: none is found, and ownValidator compiles it', () => {
+    const changed = { ...weather, required: ['city'] };
+    expect(ownSchemaFile(changed)).not.toBe(ownSchemaFile(weather));
+    expect(loadPrecompiledOwn(at, changed)).toBeUndefined();
+    expect(ownValidator(changed)({ city: 'Paris' })).toBe(true);
+    expect(ownValidator(changed)({})).toBe(false);
+  });
+});
+
+describe.skipIf(stale !== undefined)(`the tool parameters the build precompiled${stale ? ` (skipped: ${stale})` : ''}`, () => {
+  test('every tool the checks offer has its module beside the bundle', () => {
+    for (const tool of SAMPLE_TOOLS) expect(loadPrecompiledOwn(DIST, tool.function.parameters), tool.function.name).toBeTypeOf('function');
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -31,4 +32,18 @@ export function loadPrecompiled(dir: URL, specDigest: string | undefined, object
   if (!existsSync(file)) return undefined;
   const validate = createRequire(file)(file) as ValidateFunction & Record<typeof SPEC_DIGEST_EXPORT, unknown>;
   return validate[SPEC_DIGEST_EXPORT] === specDigest ? validate : undefined;
+}
+
+/**
+ * The file a schema of the harness's own (a tool's parameters it offers) is written to: named by its
+ * content, so a schema changed in the sources is simply not found, and compiled.
+ */
+export function ownSchemaFile(schema: unknown): string {
+  return `validator-own-${createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 16)}.cjs`;
+}
+
+/** The validator the build wrote in `dir` for this schema of the harness's own; undefined: compile it. */
+export function loadPrecompiledOwn(dir: URL, schema: unknown): ValidateFunction | undefined {
+  const file = fileURLToPath(new URL(ownSchemaFile(schema), dir));
+  return existsSync(file) ? (createRequire(file)(file) as ValidateFunction) : undefined;
 }

@@ -4,7 +4,7 @@ import { bundledDigest } from '#harness/spec/specCache.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { deriveObjectSchema, schemaId, type DeriveOptions } from '#harness/derive/schemas/index.ts';
 import { createAjv } from './createAjv.ts';
-import { loadPrecompiled } from './precompiled.ts';
+import { loadPrecompiled, loadPrecompiledOwn } from './precompiled.ts';
 import { toViolations, type Violation } from './violations.ts';
 
 export type Judge = (body: unknown) => Violation[];
@@ -39,4 +39,23 @@ export function validatorFor(spec: Spec, objectName: string, options: DeriveOpti
   }
   const fn = validate;
   return (body) => (fn(body) ? [] : toViolations(fn.errors));
+}
+
+/** One ajv for the schemas of the harness's own that the build did not precompile (made at the first). */
+let ownAjv: Ajv2020 | undefined;
+const ownValidators = new Map<string, ValidateFunction>();
+
+/**
+ * A validator for a schema of the harness's own (the parameters of a tool it offers): the build's,
+ * written by content (writeOwnSchemas), else compiled once per content. Not checked against the
+ * draft's meta-schema: it is ours, and compiling that costs 30 ms the first time.
+ */
+export function ownValidator(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = ownValidators.get(key);
+  if (!validate) {
+    validate = loadPrecompiledOwn(BESIDE, schema) ?? (ownAjv ??= createAjv({ ownSchemas: true })).compile(schema);
+    ownValidators.set(key, validate);
+  }
+  return validate;
 }

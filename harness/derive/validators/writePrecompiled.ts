@@ -3,7 +3,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { deriveObjectSchema, type DeriveOptions } from '#harness/derive/schemas/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { createAjv } from './createAjv.ts';
-import { precompiledFile, SPEC_DIGEST_EXPORT } from './precompiled.ts';
+import { ownSchemaFile, precompiledFile, SPEC_DIGEST_EXPORT } from './precompiled.ts';
 
 /** ajv's standalone module is CommonJS with a default export: under NodeNext the function sits one level down. */
 type ToCode = (ajv: unknown, validate: unknown) => string;
@@ -28,4 +28,13 @@ export function writePrecompiled(spec: Spec, specDigest: string, dir: URL, objec
     }
   }
   return written;
+}
+
+/** Compiles schemas of the harness's own (ownValidator, registry.ts) and writes them into `dir`, named by content; returns how many. */
+export function writeOwnSchemas(schemas: readonly object[], dir: URL): number {
+  for (const schema of schemas) {
+    const ajv = createAjv({ source: true, ownSchemas: true });
+    writeFileSync(new URL(ownSchemaFile(schema), dir), `${toCode(ajv, ajv.compile(schema))}\n`);
+  }
+  return schemas.length;
 }
