@@ -17,7 +17,7 @@ rmSync(join(root, DIST_STAMP), { force: true });
 const result = await build({
   absWorkingDir: root,
   // writeSpecCache runs once, below: the shipped spec loaded by the bundled loader (spec/specCache.ts).
-  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts'],
+  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts', 'harness/derive/arbitraries/writeFeasibility.ts'],
   outdir,
   // Every file directly in dist/cli/, two levels below the root as harness/<layer>/ is: modules
   // that find spec/, reports/*.schema.json, fixtures/fixture.schema.json or package.json at
@@ -50,6 +50,8 @@ for (const name of readdirSync(outdir)) {
 execFileSync(process.execPath, [join(outdir, 'writeSpecCache.js')], { stdio: 'inherit' });
 // And its validators, as standalone code (harness/derive/validators/writeValidators.ts).
 execFileSync(process.execPath, [join(outdir, 'writeValidators.js')], { stdio: 'inherit' });
+// And which breaks each model's invalid requests can be drawn with (harness/derive/arbitraries/breakFeasibility.ts).
+execFileSync(process.execPath, [join(outdir, 'writeFeasibility.js')], { stdio: 'inherit' });
 // Our own sources only: what the bundle holds, and what bin/ compares before running it.
 const inputs = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('harness/')).sort();
 writeFileSync(join(root, DIST_STAMP), `${JSON.stringify({ digest: digestOf(root, inputs), inputs }, null, 2)}\n`);

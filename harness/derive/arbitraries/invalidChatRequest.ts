@@ -8,6 +8,7 @@ import { resolveConstraints, type ChatRequestConstraints } from './_internals/he
 import { refusingRules } from './_internals/helpers/refusingRules.ts';
 import { BASE, fieldLinks, requestFields, type Operation } from './_internals/helpers/specReading.ts';
 import { chatRequest, type ChatRequestBody } from './chatRequest.ts';
+import { cachedFeasibility, feasibilityKey } from './breakFeasibility.ts';
 
 export type { BrokenKind } from './_internals/builders/breaks.ts';
 
@@ -50,6 +51,33 @@ const FEASIBILITY_SAMPLES = 10;
  */
 export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstraints): Arbitrary<InvalidChatRequest> {
   const opts = resolveConstraints(spec, constraints, 'invalidChatRequest');
+  const breaks = breaksOf(spec, constraints, opts);
+  const drawable = cachedFeasibility(spec, opts, breaks.length) ?? breaks.map((b) => b.drawable());
+  const kinds = KINDS.map((k) => ({ kind: k, arbs: breaks.filter((b, i) => b.kind === k && drawable[i]).map((b) => b.arbitrary!) })).filter((x) => x.arbs.length > 0);
+  if (kinds.length === 0) throw new Error('invalidChatRequest: the spec gives no way to break a chat request');
+  // Bounds are the most numerous rules of the spec: drawn twice as often, so a default live run of
+  // few samples still probes them.
+  return fc.oneof(...kinds.map((x) => ({ arbitrary: fc.oneof(...x.arbs), weight: x.kind === 'bound' ? 2 : 1 })));
+}
+
+/**
+ * Whether each break of the model's chat request (in the arbitrary's order) can be drawn alone:
+ * what the build writes beside the bundle for the shipped spec (breakFeasibility.ts), and the test
+ * holds to what invalidChatRequest computes.
+ */
+export function breakFeasibility(spec: Spec, constraints: ChatRequestConstraints): { key: string; drawable: boolean[] } {
+  const opts = resolveConstraints(spec, constraints, 'breakFeasibility');
+  return { key: feasibilityKey(opts), drawable: breaksOf(spec, constraints, opts).map((b) => b.drawable()) };
+}
+
+/** One break of the request: its requests breaking it alone (none when a value it needs cannot be made), and whether one can be drawn. */
+interface Break {
+  kind: BrokenKind;
+  arbitrary: Arbitrary<InvalidChatRequest> | undefined;
+  drawable(): boolean;
+}
+
+function breaksOf(spec: Spec, constraints: ChatRequestConstraints, opts: ReturnType<typeof resolveConstraints>): Break[] {
   const base = chatRequest(spec, constraints);
   const defs = breakDefs(spec, opts);
   const values = fieldValues(spec, opts);
@@ -57,7 +85,8 @@ export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstrain
   const order = Object.keys(requestFields(spec));
   const site = { model: opts.model, base: BASE };
 
-  const arbitraryOf = (def: BreakDef): Arbitrary<InvalidChatRequest> | undefined => {
+  const breakOf = (kind: BrokenKind, def: BreakDef): Break => {
+    const none: Break = { kind, arbitrary: undefined, drawable: () => false };
     // Valid values the break may have to supply: parents of nested fields, fields a broken one needs.
     const written = new Set(def.templates.map(topOf));
     const parents = def.templates.filter((t) => t !== topOf(t)).map(topOf);
@@ -65,7 +94,7 @@ export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstrain
     const support: Record<string, Arbitrary<unknown>> = {};
     for (const t of new Set([...parents, ...needed])) {
       const v = values.get(t);
-      if (!v) return undefined;
+      if (!v) return none;
       support[t] = v.arb;
     }
     const candidates = fc
@@ -79,15 +108,10 @@ export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstrain
       const ids = refusingRules(spec, x.request, site).map((r) => r.id);
       return x.broken.kind === 'rule' ? ids.length === 1 && ids[0] === x.broken.ruleId : ids.every((id) => id === x.broken.ruleId);
     };
-    if (!canDraw(candidates, alone, FEASIBILITY_SAMPLES)) return undefined;
-    return candidates.filter(alone);
+    return { kind, arbitrary: candidates.filter(alone), drawable: () => canDraw(candidates, alone, FEASIBILITY_SAMPLES) };
   };
 
-  const kinds = KINDS.map((k) => ({ kind: k, arbs: defs[k].map(arbitraryOf).filter((a): a is Arbitrary<InvalidChatRequest> => a !== undefined) })).filter((x) => x.arbs.length > 0);
-  if (kinds.length === 0) throw new Error('invalidChatRequest: the spec gives no way to break a chat request');
-  // Bounds are the most numerous rules of the spec: drawn twice as often, so a default live run of
-  // few samples still probes them.
-  return fc.oneof(...kinds.map((x) => ({ arbitrary: fc.oneof(...x.arbs), weight: x.kind === 'bound' ? 2 : 1 })));
+  return KINDS.flatMap((kind) => defs[kind].map((def) => breakOf(kind, def)));
 }
 
 /**
