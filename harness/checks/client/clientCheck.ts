@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { clientBundleFile } from '../../../bin/dist.js';
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
@@ -26,13 +29,25 @@ export function loaderOf<M>(name: string, load: () => Promise<[M, { VERSION: str
 
 const requireFromHere = createRequire(import.meta.url);
 
+/** Where the build copies the default clients: beside this module, once bundled (none beside the sources). */
+const BESIDE = new URL('./', import.meta.url);
+
 /**
- * A client's CommonJS build and its version module. The publisher compiles both builds from one
- * source, so the client judged is the same; Node 20's ESM loader pays per file, and the anthropic
- * client's ESM build is 248 of them: its CommonJS build loads in half the time, on every default run.
- * A client that is not installed throws here, which loaderOf turns into a skip.
+ * A client and its version, as installed: the package's CommonJS build (the publisher compiles both
+ * builds from one source; Node 20's ESM loader pays per file, and the anthropic client's ESM build
+ * is 248 of them), or the build's one-file copy of it when that is of the installed version, which
+ * loads in a third of the time again. A client that is not installed throws here (its version
+ * module is asked first, whatever the copy), which loaderOf turns into a skip.
  */
-export const requiredClient = async <M>(name: string): Promise<[M, { VERSION: string }]> => [requireFromHere(name) as M, requireFromHere(`${name}/version`) as { VERSION: string }];
+export async function requiredClient<M>(name: string, dir: URL = BESIDE): Promise<[M, { VERSION: string }]> {
+  const installed = requireFromHere(`${name}/version`) as { VERSION: string };
+  const copy = fileURLToPath(new URL(clientBundleFile(name), dir));
+  if (existsSync(copy)) {
+    const bundled = createRequire(copy)(copy) as { client: M; VERSION: string };
+    if (bundled.VERSION === installed.VERSION) return [bundled.client, installed];
+  }
+  return [requireFromHere(name) as M, installed];
+}
 
 /**
  * How every replayed client is made, whatever the SDK: a key and a host that reach nothing (its
