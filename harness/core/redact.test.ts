@@ -25,6 +25,15 @@ describe('redaction', () => {
   test('removes a secret from every string of a value, keys included', () => {
     expect(JSON.stringify(redactValue({ [KEY]: [`x${KEY}`], n: 1 }, [KEY]))).not.toContain(KEY);
   });
+  test('a value holding no secret is handed back as it is; one holding a secret is a redacted copy, the original untouched', () => {
+    const clean = { a: ['x'], n: 1 };
+    expect(redactValue(clean, [KEY])).toBe(clean);
+    const dirty = { a: [`x${KEY}`] };
+    const redacted = redactValue(dirty, [KEY]);
+    expect(redacted).not.toBe(dirty);
+    expect(redacted).toEqual({ a: [`x${REDACTED}`] });
+    expect(dirty.a[0]).toBe(`x${KEY}`);
+  });
   test('replaces credential headers whatever their case, and secrets in others', () => {
     expect(redactHeaders({ Authorization: `Bearer ${KEY}`, 'X-Api-Key': KEY, 'x-echo': KEY, accept: 'json' }, [KEY])).toEqual({
       Authorization: `Bearer ${REDACTED}`,

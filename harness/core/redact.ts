@@ -43,10 +43,15 @@ function formsOf(secret: string): string[] {
   return sorted;
 }
 
-/** A deep copy of a JSON-able value with every secret redacted from every string (keys included). */
+/**
+ * A JSON-able value with every secret redacted from every string (keys included): a copy when one
+ * was found, the value itself when none was (the common case, and a run's every result).
+ */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
-  return JSON.parse(redactText(JSON.stringify(value) ?? 'null', secrets)) as T;
+  const text = JSON.stringify(value) ?? 'null';
+  const redacted = redactText(text, secrets);
+  return redacted === text ? value : (JSON.parse(redacted) as T);
 }
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'proxy-authorization', 'cookie', 'set-cookie']);

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { Agent } from './undiciAgent.ts';
 import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
-import { redactHeaders, redactText, redactValue } from '#harness/core/redact.ts';
+import { redactHeaders, redactText } from '#harness/core/redact.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { BodyPump } from './bodyPump.ts';
@@ -204,7 +204,7 @@ function prepare(req: SendRequest, secrets: readonly string[]): { payload: strin
   const recorded: RecordedRequest = { method: req.method, url: redactText(req.url, secrets), headers: redactHeaders(headers, secrets) };
   // Recorded from the bytes sent: a deep copy, so a caller changing its object later changes no evidence.
   if (req.rawBody !== undefined) recorded.rawBody = redactText(req.rawBody, secrets);
-  else if (payload !== undefined) recorded.body = redactValue(JSON.parse(payload) as unknown, secrets);
+  else if (payload !== undefined) recorded.body = JSON.parse(redactText(payload, secrets)) as unknown;
   return { payload, headers, recorded };
 }
 

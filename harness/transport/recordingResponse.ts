@@ -1,6 +1,6 @@
 import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Exchange, RecordedEvent, RecordedResponse } from '#harness/core/exchange.ts';
-import { redactText, redactValue } from '#harness/core/redact.ts';
+import { redactText } from '#harness/core/redact.ts';
 import { SseFold } from '#harness/core/sseFold.ts';
 import { firstBadUtf8 } from '#harness/core/utf8.ts';
 import type { BodyPump } from './bodyPump.ts';
@@ -140,7 +140,8 @@ export class RecordingResponse implements SendResult {
         parsed = undefined;
       }
     }
-    if (parsed !== undefined) response.body = redactValue(parsed.value, this.#init.secrets);
+    // The record's own copy, parsed from the redacted text: the check reads (and may change) `parsed.value`.
+    if (parsed !== undefined) response.body = JSON.parse(this.#redact(text)) as unknown;
     else response.text = this.#redact(text);
     if (kept.truncated) response.truncated = true;
     this.#recordDuration();
