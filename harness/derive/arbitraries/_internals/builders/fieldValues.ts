@@ -110,8 +110,31 @@ function objectValue(spec: Spec, fields: Record<string, TypeExpr>, opts: FieldOp
  * one (see validValue) are absent and never generated. `tool_choice` is not here: it only goes with
  * `tools` and names one of them, so toolsWithChoice builds the two together.
  */
-export function fieldValues(spec: Spec, opts: FieldOptions): Map<string, { arb: Arbitrary<unknown>; required: boolean }> {
-  const out = new Map<string, { arb: Arbitrary<unknown>; required: boolean }>();
+export function fieldValues(spec: Spec, opts: FieldOptions): ReadonlyMap<string, FieldValue> {
+  let bySpec = made.get(spec);
+  if (!bySpec) {
+    bySpec = new Map();
+    made.set(spec, bySpec);
+  }
+  const key = JSON.stringify([opts.model, opts.sentAs, opts.maxTokens.min, opts.maxTokens.max]);
+  let values = bySpec.get(key);
+  if (!values) {
+    values = build(spec, opts);
+    bySpec.set(key, values);
+  }
+  return values;
+}
+
+type FieldValue = { arb: Arbitrary<unknown>; required: boolean };
+
+/**
+ * Made once per spec and options: the valid request, the invalid one and the coverage classes all
+ * ask for them (an arbitrary holds no state between draws, so sharing one changes no value drawn).
+ */
+const made = new WeakMap<Spec, Map<string, ReadonlyMap<string, FieldValue>>>();
+
+function build(spec: Spec, opts: FieldOptions): ReadonlyMap<string, FieldValue> {
+  const out = new Map<string, FieldValue>();
   for (const [name, expr] of Object.entries(requestFields(spec))) {
     let arb: Arbitrary<unknown> | undefined;
     const streaming = nonStreaming(spec, name, expr);

@@ -9,10 +9,18 @@ export interface Site {
   base: string;
 }
 
+/** Each dotted path as keys, an index where a key is one: the rules name a few paths, read for every request drawn. */
+const PATHS = new Map<string, (string | number)[]>();
+
 export function getPath(body: unknown, dotted: string): unknown {
+  let keys = PATHS.get(dotted);
+  if (!keys) {
+    keys = dotted.split('.').map((key) => (/^[0-9]+$/.test(key) ? Number(key) : key));
+    PATHS.set(dotted, keys);
+  }
   let v = body;
-  for (const key of dotted.split('.')) {
-    if (Array.isArray(v) && /^[0-9]+$/.test(key)) v = v[Number(key)];
+  for (const key of keys) {
+    if (typeof key === 'number') v = Array.isArray(v) ? v[key] : isRecord(v) ? v[String(key)] : undefined;
     else v = isRecord(v) ? v[key] : undefined;
   }
   return v;
@@ -20,7 +28,6 @@ export function getPath(body: unknown, dotted: string): unknown {
 
 /** JSON null reads as absent, as clients that serialise unset fields write them. */
 const isPresent = (v: unknown) => v !== undefined && v !== null;
-
 
 /**
  * Whether a condition holds for a body at a site. Conditions the body cannot decide (a wrong type,
@@ -58,10 +65,25 @@ export function conditionHolds(spec: Spec, c: Condition, body: JsonObject, site:
  * what the spec says the service refuses this request for. Empty for a valid request.
  */
 export function refusingRules(spec: Spec, body: JsonObject, site: Site, endpoint = ENDPOINT): Rule[] {
-  const kind = spec.models[site.model]?.kind;
-  return spec.rules.filter((r) => {
-    if (r.endpoint !== endpoint || r.strength !== 'must' || !isRefusal(r)) return false;
-    if (r.applies_to_models?.kind !== undefined && r.applies_to_models.kind !== kind) return false;
-    return [r.when, ...(r.also_when ?? [])].some((set) => set.every((c) => conditionHolds(spec, c, body, site)));
-  });
+  return refusalRulesOf(spec, endpoint, spec.models[site.model]?.kind).filter(({ sets }) => sets.some((set) => set.every((c) => conditionHolds(spec, c, body, site)))).map(({ rule }) => rule);
+}
+
+/** The rules refusingRules weighs for an endpoint and a kind of model, each with its condition sets: found once per spec, asked for every request drawn. */
+const weighed = new WeakMap<Spec, Map<string, { rule: Rule; sets: Condition[][] }[]>>();
+
+function refusalRulesOf(spec: Spec, endpoint: string, kind: string | undefined): { rule: Rule; sets: Condition[][] }[] {
+  let bySpec = weighed.get(spec);
+  if (!bySpec) {
+    bySpec = new Map();
+    weighed.set(spec, bySpec);
+  }
+  const key = `${endpoint}\0${kind ?? ''}`;
+  let rules = bySpec.get(key);
+  if (!rules) {
+    rules = spec.rules
+      .filter((r) => r.endpoint === endpoint && r.strength === 'must' && isRefusal(r) && (r.applies_to_models?.kind === undefined || r.applies_to_models.kind === kind))
+      .map((rule) => ({ rule, sets: [rule.when, ...(rule.also_when ?? [])] }));
+    bySpec.set(key, rules);
+  }
+  return rules;
 }
