@@ -10,12 +10,6 @@ export const DIST_ENTRY = 'dist/cli/main.js';
 export const DIST_STAMP = 'dist/stamp.json';
 
 /**
- * The one-file copy of a pinned client the build makes beside the bundle (scripts/build.mjs), which
- * the client checks load when its version is the installed one (checks/client/clientCheck.ts).
- */
-export const clientBundleFile = (name) => `client-${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
-
-/**
  * One digest of the sources a bundle was built from: paths and contents, not mtimes, so a
  * checkout, a copy or an install (whose mtimes say nothing) compares right. About 5 ms for the
  * CLI's ~220 modules.

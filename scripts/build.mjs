@@ -7,7 +7,7 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { clientBundleFile, DIST_ENTRY, DIST_STAMP, digestOf } from '../bin/dist.js';
+import { DIST_ENTRY, DIST_STAMP, digestOf } from '../bin/dist.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outdir = join(root, dirname(DIST_ENTRY));
@@ -17,7 +17,7 @@ rmSync(join(root, DIST_STAMP), { force: true });
 const result = await build({
   absWorkingDir: root,
   // writeSpecCache runs once, below: the shipped spec loaded by the bundled loader (spec/specCache.ts).
-  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts', 'harness/derive/arbitraries/writeFeasibility.ts'],
+  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts', 'harness/derive/arbitraries/writeFeasibility.ts', 'harness/checks/writeToolValidators.ts', 'harness/checks/client/writeClientCopies.ts'],
   outdir,
   // Every file directly in dist/cli/, two levels below the root as harness/<layer>/ is: modules
   // that find spec/, reports/*.schema.json, fixtures/fixture.schema.json or package.json at
@@ -52,31 +52,12 @@ execFileSync(process.execPath, [join(outdir, 'writeSpecCache.js')], { stdio: 'in
 execFileSync(process.execPath, [join(outdir, 'writeValidators.js')], { stdio: 'inherit' });
 // And which breaks each model's invalid requests can be drawn with (harness/derive/arbitraries/breakFeasibility.ts).
 execFileSync(process.execPath, [join(outdir, 'writeFeasibility.js')], { stdio: 'inherit' });
-// The default clients, each as one file with its version: the client checks load it when that is
-// the installed version (checks/client/clientCheck.ts), in a third of the time the package's ~250
-// files take. The package in node_modules stays the truth: not installed, no client; another version,
-// that one. A client that is missing or will not bundle is simply not copied.
-for (const name of ['openai', '@anthropic-ai/sdk']) {
-  try {
-    await build({
-      absWorkingDir: root,
-      stdin: { contents: `module.exports = { client: require(${JSON.stringify(name)}), VERSION: require(${JSON.stringify(`${name}/version`)}).VERSION };`, resolveDir: root, loader: 'js' },
-      outfile: join(outdir, clientBundleFile(name)),
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      // Names kept: a client's errors are judged by their class name.
-      keepNames: true,
-      minifyWhitespace: true,
-      logLevel: 'silent',
-    });
-  } catch (err) {
-    console.log(`build: ${name} not copied beside the bundle (${String(err?.message ?? err).split('\n')[0]}): the client checks load it from node_modules`);
-  }
-}
-// Our own sources only (bin/dist.js's names of dist's files too): what the bundle holds, and what bin/ compares before running it.
-const inputs = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('harness/') || f.startsWith('bin/')).sort();
+// And the parameters of the tools the requests offer, as validators (harness/checks/writeToolValidators.ts).
+execFileSync(process.execPath, [join(outdir, 'writeToolValidators.js')], { stdio: 'inherit' });
+// And the default clients, one file each (harness/checks/client/writeClientCopies.ts).
+execFileSync(process.execPath, [join(outdir, 'writeClientCopies.js')], { stdio: 'inherit' });
+// Our own sources only: what the bundle holds, and what bin/ compares before running it.
+const inputs = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('harness/')).sort();
 writeFileSync(join(root, DIST_STAMP), `${JSON.stringify({ digest: digestOf(root, inputs), inputs }, null, 2)}\n`);
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 console.log(`build: ${inputs.length} modules -> ${outputs.size} files in ${relative(root, outdir)}/ (${(bytes / 1024).toFixed(0)} KiB)`);

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { clientBundleFile } from '../../../bin/dist.js';
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
@@ -32,6 +31,9 @@ const requireFromHere = createRequire(import.meta.url);
 /** Where the build copies the default clients: beside this module, once bundled (none beside the sources). */
 const BESIDE = new URL('./', import.meta.url);
 
+/** The one-file copy of a client the build writes beside the bundle (writeClientCopies.ts). */
+export const clientCopyFile = (name: string): string => `client-${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
+
 /**
  * A client and its version, as installed: the package's CommonJS build (the publisher compiles both
  * builds from one source; Node 20's ESM loader pays per file, and the anthropic client's ESM build
@@ -41,7 +43,7 @@ const BESIDE = new URL('./', import.meta.url);
  */
 export async function requiredClient<M>(name: string, dir: URL = BESIDE): Promise<[M, { VERSION: string }]> {
   const installed = requireFromHere(`${name}/version`) as { VERSION: string };
-  const copy = fileURLToPath(new URL(clientBundleFile(name), dir));
+  const copy = fileURLToPath(new URL(clientCopyFile(name), dir));
   if (existsSync(copy)) {
     const bundled = createRequire(copy)(copy) as { client: M; VERSION: string };
     if (bundled.VERSION === installed.VERSION) return [bundled.client, installed];

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { clientBundleFile } from '../../../bin/dist.js';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { main } from '#harness/cli/main.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { staleDist } from '#harness/testing/freshDist.ts';
-import { requiredClient } from './clientCheck.ts';
+import { clientCopyFile, requiredClient } from './clientCheck.ts';
 
 const installed = (name: string) => (createRequire(import.meta.url)(`${name}/version`) as { VERSION: string }).VERSION;
 
@@ -17,11 +16,11 @@ describe('requiredClient: the build\'s one-file copy of a client serves only the
   const dir = mkdtempSync(join(tmpdir(), 'svc-client-copy-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const at = pathToFileURL(`${dir}/`);
-  const copy = (version: string) => writeFileSync(join(dir, clientBundleFile('openai')), `module.exports = { client: { copy: true }, VERSION: ${JSON.stringify(version)} };\n`);
+  const copy = (version: string) => writeFileSync(join(dir, clientCopyFile('openai')), `module.exports = { client: { copy: true }, VERSION: ${JSON.stringify(version)} };\n`);
 
   test('a copy of the installed version is the client loaded, with that version', async () => {
     copy(installed('openai'));
-    delete createRequire(import.meta.url).cache[join(dir, clientBundleFile('openai'))];
+    delete createRequire(import.meta.url).cache[join(dir, clientCopyFile('openai'))];
     const [client, { VERSION }] = await requiredClient<{ copy?: true }>('openai', at);
     expect(client.copy).toBe(true);
     expect(VERSION).toBe(installed('openai'));
@@ -30,7 +29,7 @@ describe('requiredClient: the build\'s one-file copy of a client serves only the
   test('a copy of another version, or none, is passed over: the package in node_modules is the client', async () => {
     const other = mkdtempSync(join(tmpdir(), 'svc-client-copy-other-'));
     try {
-      writeFileSync(join(other, clientBundleFile('openai')), 'module.exports = { client: { copy: true }, VERSION: "0.0.1" };\n');
+      writeFileSync(join(other, clientCopyFile('openai')), 'module.exports = { client: { copy: true }, VERSION: "0.0.1" };\n');
       for (const where of [pathToFileURL(`${other}/`), pathToFileURL(`${tmpdir()}/svc-no-such-dir/`)]) {
         const [client, { VERSION }] = await requiredClient<{ copy?: true; default?: unknown }>('openai', where);
         expect(client.copy).toBeUndefined();
@@ -43,7 +42,7 @@ describe('requiredClient: the build\'s one-file copy of a client serves only the
   });
 
   test('a client that is not installed is missing, whatever copy lies beside: its version is asked of node_modules first', async () => {
-    writeFileSync(join(dir, clientBundleFile('svc-no-such-client')), 'module.exports = { client: {}, VERSION: "1.0.0" };\n');
+    writeFileSync(join(dir, clientCopyFile('svc-no-such-client')), 'module.exports = { client: {}, VERSION: "1.0.0" };\n');
     await expect(requiredClient('svc-no-such-client', at)).rejects.toThrow(/svc-no-such-client/);
   });
 });
@@ -53,7 +52,7 @@ const DIST = new URL('../../../dist/cli/', import.meta.url);
 
 describe.skipIf(stale !== undefined)(`the bundle's copies of the default clients${stale ? ` (skipped: ${stale})` : ''}`, () => {
   test.each(['openai', '@anthropic-ai/sdk'])('%s is copied, of the version installed', (name) => {
-    const copied = createRequire(import.meta.url)(new URL(clientBundleFile(name), DIST).pathname) as { VERSION: string };
+    const copied = createRequire(import.meta.url)(new URL(clientCopyFile(name), DIST).pathname) as { VERSION: string };
     expect(copied.VERSION).toBe(installed(name));
   });
 
@@ -65,7 +64,7 @@ describe.skipIf(stale !== undefined)(`the bundle's copies of the default clients
       const bundled = (await import(new URL('main.js', DIST).href)) as { main: typeof main };
       await bundled.main(args('bundle'), captureIO());
       const loaded = Object.keys(createRequire(import.meta.url).cache);
-      for (const name of ['openai', '@anthropic-ai/sdk']) expect(loaded.some((f) => f.endsWith(clientBundleFile(name))), name).toBe(true);
+      for (const name of ['openai', '@anthropic-ai/sdk']) expect(loaded.some((f) => f.endsWith(clientCopyFile(name))), name).toBe(true);
       await main(args('sources'), captureIO());
       const said = (json: string) =>
         (JSON.parse(readFileSync(join(dir, `${json}.json`), 'utf8')) as { records: { results: CheckResult[] }[] }).records

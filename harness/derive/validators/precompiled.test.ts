@@ -15,6 +15,7 @@ import { loadPrecompiled, loadPrecompiledOwn, ownSchemaFile, precompiledFile } f
 import { writeOwnSchemas, writePrecompiled } from './writePrecompiled.ts';
 import { ownValidator, validatorFor } from './registry.ts';
 import { SAMPLE_TOOLS } from '#harness/checks/support/requests.ts';
+import { DRAWN_TOOLS } from '#harness/derive/arbitraries/index.ts';
 import { toViolations } from './violations.ts';
 
 const DIST = new URL('../../../dist/cli/', import.meta.url);
@@ -109,7 +110,7 @@ describe('schemas of the harness\'s own (the parameters of the tools it offers),
 });
 
 describe.skipIf(stale !== undefined)(`the tool parameters the build precompiled${stale ? ` (skipped: ${stale})` : ''}`, () => {
-  test('every tool the checks offer has its module beside the bundle', () => {
-    for (const tool of SAMPLE_TOOLS) expect(loadPrecompiledOwn(DIST, tool.function.parameters), tool.function.name).toBeTypeOf('function');
+  test('every tool a request offers (the checks\' and the drawn ones) has its module beside the bundle', () => {
+    for (const tool of [...SAMPLE_TOOLS, ...DRAWN_TOOLS]) expect(loadPrecompiledOwn(DIST, (tool.function as { parameters: object }).parameters), JSON.stringify(tool)).toBeTypeOf('function');
   });
 });
