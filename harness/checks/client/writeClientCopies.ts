@@ -1,11 +1,12 @@
 // Run by the build (scripts/build.mjs) from the bundle it just made: each default client as one file
-// beside the bundle, with its version (clientCopyFile), which requiredClient loads when that is the
+// beside the bundle, with its version (clientCopyFile) and its V8 code cache (core/codeCache.ts), which requiredClient loads when that is the
 // installed version, in a third of the time the package's ~250 files take. The package in
 // node_modules stays the truth: not installed, no client; another version, that one. A client that
 // is missing or will not bundle is simply not copied.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { clientCopyFile } from './clientCheck.ts';
+import { loadWithCodeCache } from '#harness/core/codeCache.ts';
+import { clientCopyFile, REPLAYED_CLIENT, type ClientCopy } from './clientCheck.ts';
 import { CLIENTS, DEFAULT_CLIENTS } from './index.ts';
 
 const beside = new URL('./', import.meta.url);
@@ -24,6 +25,12 @@ for (const { name, package: pkg } of CLIENTS.filter((c) => DEFAULT_CLIENTS.inclu
       minifyWhitespace: true,
       logLevel: 'silent',
     });
+    // Its code cache, written once the client was made (as a check makes one), so what that compiles is in it.
+    const file = fileURLToPath(new URL(clientCopyFile(pkg), beside));
+    const loaded = loadWithCodeCache(file);
+    const { client } = loaded.exports as ClientCopy<{ default: new (options: object) => unknown }>;
+    new client.default({ ...REPLAYED_CLIENT, fetch: async () => new Response('{}') });
+    loaded.writeCache();
     copied.push(name);
   } catch (err) {
     console.log(`build: the ${name} client is not copied beside the bundle (${String((err as Error).message ?? err).split('\n')[0]}): its checks load it from node_modules`);
