@@ -17,7 +17,7 @@ rmSync(join(root, DIST_STAMP), { force: true });
 const result = await build({
   absWorkingDir: root,
   // writeSpecCache runs once, below: the shipped spec loaded by the bundled loader (spec/specCache.ts).
-  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts', 'harness/derive/arbitraries/writeFeasibility.ts', 'harness/checks/writeToolValidators.ts', 'harness/checks/client/writeClientCopies.ts'],
+  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts', 'harness/derive/arbitraries/writeFeasibility.ts', 'harness/checks/writeCheckFacts.ts', 'harness/checks/client/writeClientCopies.ts'],
   outdir,
   // Every file directly in dist/cli/, two levels below the root as harness/<layer>/ is: modules
   // that find spec/, reports/*.schema.json, fixtures/fixture.schema.json or package.json at
@@ -52,8 +52,8 @@ execFileSync(process.execPath, [join(outdir, 'writeSpecCache.js')], { stdio: 'in
 execFileSync(process.execPath, [join(outdir, 'writeValidators.js')], { stdio: 'inherit' });
 // And which breaks each model's invalid requests can be drawn with (harness/derive/arbitraries/breakFeasibility.ts).
 execFileSync(process.execPath, [join(outdir, 'writeFeasibility.js')], { stdio: 'inherit' });
-// And the parameters of the tools the requests offer, as validators (harness/checks/writeToolValidators.ts).
-execFileSync(process.execPath, [join(outdir, 'writeToolValidators.js')], { stdio: 'inherit' });
+// And what the checks are made from: the tools' parameters as validators, the objects' schema facts (harness/checks/writeCheckFacts.ts).
+execFileSync(process.execPath, [join(outdir, 'writeCheckFacts.js')], { stdio: 'inherit' });
 // And the default clients, one file each (harness/checks/client/writeClientCopies.ts).
 execFileSync(process.execPath, [join(outdir, 'writeClientCopies.js')], { stdio: 'inherit' });
 // Our own sources only: what the bundle holds, and what bin/ compares before running it.

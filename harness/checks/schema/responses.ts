@@ -1,7 +1,6 @@
 import type { Basis, Spec, Strength } from '#harness/spec/model.ts';
 import type { Level, Violation } from '#harness/derive/validators/index.ts';
 import type { Failure } from '#harness/core/outcome.ts';
-import { deriveObjectSchema } from '#harness/derive/schemas/index.ts';
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { currentModels, defaultModelOnly, defineCheck, fimModels, messagesModels, severityOf, type Check } from '../define.ts';
 import { chat, chatBody, fim, messagesRequest } from '../support/requests.ts';
@@ -12,6 +11,7 @@ import { ownedBy, SCHEMA_SUBJECTS, type ShapedObject } from '../support/handoff.
 import { plainCompletion, sample, streamedWithUsage } from '../support/samples.ts';
 import { brokeOff, MAX_SAMPLES, type ReadStream } from '../support/stream.ts';
 import type { Model } from '#harness/spec/model.ts';
+import { schemaFactsOf } from './schemaFacts.ts';
 
 /**
  * How to obtain bodies of one response object from the target: the bodies themselves, or a stream
@@ -87,29 +87,6 @@ const LEVELS: { level: 'must' | 'should' | 'unspecified' | 'strict'; expectation
   { level: 'strict', expectation: 'has-no-unlisted-fields', strength: 'should', basis: 'unspecified', title: 'carries only fields the description lists (strict profile)' },
 ];
 
-const CONSTRAINTS = new Set(['type', 'enum', 'const', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'pattern', 'required', 'not', 'contentMediaType']);
-
-/** Levels (x-strength) at which an object's derived schema constrains anything; must and strict always. */
-function levelsWithConstraints(spec: Spec, object: string): Set<string> {
-  const found = new Set<string>(['must', 'strict']);
-  const walk = (node: unknown, inherited: string): void => {
-    if (Array.isArray(node)) return node.forEach((n) => walk(n, inherited));
-    if (typeof node !== 'object' || node === null) return;
-    const n = node as Record<string, unknown>;
-    const level = typeof n['x-strength'] === 'string' ? (n['x-strength'] as string) : inherited;
-    if (Object.keys(n).some((k) => CONSTRAINTS.has(k))) found.add(level);
-    for (const [k, v] of Object.entries(n)) if (k !== 'enum' && k !== 'const' && k !== 'default') walk(v, level);
-  };
-  walk(deriveObjectSchema(spec, object, { profile: 'default' }), 'must');
-  return found;
-}
-
-/** The object and every object its schema bundles: a break in any of them is this check's business. */
-function objectRefs(spec: Spec, object: string): string[] {
-  const defs = deriveObjectSchema(spec, object, { profile: 'default' }).$defs as Record<string, unknown> | undefined;
-  return [object, ...Object.keys(defs ?? {})].map((o) => `objects.${o}`);
-}
-
 /**
  * A streamed answer's chunks at one level, as readStream judged them on arrival: the first
  * violations (path `/<chunk index>/…`) and how many there were. A stream that broke off is a
@@ -147,10 +124,10 @@ export function schemaChecks(spec: Spec): Check[] {
   const checks: Check[] = [];
   for (const source of SOURCES) {
     if (!spec.objects[source.object]) continue;
-    const levels = levelsWithConstraints(spec, source.object);
+    const { levels, refs } = schemaFactsOf(spec, source.object);
     for (const lvl of LEVELS) {
       // A level with no constraint in this object's schema could never fail: no check for it.
-      if (!levels.has(lvl.level)) continue;
+      if (!levels.includes(lvl.level)) continue;
       checks.push(
         defineCheck({
           id: `schema.${SCHEMA_SUBJECTS[source.object]}.${lvl.expectation}`,
@@ -158,7 +135,7 @@ export function schemaChecks(spec: Spec): Check[] {
           area: 'schema',
           severity: severityOf(lvl.strength),
           basis: lvl.basis,
-          specRefs: objectRefs(spec, source.object),
+          specRefs: refs,
           appliesTo: source.appliesTo,
           async run(ctx) {
             if (lvl.level === 'strict' && !ctx.options.strict) return skip('the strict profile is off (run with --strict to report fields the description does not list)');

@@ -1,6 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { bundledDigest } from '#harness/spec/specCache.ts';
 import type { Spec } from '#harness/spec/model.ts';
+import { readDerived, writeDerived } from '../derivedBeside.ts';
 import type { FieldOptions } from './_internals/builders/fieldValues.ts';
 
 /**
@@ -11,36 +10,23 @@ import type { FieldOptions } from './_internals/builders/fieldValues.ts';
  */
 export const FEASIBILITY_FILE = 'break-feasibility.json';
 
-interface FeasibilityFile {
-  digest: string;
-  /** By feasibilityKey: one character per break, in the arbitrary's order, `1` when it can be drawn alone. */
-  byKey: Record<string, string>;
-}
-
 /** The options a model's breaks were tested under. */
 export const feasibilityKey = (opts: FieldOptions): string => JSON.stringify([opts.model, opts.sentAs, opts.maxTokens.min, opts.maxTokens.max]);
 
 /** Where the build writes it: beside this module, once bundled (none beside the sources). */
 const BESIDE = new URL('./', import.meta.url);
-const read = new Map<string, FeasibilityFile | null>();
 
-/** What the build wrote in `dir` for these options, one flag per break; undefined: test each break. */
+/**
+ * What the build wrote in `dir` for these options, one flag per break; undefined: test each break.
+ * Written by feasibilityKey, one character per break in the arbitrary's order, `1` when it can be drawn alone.
+ */
 export function cachedFeasibility(spec: Spec, opts: FieldOptions, breaks: number, dir: URL = BESIDE): boolean[] | undefined {
-  const digest = bundledDigest(spec);
-  if (digest === undefined) return undefined;
-  const file = new URL(FEASIBILITY_FILE, dir);
-  let written = read.get(file.href);
-  if (written === undefined) {
-    written = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as FeasibilityFile) : null;
-    read.set(file.href, written);
-  }
-  const flags = written?.digest === digest ? written.byKey[feasibilityKey(opts)] : undefined;
+  const flags = readDerived<string>(FEASIBILITY_FILE, spec, dir)?.[feasibilityKey(opts)];
   // A count that differs is a file of other sources than these: test each break.
   return flags?.length === breaks ? [...flags].map((f) => f === '1') : undefined;
 }
 
 /** Writes the flags of each options' breaks for the spec cached under `digest` into `dir`. */
 export function writeFeasibility(digest: string, byKey: Record<string, boolean[]>, dir: URL): void {
-  const file: FeasibilityFile = { digest, byKey: Object.fromEntries(Object.entries(byKey).map(([k, flags]) => [k, flags.map((f) => (f ? '1' : '0')).join('')])) };
-  writeFileSync(new URL(FEASIBILITY_FILE, dir), `${JSON.stringify(file, null, 1)}\n`);
+  writeDerived(FEASIBILITY_FILE, digest, Object.fromEntries(Object.entries(byKey).map(([k, flags]) => [k, flags.map((f) => (f ? '1' : '0')).join('')])), dir);
 }
