@@ -17,7 +17,7 @@ rmSync(join(root, DIST_STAMP), { force: true });
 const result = await build({
   absWorkingDir: root,
   // writeSpecCache runs once, below: the shipped spec loaded by the bundled loader (spec/specCache.ts).
-  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts', 'harness/derive/arbitraries/writeFeasibility.ts', 'harness/checks/writeCheckFacts.ts', 'harness/checks/client/writeClientCopies.ts'],
+  entryPoints: ['harness/cli/main.ts', 'harness/spec/writeSpecCache.ts', 'harness/derive/validators/writeValidators.ts', 'harness/derive/arbitraries/writeFeasibility.ts', 'harness/checks/writeCheckFacts.ts', 'harness/checks/client/writeClientCopies.ts', 'harness/transport/writeAgentCopy.ts'],
   outdir,
   // Every file directly in dist/cli/, two levels below the root as harness/<layer>/ is: modules
   // that find spec/, reports/*.schema.json, fixtures/fixture.schema.json or package.json at
@@ -56,6 +56,8 @@ execFileSync(process.execPath, [join(outdir, 'writeFeasibility.js')], { stdio: '
 execFileSync(process.execPath, [join(outdir, 'writeCheckFacts.js')], { stdio: 'inherit' });
 // And the default clients, one file each (harness/checks/client/writeClientCopies.ts).
 execFileSync(process.execPath, [join(outdir, 'writeClientCopies.js')], { stdio: 'inherit' });
+// And undici's Agent, one file (harness/transport/writeAgentCopy.ts).
+execFileSync(process.execPath, [join(outdir, 'writeAgentCopy.js')], { stdio: 'inherit' });
 // Our own sources only: what the bundle holds, and what bin/ compares before running it.
 const inputs = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('harness/')).sort();
 writeFileSync(join(root, DIST_STAMP), `${JSON.stringify({ digest: digestOf(root, inputs), inputs }, null, 2)}\n`);

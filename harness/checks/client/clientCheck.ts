@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { loadWithCodeCache } from '#harness/core/codeCache.ts';
+import { copyOf, type Copy } from '#harness/core/bundledCopy.ts';
 import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, type Check } from '../define.ts';
 import { get } from '../support/body.ts';
@@ -35,10 +33,9 @@ const BESIDE = new URL('./', import.meta.url);
 /** The one-file copy of a client the build writes beside the bundle (writeClientCopies.ts), with its V8 code cache (core/codeCache.ts). */
 export const clientCopyFile = (name: string): string => `client-${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
 
-/** What a copy exports: the client's module and the version it was copied from. */
-export interface ClientCopy<M> {
+/** What a client's copy exports: its module, beside the version it was copied from. */
+export interface ClientCopy<M> extends Copy {
   client: M;
-  VERSION: string;
 }
 
 /**
@@ -50,12 +47,8 @@ export interface ClientCopy<M> {
  */
 export async function requiredClient<M>(name: string, dir: URL = BESIDE): Promise<[M, { VERSION: string }]> {
   const installed = requireFromHere(`${name}/version`) as { VERSION: string };
-  const copy = fileURLToPath(new URL(clientCopyFile(name), dir));
-  if (existsSync(copy)) {
-    const bundled = loadWithCodeCache(copy).exports as ClientCopy<M>;
-    if (bundled.VERSION === installed.VERSION) return [bundled.client, installed];
-  }
-  return [requireFromHere(name) as M, installed];
+  const copy = copyOf<ClientCopy<M>>(dir, clientCopyFile(name), installed.VERSION);
+  return [copy ? copy.client : (requireFromHere(name) as M), installed];
 }
 
 /**
