@@ -30,7 +30,9 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Dependencies stay in node_modules; only our own modules (#harness/* included) are bundled.
+  // Dependencies stay in node_modules; only our own modules (#harness/* included) are bundled. (The
+  // steps below copy three a run loads most of, each used only while it is of the installed version:
+  // harness/core/bundledCopy.ts.)
   packages: 'external',
   sourcemap: 'linked',
   sourcesContent: false,
