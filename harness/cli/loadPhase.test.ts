@@ -59,6 +59,8 @@ async function runThrough(mode: LoadProxyMode, args: string[], beyond = 8): Prom
 
 const LOAD_CHECKS = ['load.answers.conform', 'load.excess.refused-as-described', 'load.answers.not-crossed', 'load.streams.finished', 'load.requests.none-hung', 'load.endpoint.recovers'];
 const verdicts = (run: Ran) => Object.fromEntries(run.results.filter((r) => r.checkId.startsWith('load.')).map((r) => [r.checkId, r.verdict === 'skip' ? `skip (${r.skipKind})` : r.verdict]));
+/** Why each load check that did not pass did not: said beside a failed comparison, so a failure in CI says why. */
+const whyNot = (run: Ran) => run.results.filter((r) => r.checkId.startsWith('load.') && r.verdict !== 'pass').map((r) => `${r.checkId}: ${r.reason ?? r.failures?.map((f) => f.message).join(' | ') ?? r.verdict}`).join('\n');
 
 const BROKEN: [LoadProxyMode, string][] = [
   ['crossed', 'load.answers.not-crossed'],
@@ -91,7 +93,7 @@ describe('a proxy that does what the description allows beyond 8 requests in fli
     const run = await runThrough(mode, ['--load', '16', '--only', 'load.', '--timeout-ms', '5000']);
     expect(run.proxy.peak()).toBeGreaterThan(8);
     expect(run.proxy.misbehaved()).toBeGreaterThan(0);
-    expect(verdicts(run)).toEqual(Object.fromEntries(LOAD_CHECKS.map((id) => [id, 'pass'])));
+    expect(verdicts(run), whyNot(run)).toEqual(Object.fromEntries(LOAD_CHECKS.map((id) => [id, 'pass'])));
     expect(run.code).toBe(0);
     // The progress line names the steps, the requests in flight, answered and refused.
     expect(run.stderr).toMatch(/load {2}svc-v4-flash: step 4\/4, 16 in flight: \d+ sent, \d+ answered, \d+ refused/);
