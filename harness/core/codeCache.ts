@@ -19,7 +19,7 @@ export interface Loaded {
   writeCache(): void;
 }
 
-export const cacheFileOf = (file: string): string => `${file}.v8cache`;
+const cacheFileOf = (file: string): string => `${file}.v8cache`;
 
 export function loadWithCodeCache(file: string): Loaded {
   const cacheFile = cacheFileOf(file);

@@ -42,8 +42,8 @@ export interface ClientCopy<M> extends Copy {
  * A client and its version, as installed: the package's CommonJS build (the publisher compiles both
  * builds from one source; Node 20's ESM loader pays per file, and the anthropic client's ESM build
  * is 248 of them), or the build's one-file copy of it, compiled from its code cache, when that is
- * of the installed version, which loads in a fifth of the time. A client that is not installed throws here (its version
- * module is asked first, whatever the copy), which loaderOf turns into a skip.
+ * of the installed version: it loads in a fifth of the time. A client that is not installed throws
+ * here (its version module is asked first, whatever the copy), which loaderOf turns into a skip.
  */
 export async function requiredClient<M>(name: string, dir: URL = BESIDE): Promise<[M, { VERSION: string }]> {
   const installed = requireFromHere(`${name}/version`) as { VERSION: string };
