@@ -2,6 +2,7 @@
  * What every renderer shows the same way: the order of results, areas, the run's outcome under
  * the exit policy, durations and bodies as text. Renderers format; they do not decide.
  */
+import { compareIds } from '#harness/core/compareIds.ts';
 import type { CheckResult, ClassCoverage, Severity } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
 import { byCount, judgingOf, OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Judging, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary, type UnjudgedReason } from '#harness/results/index.ts';
@@ -15,7 +16,7 @@ export const SEVERITIES: readonly Severity[] = ['must', 'should', 'advisory'];
 /** Failures first (must before should before advisory), then errors, unsupported, skips, passes; by id within. */
 export function orderedResults(results: readonly CheckResult[]): CheckResult[] {
   const rank = (r: CheckResult) => VERDICTS.indexOf(r.verdict) * 10 + SEVERITIES.indexOf(r.severity);
-  return [...results].sort((a, b) => rank(a) - rank(b) || a.checkId.localeCompare(b.checkId) || a.model.localeCompare(b.model));
+  return [...results].sort((a, b) => rank(a) - rank(b) || compareIds(a.checkId, b.checkId) || compareIds(a.model, b.model));
 }
 
 /** The record's areas, sorted. */

@@ -1,3 +1,4 @@
+import { compareIds } from '#harness/core/compareIds.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf, coverageOf, judgingOf, summarize, type RunRecord, type RunTraffic, type UsageTotals } from '#harness/results/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
@@ -38,7 +39,7 @@ export function buildRecords(
   const catalogue = buildRegistry(spec).all();
   return config.models
     .map((model) => {
-      const mine = results.filter((r) => r.model === model).sort((a, b) => a.checkId.localeCompare(b.checkId));
+      const mine = results.filter((r) => r.model === model).sort((a, b) => compareIds(a.checkId, b.checkId));
       const record: RunRecord = {
         schemaVersion: 1,
         harness: { name: 'svc-conformance', version: timing.version },
