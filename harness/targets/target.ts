@@ -2,7 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { clockFrom } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { MESSAGES_BASE_PATH } from '#harness/core/messagesPaths.ts';
-import { DEFAULT_CONCURRENCY, generateKey, startEmulator, type FaultId, type StartOptions } from '#harness/emulator/index.ts';
+import type { FaultId, StartOptions } from '#harness/emulator/index.ts';
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 import { REPLAY_KEYS } from '#harness/replay/requestKey.ts';
 import { readUpstreamLog } from '#harness/replay/fixtureFormat.ts';
@@ -38,6 +38,8 @@ export function defaultMessagesBase(baseUrl: string): string {
 
 /** The embedded emulator, in this process on an ephemeral loopback port. */
 export async function emulatorTarget(spec: Spec, options: { now?: Date; faults?: readonly FaultId[]; load?: number } & Pick<StartOptions, 'latencyMs' | 'streamIntervalMs' | 'concurrencyPerKey'> = {}): Promise<Target> {
+  // Loaded only for a run that serves one: a run against a live endpoint compiles none of it.
+  const { DEFAULT_CONCURRENCY, generateKey, startEmulator } = await import('#harness/emulator/index.ts');
   // A run with a load phase of N meets the emulator under N requests, not its per-key cap (which
   // the description does not name): the load rules, and the faults that break them, are then seen.
   const perKey = options.concurrencyPerKey ?? (options.load !== undefined && options.load > DEFAULT_CONCURRENCY ? options.load : undefined);

@@ -1,9 +1,7 @@
 import { clockFrom } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import type { UpstreamSide } from '#harness/core/upstream.ts';
-import { generateKey, startEmulator } from '#harness/emulator/index.ts';
-import { refusalResponse } from '#harness/emulator/http/refusal.ts';
-import { serviceRefusal } from '#harness/emulator/choices.ts';
+import type { RunningEmulator } from '#harness/emulator/index.ts';
 import { holdUpstream } from '#harness/gateway/held.ts';
 import { startUpstream } from '#harness/gateway/upstream.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -43,7 +41,9 @@ export async function withUpstream(target: Target, spec: Spec, flags: UpstreamFl
     acceptKey = env[flags.keyEnv];
     if (!acceptKey) throw new UsageError(`run: the environment variable ${flags.keyEnv} (--upstream-key-env) holds no key. Export the key your gateway sends upstream, or drop the flag to accept any key.`);
   }
-  let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+  // Loaded only for a run with an upstream: a plain run compiles none of the emulator.
+  const [{ generateKey, startEmulator }, { refusalResponse }, { serviceRefusal }] = await Promise.all([import('#harness/emulator/index.ts'), import('#harness/emulator/http/refusal.ts'), import('#harness/emulator/choices.ts')]);
+  let emulator: RunningEmulator | undefined;
   let forward: Parameters<typeof startUpstream>[0]['forward'];
   if (flags.url === undefined) {
     const key = generateKey();

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { parseHeader, parseHeaderEnv } from '#harness/core/extraHeaders.ts';
 import { defaultModels } from '#harness/checks/index.ts';
-import { isFaultId, type FaultId } from '#harness/emulator/index.ts';
+import { isFaultId, type FaultId } from '#harness/emulator/faults/catalogue.ts';
 import { checkBaselineCovers } from '#harness/results/index.ts';
 import { gateInputsOf } from '../gateInputs.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
