@@ -1,6 +1,6 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { readDerived, writeDerived } from '../derivedBeside.ts';
-import type { FieldOptions } from './_internals/builders/fieldValues.ts';
+import { optionsKey, type FieldOptions } from './_internals/builders/fieldValues.ts';
 
 /**
  * Which breaks of a chat request can be drawn alone for a model (invalidChatRequest's feasibility
@@ -10,18 +10,15 @@ import type { FieldOptions } from './_internals/builders/fieldValues.ts';
  */
 export const FEASIBILITY_FILE = 'break-feasibility.json';
 
-/** The options a model's breaks were tested under. */
-export const feasibilityKey = (opts: FieldOptions): string => JSON.stringify([opts.model, opts.sentAs, opts.maxTokens.min, opts.maxTokens.max]);
-
 /** Where the build writes it: beside this module, once bundled (none beside the sources). */
 const BESIDE = new URL('./', import.meta.url);
 
 /**
  * What the build wrote in `dir` for these options, one flag per break; undefined: test each break.
- * Written by feasibilityKey, one character per break in the arbitrary's order, `1` when it can be drawn alone.
+ * Written by optionsKey, one character per break in the arbitrary's order, `1` when it can be drawn alone.
  */
 export function cachedFeasibility(spec: Spec, opts: FieldOptions, breaks: number, dir: URL = BESIDE): boolean[] | undefined {
-  const flags = readDerived<string>(FEASIBILITY_FILE, spec, dir)?.[feasibilityKey(opts)];
+  const flags = readDerived<string>(FEASIBILITY_FILE, spec, dir)?.[optionsKey(opts)];
   // A count that differs is a file of other sources than these: test each break.
   return flags?.length === breaks ? [...flags].map((f) => f === '1') : undefined;
 }

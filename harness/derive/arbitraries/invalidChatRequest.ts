@@ -3,12 +3,12 @@ import type { Spec } from '#harness/spec/model.ts';
 import type { BreakDef, BrokenKind } from './_internals/builders/breaks.ts';
 import { applyBreak, breakDefs, topOf } from './_internals/builders/applyBreak.ts';
 import { canDraw } from './_internals/helpers/canDraw.ts';
-import { fieldValues } from './_internals/builders/fieldValues.ts';
+import { fieldValues, optionsKey } from './_internals/builders/fieldValues.ts';
 import { resolveConstraints, type ChatRequestConstraints } from './_internals/helpers/constraints.ts';
 import { refusingRules } from './_internals/helpers/refusingRules.ts';
 import { BASE, fieldLinks, requestFields, type Operation } from './_internals/helpers/specReading.ts';
 import { chatRequest, type ChatRequestBody } from './chatRequest.ts';
-import { cachedFeasibility, feasibilityKey } from './breakFeasibility.ts';
+import { cachedFeasibility } from './breakFeasibility.ts';
 
 export type { BrokenKind } from './_internals/builders/breaks.ts';
 
@@ -67,7 +67,7 @@ export function invalidChatRequest(spec: Spec, constraints: ChatRequestConstrain
  */
 export function breakFeasibility(spec: Spec, constraints: ChatRequestConstraints): { key: string; drawable: boolean[] } {
   const opts = resolveConstraints(spec, constraints, 'breakFeasibility');
-  return { key: feasibilityKey(opts), drawable: breaksOf(spec, constraints, opts).map((b) => b.drawable()) };
+  return { key: optionsKey(opts), drawable: breaksOf(spec, constraints, opts).map((b) => b.drawable()) };
 }
 
 /** One break of the request: its requests breaking it alone (none when a value it needs cannot be made), and whether one can be drawn. */

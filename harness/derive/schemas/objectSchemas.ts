@@ -1,3 +1,4 @@
+import { memoPer } from '#harness/core/memoPer.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { SOURCE, SPEC_REF, STRENGTH, type JsonSchema } from './annotations.ts';
 import { implicationLayers } from './implicationLayers.ts';
@@ -28,7 +29,7 @@ export function objectBody(spec: Spec, name: string, ctx: DeriveContext): JsonSc
   return body;
 }
 
-const derived = new WeakMap<Spec, Map<string, JsonSchema>>();
+const derived = memoPer<Spec, JsonSchema>();
 
 /**
  * A standalone draft 2020-12 schema for one object of the spec: the objects it refers to are
@@ -37,19 +38,8 @@ const derived = new WeakMap<Spec, Map<string, JsonSchema>>();
  * shared.
  */
 export function deriveObjectSchema(spec: Spec, name: string, options: DeriveOptions): JsonSchema {
-  let bySpec = derived.get(spec);
-  if (!bySpec) {
-    bySpec = new Map();
-    derived.set(spec, bySpec);
-  }
-  const id = schemaId(name, options);
-  let schema = bySpec.get(id);
-  if (!schema) {
-    // Frozen as a copy: the schema holds some of the spec's own arrays (an enum's values).
-    schema = deepFreeze(structuredClone(derive(spec, name, options)));
-    bySpec.set(id, schema);
-  }
-  return schema;
+  // Frozen as a copy: the schema holds some of the spec's own arrays (an enum's values).
+  return derived(spec, schemaId(name, options), () => deepFreeze(structuredClone(derive(spec, name, options))));
 }
 
 function deepFreeze<T>(value: T): T {

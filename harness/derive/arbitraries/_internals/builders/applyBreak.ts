@@ -1,6 +1,7 @@
+import { memoPer } from '#harness/core/memoPer.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { boundBreaks, enumBreaks, REMOVE, requiredBreaks, ruleBreaks, typeBreaks, type BreakDef, type BrokenKind, type Patch } from './breaks.ts';
-import type { FieldOptions } from './fieldValues.ts';
+import { optionsKey, type FieldOptions } from './fieldValues.ts';
 import { fieldNodes } from '../helpers/fieldWalk.ts';
 import { deletePath, resolvePath, setPath } from '../helpers/paths.ts';
 import { CHAT, type FieldLinks, type JsonObject, type Operation } from '../helpers/specReading.ts';
@@ -12,7 +13,7 @@ export interface AppliedBreak {
   broken: { kind: BrokenKind; field: string; ruleId: string; statuses: number[] | undefined; what: string };
 }
 
-const built = new WeakMap<Spec, Map<string, Record<BrokenKind, BreakDef[]>>>();
+const built = memoPer<Spec, Record<BrokenKind, BreakDef[]>>();
 
 /**
  * Every break of the operation's request for these options, by kind. Built once per spec, options
@@ -20,18 +21,7 @@ const built = new WeakMap<Spec, Map<string, Record<BrokenKind, BreakDef[]>>>();
  * ask for the same ones. Callers read them; none writes.
  */
 export function breakDefs(spec: Spec, opts: FieldOptions, operation: Operation = CHAT): Record<BrokenKind, BreakDef[]> {
-  let bySpec = built.get(spec);
-  if (!bySpec) {
-    bySpec = new Map();
-    built.set(spec, bySpec);
-  }
-  const key = JSON.stringify([opts.model, opts.sentAs, opts.maxTokens.min, opts.maxTokens.max, operation.endpoint, operation.object]);
-  let defs = bySpec.get(key);
-  if (!defs) {
-    defs = build(spec, opts, operation);
-    bySpec.set(key, defs);
-  }
-  return defs;
+  return built(spec, `${optionsKey(opts)}\0${operation.endpoint}\0${operation.object}`, () => build(spec, opts, operation));
 }
 
 function build(spec: Spec, opts: FieldOptions, operation: Operation): Record<BrokenKind, BreakDef[]> {

@@ -1,3 +1,4 @@
+import { memoPer } from '#harness/core/memoPer.ts';
 import fc, { type Arbitrary } from 'fast-check';
 import { minItemsOf, type Spec, type Strength, type TypeExpr } from '#harness/spec/model.ts';
 import { boundOf, declaredTypes, ENDPOINT, objectFields, requestFields, strengthOf, type JsonObject } from '../helpers/specReading.ts';
@@ -111,19 +112,11 @@ function objectValue(spec: Spec, fields: Record<string, TypeExpr>, opts: FieldOp
  * `tools` and names one of them, so toolsWithChoice builds the two together.
  */
 export function fieldValues(spec: Spec, opts: FieldOptions): ReadonlyMap<string, FieldValue> {
-  let bySpec = made.get(spec);
-  if (!bySpec) {
-    bySpec = new Map();
-    made.set(spec, bySpec);
-  }
-  const key = JSON.stringify([opts.model, opts.sentAs, opts.maxTokens.min, opts.maxTokens.max]);
-  let values = bySpec.get(key);
-  if (!values) {
-    values = build(spec, opts);
-    bySpec.set(key, values);
-  }
-  return values;
+  return made(spec, optionsKey(opts), () => build(spec, opts));
 }
+
+/** The options as one key: what is made for a spec and options is made once (memoPer), and the build writes facts under it (breakFeasibility.ts). */
+export const optionsKey = (opts: FieldOptions): string => JSON.stringify([opts.model, opts.sentAs, opts.maxTokens.min, opts.maxTokens.max]);
 
 type FieldValue = { arb: Arbitrary<unknown>; required: boolean };
 
@@ -131,7 +124,7 @@ type FieldValue = { arb: Arbitrary<unknown>; required: boolean };
  * Made once per spec and options: the valid request, the invalid one and the coverage classes all
  * ask for them (an arbitrary holds no state between draws, so sharing one changes no value drawn).
  */
-const made = new WeakMap<Spec, Map<string, ReadonlyMap<string, FieldValue>>>();
+const made = memoPer<Spec, ReadonlyMap<string, FieldValue>>();
 
 function build(spec: Spec, opts: FieldOptions): ReadonlyMap<string, FieldValue> {
   const out = new Map<string, FieldValue>();

@@ -1,3 +1,4 @@
+import { memoPer } from '#harness/core/memoPer.ts';
 import { deepEqual } from '#harness/core/deepEqual.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import type { Condition, Rule, Spec } from '#harness/spec/model.ts';
@@ -69,21 +70,12 @@ export function refusingRules(spec: Spec, body: JsonObject, site: Site, endpoint
 }
 
 /** The rules refusingRules weighs for an endpoint and a kind of model, each with its condition sets: found once per spec, asked for every request drawn. */
-const weighed = new WeakMap<Spec, Map<string, { rule: Rule; sets: Condition[][] }[]>>();
+const weighed = memoPer<Spec, { rule: Rule; sets: Condition[][] }[]>();
 
 function refusalRulesOf(spec: Spec, endpoint: string, kind: string | undefined): { rule: Rule; sets: Condition[][] }[] {
-  let bySpec = weighed.get(spec);
-  if (!bySpec) {
-    bySpec = new Map();
-    weighed.set(spec, bySpec);
-  }
-  const key = `${endpoint}\0${kind ?? ''}`;
-  let rules = bySpec.get(key);
-  if (!rules) {
-    rules = spec.rules
+  return weighed(spec, `${endpoint}\0${kind ?? ''}`, () =>
+    spec.rules
       .filter((r) => r.endpoint === endpoint && r.strength === 'must' && isRefusal(r) && (r.applies_to_models?.kind === undefined || r.applies_to_models.kind === kind))
-      .map((rule) => ({ rule, sets: [rule.when, ...(rule.also_when ?? [])] }));
-    bySpec.set(key, rules);
-  }
-  return rules;
+      .map((rule) => ({ rule, sets: [rule.when, ...(rule.also_when ?? [])] })),
+  );
 }
