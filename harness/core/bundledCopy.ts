@@ -21,12 +21,29 @@ export function copyOf<T extends Copy>(dir: URL, file: string, installed: string
   return copy.VERSION === installed ? copy : undefined;
 }
 
+/** esbuild's `build`, handed in by a build step: the run never loads esbuild (a dev dependency). */
+type Build = (options: ReturnType<typeof copyBuildOptions>) => Promise<unknown>;
+
 /**
- * esbuild's options for a copy: `source` (CommonJS that requires what is copied and exports it with
- * `VERSION`) bundled into `outfile`, names kept (errors are judged by their class name), whitespace
- * dropped. A build step passes them to esbuild's `build`, then `cacheCopy`.
+ * Writes a copy beside the bundle: `source` (CommonJS that requires what is copied and exports it
+ * with `VERSION`) bundled into `outfile` by `build`, then loaded, used by `exercise` as a run would
+ * use it (what that compiles goes in the cache), and its code cache written. Undefined when written;
+ * else why not, for the build to say (the run then loads node_modules).
  */
-export function copyBuildOptions(source: string, outfile: URL, root: URL) {
+export async function writeCopy(build: Build, source: string, outfile: URL, root: URL, exercise: (exports: unknown) => void): Promise<string | undefined> {
+  try {
+    await build(copyBuildOptions(source, outfile, root));
+    const loaded = loadWithCodeCache(fileURLToPath(outfile));
+    exercise(loaded.exports);
+    loaded.writeCache();
+    return undefined;
+  } catch (err) {
+    return String((err as Error).message ?? err).split('\n')[0];
+  }
+}
+
+/** esbuild's options for a copy: names kept (errors are judged by their class name), whitespace dropped. */
+function copyBuildOptions(source: string, outfile: URL, root: URL) {
   return {
     stdin: { contents: source, resolveDir: fileURLToPath(root), loader: 'js' as const },
     outfile: fileURLToPath(outfile),
@@ -38,11 +55,4 @@ export function copyBuildOptions(source: string, outfile: URL, root: URL) {
     minifyWhitespace: true,
     logLevel: 'silent' as const,
   };
-}
-
-/** Loads a copy just built, lets `exercise` use it as a run would (what that compiles goes in the cache), and writes its code cache. */
-export function cacheCopy(outfile: URL, exercise: (exports: unknown) => void): void {
-  const loaded = loadWithCodeCache(fileURLToPath(outfile));
-  exercise(loaded.exports);
-  loaded.writeCache();
 }

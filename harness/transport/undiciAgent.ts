@@ -9,8 +9,8 @@ const requireHere = createRequire(import.meta.url);
  * WebSocket, EventSource, cookies, caches and mocks, a third of a loopback run's start-up on Node 20
  * (about 50 ms) for nothing the transport uses. `AGENT_SOURCE` does what the index does for them;
  * the build copies it beside the bundle as one file with its code cache (core/bundledCopy.ts,
- * writeAgentCopy.ts), which loads in a third of the time undici's 30 files take. A layout that
- * moved (undici is pinned, so only an upgrade could move it) falls back to the index.
+ * writeAgentCopy.ts), which loads in a third of the time undici's 30 files take. Without a copy of
+ * the installed undici (the sources, a build that could not copy it): undici's index.
  */
 export const AGENT_SOURCE = `const dispatcher = require('undici/lib/dispatcher/dispatcher.js');
 Object.assign(dispatcher.prototype, require('undici/lib/api/index.js'));
@@ -26,14 +26,7 @@ export interface AgentCopy extends Copy {
 function loadAgent(): typeof UndiciAgent {
   const installed = (requireHere('undici/package.json') as { version: string }).version;
   const copy = copyOf<AgentCopy>(new URL('./', import.meta.url), AGENT_COPY_FILE, installed);
-  if (copy) return copy.Agent;
-  try {
-    const dispatcher = requireHere('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
-    Object.assign(dispatcher.prototype, requireHere('undici/lib/api/index.js'));
-    return requireHere('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-  } catch {
-    return (requireHere('undici') as { Agent: typeof UndiciAgent }).Agent;
-  }
+  return copy?.Agent ?? (requireHere('undici') as { Agent: typeof UndiciAgent }).Agent;
 }
 
 export const Agent = loadAgent();

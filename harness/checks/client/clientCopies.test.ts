@@ -21,7 +21,6 @@ describe('requiredClient: the build\'s one-file copy of a client serves only the
 
   test('a copy of the installed version is the client loaded, with that version', async () => {
     copy(installed('openai'));
-    delete createRequire(import.meta.url).cache[join(dir, clientCopyFile('openai'))];
     const [client, { VERSION }] = await requiredClient<{ copy?: true }>('openai', at);
     expect(client.copy).toBe(true);
     expect(VERSION).toBe(installed('openai'));
@@ -65,7 +64,7 @@ describe.skipIf(stale !== undefined)(`the bundle's copies of the default clients
       const args = (json: string) => ['run', ...faults.flatMap((f) => ['--fault', f]), '--only', 'client.*', '--model', 'svc-v4-flash', '--now', '2026-06-01T00:00:00Z', '--report-dir', join(dir, json), '--json', join(dir, `${json}.json`), '--quiet'];
       const bundled = (await import(new URL('main.js', DIST).href)) as { main: typeof main };
       await bundled.main(args('bundle'), captureIO());
-        await main(args('sources'), captureIO());
+      await main(args('sources'), captureIO());
       const said = (json: string) =>
         (JSON.parse(readFileSync(join(dir, `${json}.json`), 'utf8')) as { records: { results: CheckResult[] }[] }).records
           .flatMap((r) => r.results)
