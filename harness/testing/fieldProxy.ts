@@ -16,8 +16,8 @@ export interface FieldClass {
 }
 
 export interface FieldProxy extends FetchServer {
-  /** How many answers (bodies or streams) the class named `key` was handed. */
-  handled(key: string): number;
+  /** How many answers (bodies or streams) the class named `key` changed. */
+  changed(key: string): number;
 }
 
 /** Starts the proxy on 127.0.0.1 in front of `target`; a request naming no class of `classes` passes as it came. */
@@ -32,12 +32,15 @@ export async function startFieldProxy(target: string, classes: ReadonlyMap<strin
     const out = new Headers([...answer.headers].filter(([n]) => !['content-length', 'transfer-encoding', 'content-encoding'].includes(n)));
     const fieldClass = key === undefined ? undefined : classes.get(key);
     const type = answer.headers.get('content-type') ?? '';
+    const counted = (before: string, after: string): string => {
+      if (after !== before) counts.set(key!, (counts.get(key!) ?? 0) + 1);
+      return after;
+    };
     if (fieldClass?.stream && type.includes('event-stream')) {
-      counts.set(key!, (counts.get(key!) ?? 0) + 1);
-      return new Response(restream(await answer.text(), fieldClass.stream), { status: answer.status, headers: out });
+      const text = await answer.text();
+      return new Response(counted(restream(text, (c) => c), restream(text, fieldClass.stream)), { status: answer.status, headers: out });
     }
     if (fieldClass?.body && type.startsWith('application/json')) {
-      counts.set(key!, (counts.get(key!) ?? 0) + 1);
       const text = await answer.text();
       let parsed: unknown;
       try {
@@ -45,12 +48,13 @@ export async function startFieldProxy(target: string, classes: ReadonlyMap<strin
       } catch {
         return new Response(text, { status: answer.status, headers: out });
       }
-      return new Response(JSON.stringify(fieldClass.body(parsed, answer.status, jsonOf(sent))), { status: answer.status, headers: out });
+      const before = JSON.stringify(parsed);
+      return new Response(counted(before, JSON.stringify(fieldClass.body(parsed, answer.status, jsonOf(sent)))), { status: answer.status, headers: out });
     }
     return new Response(answer.body, { status: answer.status, headers: out });
   };
   const server = await serveFetch(handle, { failure: (e) => new Response(JSON.stringify({ error: { message: String(e), type: 'proxy_error' } }), { status: 502 }) });
-  return { ...server, handled: (key) => counts.get(key) ?? 0 };
+  return { ...server, changed: (key) => counts.get(key) ?? 0 };
 }
 
 /** A request body as JSON, or undefined when there is none or it is not JSON. */
