@@ -106,7 +106,7 @@ async function judgeStream(what: string, answer: Promise<SharedAnswer>, twin: Pr
     text += piece;
   }
   if (failures.length > 0) return { failures, judged: [what], notJudged: [] };
-  return judgeText(`${what}, assembled,`, text, SCRIPT_TEXT, res);
+  return judgeText(`${what}, assembled from its deltas`, text, SCRIPT_TEXT, res);
 }
 
 /**
