@@ -1,6 +1,7 @@
 import type { Spec } from '#harness/spec/model.ts';
 import { answerChecks } from './answer/meaning.ts';
 import { crossingChecks } from './answer/crossing.ts';
+import { scriptChecks } from './answer/scripts.ts';
 import { servedChecks } from './endpoint/served.ts';
 import { authChecks } from './auth/keys.ts';
 import { balanceChecks } from './balance/spending.ts';
@@ -72,6 +73,7 @@ export const AREAS = [
   { area: 'fim', checks: fimStreamChecks },
   { area: 'answer', checks: answerChecks },
   { area: 'answer', checks: crossingChecks },
+  { area: 'answer', checks: scriptChecks },
   { area: 'output', checks: outputChecks },
   { area: 'caching', checks: cachingChecks },
   { area: 'balance', checks: balanceChecks },

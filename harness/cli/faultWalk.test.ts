@@ -263,6 +263,11 @@ const ENTAILED_AT_MUST: string[] = [
   'load-answers-crossed',
   'load-streams-cut',
   'load-usage-dropped',
+  // text as users write it: content is a string in any script, and JSON text is characters
+  'non-ascii-500',
+  'non-ascii-mangled',
+  'non-ascii-split-surrogates',
+  'non-ascii-stop-ignored',
 ];
 
 /**

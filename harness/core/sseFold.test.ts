@@ -46,6 +46,27 @@ describe('SseFold: the one SSE reader', () => {
     expect(facts.invalidUtf8).toBe('byte 0xC3 at offset 17');
   });
 
+  test('text outside ASCII fed as bytes cut anywhere, a character split between pieces, folds as the whole text does', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 6 }), (text, cuts) => {
+        const bytes = Buffer.from(`data: ${JSON.stringify({ content: text })}\n\ndata: [DONE]\n\n`);
+        const at = [...new Set(cuts.map((c) => c % bytes.length))].sort((a, b) => a - b);
+        const pieces = [0, ...at].map((from, i) => bytes.subarray(from, [...at, bytes.length][i]));
+        const { events, facts } = foldPieces(pieces);
+        expect(facts.invalidUtf8).toBeUndefined();
+        expect(events.map((e) => [e.data, e.invalidUtf8])).toEqual([[JSON.stringify({ content: text }), undefined], ['[DONE]', undefined]]);
+      }),
+      { seed: 47, numRuns: 200 },
+    );
+  });
+
+  test('a character whose bytes a server splits between two events is not UTF-8 in either: both are flagged', () => {
+    const wave = Buffer.from('👋');
+    const { events, facts } = foldPieces([Buffer.concat([Buffer.from('data: "'), wave.subarray(0, 2), Buffer.from('"\n\ndata: "'), wave.subarray(2), Buffer.from('"\n\n')])]);
+    expect(events.map((e) => e.invalidUtf8)).toEqual([true, true]);
+    expect(facts.invalidUtf8).toBe('byte 0xF0 at offset 7');
+  });
+
   test('an event longer than maxEventChars stops the reading and says so', () => {
     const events: SseEvent[] = [];
     const fold = new SseFold((e) => events.push(e), { maxEventChars: 16 });

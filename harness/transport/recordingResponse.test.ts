@@ -169,6 +169,26 @@ describe('events(): SSE read incrementally', () => {
     ]);
   });
 
+  test('characters split between network reads (an emoji, CJK, an accent cut inside their bytes) arrive whole', async () => {
+    const body = Buffer.from('data: {"content":"👋🏽 東京 café"}\n\ndata: [DONE]\n\n');
+    const t = await serve(async (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // A cut inside each multi-byte character, each piece its own read.
+      for (const [from, to] of [[0, 20], [20, 25], [25, 31], [31, 38], [38, body.length]] as const) {
+        res.write(body.subarray(from, to));
+        await pause(5);
+      }
+      res.end();
+    });
+    const res = await t.send({ method: 'GET', url: `${server!.url}/s` });
+    const { events, error } = await collect(res.events());
+    expect(error).toBeUndefined();
+    expect(events.map((e) => [e.data, e.invalidUtf8 ?? false])).toEqual([
+      ['{"content":"👋🏽 東京 café"}', false],
+      ['[DONE]', false],
+    ]);
+  });
+
   test('a stream that never ends: BODY_TOO_LARGE past maxStreamBytes, after the events that arrived', async () => {
     const t = await serve((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

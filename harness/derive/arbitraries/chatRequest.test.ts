@@ -101,6 +101,28 @@ describe('the bounds themselves are drawn, within 200 values', () => {
   });
 });
 
+describe('text as users write it, within 200 values', () => {
+  const arb = chatRequest(spec, { model: 'svc-v4-flash' });
+  const contents = (b: ChatRequestBody) => (b.messages as { role: string; content: string }[]).map((m) => ({ role: m.role, content: m.content }));
+  const stops = (b: ChatRequestBody) => (typeof b.stop === 'string' ? [b.stop] : Array.isArray(b.stop) ? (b.stop as string[]) : []);
+  const nonAscii = (t: string) => /[^\x00-\x7f]/.test(t);
+
+  test('each script range in a message, a system message outside ASCII, a stop sequence outside ASCII, a tool described outside ASCII', () => {
+    const inMessages = (re: RegExp) => (b: ChatRequestBody) => contents(b).some((m) => re.test(m.content));
+    assertReaches(arb, {
+      'accented Latin': inMessages(/[\u00c0-\u017f]/u),
+      CJK: inMessages(/[\u4e00-\u9fff]/u),
+      'emoji (astral: a surrogate pair)': inMessages(/[\u{1f600}-\u{1f64f}]/u),
+      'right-to-left': inMessages(/[\u05d0-\u05ea\u0627-\u064a]/u),
+      'combining marks': inMessages(/[a-z][\u0300-\u036f]/u),
+      'a system message outside ASCII': (b) => contents(b).some((m) => m.role === 'system' && nonAscii(m.content)),
+      'an ASCII conversation': (b) => contents(b).every((m) => !nonAscii(m.content)),
+      'a stop sequence outside ASCII': (b) => stops(b).some(nonAscii),
+      'a tool described outside ASCII': (b) => Array.isArray(b.tools) && (b.tools as { function: { description?: string } }[]).some((t) => nonAscii(t.function.description ?? '')),
+    });
+  });
+});
+
 describe('constraints', () => {
   test('are checked up front', () => {
     expect(() => chatRequest(spec, { model: 'svc-no-such-model' })).toThrow(/not a model of the spec/);

@@ -89,6 +89,11 @@ export const FAULTS = [
   // output
   { id: 'stop-sequence-ignored', area: 'output', summary: 'stop sequences do not end the output', breaks: 'rules.chat.stop.not-in-output' },
   { id: 'length-says-stop', area: 'output', summary: 'output cut by `max_tokens` reports `finish_reason` "stop"', breaks: 'rules.chat.max-tokens.length' },
+  // text as users write it: scripts other than ASCII
+  { id: 'non-ascii-500', area: 'output', summary: 'a chat request whose body holds any character outside ASCII (Chinese, accents, emoji) is answered 500 with the error envelope', breaks: 'objects.chat_completion_request' },
+  { id: 'non-ascii-mangled', area: 'output', summary: 'answer text is sent as mojibake: its UTF-8 bytes read as Latin-1 (`café` becomes `cafÃ©`), in bodies and streams', breaks: 'objects.assistant_message.fields.content' },
+  { id: 'non-ascii-split-surrogates', area: 'output', summary: 'a stream splits each character outside the Basic Multilingual Plane (emoji) into two `content` deltas, each a lone UTF-16 surrogate', breaks: 'objects.assistant_message.fields.content' },
+  { id: 'non-ascii-stop-ignored', area: 'output', summary: 'stop sequences that hold a character outside ASCII do not end the output (ASCII ones do)', breaks: 'rules.chat.stop.not-in-output' },
   // lifecycle
   { id: 'alias-never-retires', area: 'lifecycle', summary: 'legacy aliases keep routing after their retirement instant', breaks: 'rules.retired-alias.refused' },
   { id: 'alias-retired-early', area: 'lifecycle', summary: 'legacy aliases are refused before their retirement instant', breaks: 'lifecycle.transitions' },

@@ -643,6 +643,36 @@ const PROBES = {
     faulty: { content: 'one two', finishReason: 'stop' },
   }),
 
+  // text as users write it ------------------------------------------------------------------------
+  'non-ascii-500': p({
+    rule: 'a request in other scripts is answered as an ASCII one is',
+    probe: async (send) => [await postChat(send, chat({}, 'Repeat: café 東京 👋🏽')), await postChat(send, chat({}, 'Repeat: cafe'))],
+    observe: (replies) => replies.map((r) => r.status),
+    clean: [200, 200],
+    faulty: [500, 200],
+  }),
+  'non-ascii-mangled': p({
+    rule: 'answer text outside ASCII is sent as the characters it is',
+    probe: async (send) => [await postChat(send, chat({}, 'Repeat: café 東京'))],
+    observe: ([r]) => message(r).content,
+    clean: 'café 東京',
+    faulty: 'cafÃ© æ\x9D±äº¬',
+  }),
+  'non-ascii-split-surrogates': p({
+    rule: 'each `content` delta of a stream is whole characters',
+    probe: async (send) => [await postChat(send, chat({ stream: true }, 'Repeat: hi 👋 there'))],
+    observe: ([r]) => chunks(r).map((c) => (rec((c.choices as Json[] | undefined)?.[0]).delta as Json | undefined)?.content).filter((t) => typeof t === 'string' && t !== ''),
+    clean: ['hi', ' 👋', ' there'],
+    faulty: ['hi', ' \uD83D', '\uDC4B', ' there'],
+  }),
+  'non-ascii-stop-ignored': p({
+    rule: 'a stop sequence outside ASCII ends the output, as an ASCII one does',
+    probe: async (send) => [await postChat(send, chat({ stop: ['停止'] }, 'Repeat: a 停止 b')), await postChat(send, chat({ stop: ['STOP'] }, 'Repeat: a STOP b'))],
+    observe: (replies) => replies.map((r) => message(r).content),
+    clean: ['a ', 'a '],
+    faulty: ['a 停止 b', 'a '],
+  }),
+
   // lifecycle ----------------------------------------------------------------------------------
   'alias-never-retires': p({
     rule: 'svc-chat is refused from its retirement instant on',

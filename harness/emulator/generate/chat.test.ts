@@ -16,6 +16,9 @@ const base: ChatInput = {
   maxTokens: 10_000,
 };
 
+/** A UTF-16 surrogate not part of a pair (with `u`, a pair is one code point). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city', 'unit'] } };
 const clock = { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
 
@@ -32,6 +35,24 @@ describe('generateChat', () => {
   test('a stop sequence ends the output before it, with finish_reason stop', () => {
     const g = generateChat({ ...base, messages: [{ role: 'user', content: 'Repeat: alpha beta STOP gamma' }], stop: ['STOP'] });
     expect(g).toMatchObject({ content: 'alpha beta ', finishReason: 'stop' });
+  });
+
+  test('text outside ASCII is repeated as sent, and a stop sequence of it ends the output', () => {
+    const text = 'café 東京 👋🏽 שלום e\u0301 🎉';
+    expect(generateChat({ ...base, messages: [{ role: 'user', content: `Repeat: ${text}` }] }).content).toBe(text);
+    const g = generateChat({ ...base, messages: [{ role: 'user', content: 'Repeat: café 東京 停止🛑 שלום' }], stop: ['停止🛑'] });
+    expect(g).toMatchObject({ content: 'café 東京 ', finishReason: 'stop', stopSequence: '停止🛑' });
+  });
+
+  test('tokens outside ASCII are whole characters: never half a surrogate pair, never a base without its marks', () => {
+    const text = 'cafe\u0301 東京 👋🏽 👩\u200D💻 שלום';
+    const tokens = tokenize(text);
+    expect(tokens.join('')).toBe(text);
+    expect(tokens.filter((t) => LONE_SURROGATE.test(t))).toEqual([]);
+    expect(tokens).toEqual(['cafe\u0301', ' 東', '京', ' 👋🏽', ' 👩\u200D💻', ' ש', 'ל', 'ו', 'ם']);
+    // Cut anywhere, the text keeps its characters whole.
+    for (let n = 0; n <= tokens.length; n++) expect(firstTokens(text, n)).not.toMatch(LONE_SURROGATE);
+    expect(firstTokens('e\u0301e\u0301', 1)).toBe('e\u0301');
   });
 
   test('max_tokens cuts the output at that many tokens, with finish_reason length', () => {

@@ -145,7 +145,7 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   const pieces: Record<string, unknown>[] = [];
   if (g.reasoning) for (const t of tokenize(g.reasoning)) pieces.push({ reasoning_content: t });
   else if (ctx.fault('stream-reasoning-when-disabled')) for (const t of tokenize('Thinking about it anyway.')) pieces.push({ reasoning_content: t });
-  for (const t of tokenize(g.content)) pieces.push({ content: ctx.fault('content-null') ? null : t });
+  for (const t of ctx.fault('non-ascii-split-surrogates') ? surrogateHalves(tokenize(g.content)) : tokenize(g.content)) pieces.push({ content: ctx.fault('content-null') ? null : t });
   g.toolCalls.forEach((c, index) => {
     const at = ctx.fault('stream-tool-call-no-index') ? {} : { index };
     pieces.push({ tool_calls: [{ ...at, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
@@ -171,4 +171,14 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   if (separateUsage) yield dataEvent({ ...chunk({}, null, usage), choices: [] });
   if (!ctx.fault('stream-no-done')) yield dataEvent('[DONE]');
   if (ctx.fault('stream-data-after-done')) yield dataEvent(chunk({ content: 'late' }, null));
+}
+
+/** The `non-ascii-split-surrogates` fault: each piece holding a character beyond U+FFFF is cut between its two UTF-16 halves. */
+function surrogateHalves(pieces: readonly string[]): string[] {
+  return pieces.flatMap((p) => {
+    const at = [...p].findIndex((c) => c.length === 2);
+    if (at < 0) return [p];
+    const cut = [...p].slice(0, at).join('').length + 1;
+    return [p.slice(0, cut), ...surrogateHalves([p.slice(cut)])].filter((x) => x !== '');
+  });
 }

@@ -89,7 +89,8 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
   const prefixBase = base === 'beta' || ctx.fault('prefix-outside-beta');
   const prefix = prefixBase && !ctx.fault('prefix-ignored') && last?.role === 'assistant' && last.prefix === true && typeof last.content === 'string' ? last.content : undefined;
   const toolChoice = faultyToolChoice(ctx, 'toolChoice' in readAs ? readAs.toolChoice : readToolChoice(b.tool_choice));
-  const stop = ctx.fault('stop-sequence-ignored') ? [] : typeof b.stop === 'string' ? [b.stop] : Array.isArray(b.stop) ? b.stop.filter((s): s is string => typeof s === 'string') : [];
+  const asked = ctx.fault('stop-sequence-ignored') ? [] : typeof b.stop === 'string' ? [b.stop] : Array.isArray(b.stop) ? b.stop.filter((s): s is string => typeof s === 'string') : [];
+  const stop = ctx.fault('non-ascii-stop-ignored') ? asked.filter(isAscii) : asked;
   const maxTokens = ctx.fault('max-tokens-ignored') ? Number.POSITIVE_INFINITY : effectiveMaxTokens(served.model, b.max_tokens);
 
   const generated = generateChat({
@@ -157,6 +158,10 @@ function beforeValidationFault(ctx: EmulatorContext, b: Record<string, unknown>)
   }
   if (ctx.fault('second-case-500') && b.model !== undefined && b.messages === undefined) {
     return refusal(ctx.spec, 500, 'internal error', 'internal_error', null, 'server_error');
+  }
+  // As a server that encodes the prompt as ASCII (or Latin-1) and throws on anything else.
+  if (ctx.fault('non-ascii-500') && !isAscii(JSON.stringify(b))) {
+    return refusal(ctx.spec, 500, "'ascii' codec can't encode character in position 0: ordinal not in range(128)", 'internal_error', null, 'server_error');
   }
   return undefined;
 }
@@ -257,6 +262,10 @@ function applyOutputFaults(ctx: EmulatorContext, g: Generated, tools: readonly T
   if (ctx.fault('length-says-stop') && g.finishReason === 'length') g.finishReason = 'stop';
   if (ctx.fault('reasoning-when-disabled') && !thinking) g.reasoning = 'Thinking about it anyway.';
   if (ctx.fault('json-mode-not-json') && g.toolCalls.length === 0) g.content = `Sure! ${g.content}`;
+  if (ctx.fault('non-ascii-mangled')) {
+    g.content = mojibake(g.content);
+    if (g.reasoning !== null) g.reasoning = mojibake(g.reasoning);
+  }
   if (ctx.fault('stateful-history')) {
     // The key's earlier answers, as a server that keeps a conversation per key would echo them: all
     // of the last few, not only the last (the checks of a run interleave their requests).
@@ -265,3 +274,9 @@ function applyOutputFaults(ctx: EmulatorContext, g: Generated, tools: readonly T
     if (previous.length > 0) g.content = `${g.content} (as I said: ${previous.join(' / ')})`;
   }
 }
+
+/** Every character is ASCII (JSON.stringify keeps non-ASCII characters as they are). */
+const isAscii = (text: string): boolean => /^[\x00-\x7f]*$/.test(text);
+
+/** A text's UTF-8 bytes read as Latin-1: what a server that decodes with the wrong charset sends (`café` as `cafÃ©`). */
+const mojibake = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');

@@ -23,6 +23,8 @@ export interface FieldOptions {
 export const SAMPLE_TOOLS: readonly JsonObject[] = [
   { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
   { type: 'function', function: { name: 'get_time', description: 'Local time in a time zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } },
+  // Described as users write it (German, Chinese, an emoji); its parameters are get_weather's, so no schema more to compile.
+  { type: 'function', function: { name: 'find_place', description: 'Sucht einen Ort — 查找地点 📍', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
 ];
 
 /** Roles a generated conversation uses: it must stay valid on its own (no tool turn without a call). */

@@ -32,20 +32,54 @@ export function beyond(just: number, direction: 1 | -1, integer: boolean): Arbit
   return fc.oneof(fc.constantFrom(just, far), between);
 }
 
-/** Short printable text: a stop sequence, a function name stand-in. */
+/** One character of a code point range. */
+const codePoint = (min: number, max: number): Arbitrary<string> => fc.integer({ min, max }).map((c) => String.fromCodePoint(c));
+
+/**
+ * Characters of the scripts users write besides ASCII, one arbitrary per range, each a place an
+ * encoding bug shows: accented Latin (two bytes of UTF-8), CJK (three), emoji (four, and a UTF-16
+ * surrogate pair), right-to-left Hebrew and Arabic, and a Latin letter with a combining mark.
+ */
+export const SCRIPT_CHARS: Readonly<Record<string, Arbitrary<string>>> = {
+  'accented Latin': codePoint(0xc0, 0x17f),
+  CJK: codePoint(0x4e00, 0x9fff),
+  emoji: codePoint(0x1f600, 0x1f64f),
+  Hebrew: codePoint(0x5d0, 0x5ea),
+  Arabic: codePoint(0x627, 0x64a),
+  'combining marks': fc.tuple(codePoint(0x61, 0x7a), codePoint(0x300, 0x36f)).map(([letter, mark]) => letter + mark),
+};
+
+/** A word of one script: one to five of its characters. */
+const scriptWord = (): Arbitrary<string> => fc.oneof(...Object.values(SCRIPT_CHARS).map((unit) => fc.string({ unit, minLength: 1, maxLength: 5 })));
+
+/** Text in the scripts of SCRIPT_CHARS: one to five words, each of one script (at most 54 UTF-16 units). */
+export function scriptText(): Arbitrary<string> {
+  return fc.array(scriptWord(), { minLength: 1, maxLength: 5 }).map((words) => words.join(' '));
+}
+
+/**
+ * Short printable text: a stop sequence. ASCII half the time (what shrinking goes to), else a word of
+ * one of SCRIPT_CHARS, or any printable graphemes of Unicode (fast-check's: ZWJ sequences, flags,
+ * marks on any base).
+ */
 export function shortString(): Arbitrary<string> {
-  return fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 });
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }) },
+    { weight: 1, arbitrary: scriptWord() },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 4 }) },
+  );
 }
 
 let prose: Arbitrary<string> | undefined;
 
 /**
- * A few words of prose: message content. One arbitrary for every caller (an arbitrary holds no state
+ * A few words: message content, as users write it: prose in ASCII or words of other scripts (half
+ * each; shrinking goes to the prose). One arbitrary for every caller (an arbitrary holds no state
  * between draws): making fast-check's lorem builds its word list, 4 ms each time, and a conversation
  * asked for three.
  */
 export function shortText(): Arbitrary<string> {
-  return (prose ??= fc.lorem({ maxCount: 6 }));
+  return (prose ??= fc.oneof(fc.lorem({ maxCount: 6 }), scriptText()));
 }
 
 /**
