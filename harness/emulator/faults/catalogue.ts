@@ -81,6 +81,9 @@ export const FAULTS = [
   { id: 'stream-malformed-event', area: 'stream', summary: 'one chunk in the middle is not valid JSON', breaks: 'streaming.framing' },
   { id: 'stream-no-choices', area: 'stream', summary: 'every chunk of a chat stream carries `choices: []`: no role, text or finish_reason arrives (the final chunk still carries `usage`)', breaks: 'streaming.rules.stream.carries-a-choice' },
   { id: 'stream-usage-separate-chunk', area: 'stream', summary: 'a chat stream sends `usage` not in the final chunk but in an extra chunk with `choices: []` after it (some compatible servers do; production sends it in the final chunk)', breaks: 'streaming.rules.stream.usage-in-final-chunk' },
+  // The usage carrier's reading (streaming.yaml usage_carrier): a `choices: []` chunk is set aside only when it carries usage, last, right after the final chunk.
+  { id: 'stream-empty-chunk-after-final', area: 'stream', summary: 'a chat stream sends, after its final chunk (which carries `usage`), one more chunk with `choices: []` and no `usage`: the final chunk is not the last', breaks: 'streaming.events.final_chunk' },
+  { id: 'stream-usage-chunk-no-final', area: 'stream', summary: 'a chat stream ends its content with a chunk of `choices: []` and `usage` and sends no final chunk: no `finish_reason` arrives', breaks: 'streaming.events.final_chunk' },
   // usage arithmetic
   { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'meanings.usage-total-is-sum' },
   { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'meanings.usage-cache-split-is-prompt' },
