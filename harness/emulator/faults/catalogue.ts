@@ -156,6 +156,7 @@ export const FAULTS = [
   { id: 'history-dropped', area: 'conversation', summary: 'only the last message is read (a gateway truncating history); the system message is dropped too', breaks: 'conversation.history-used' },
   { id: 'reasoner-accepts-reasoning-content', area: 'conversation', summary: 'svc-reasoner accepts `reasoning_content` sent back inside messages', breaks: 'conversation.reasoner-reasoning-content-refused' },
   { id: 'thinking-tool-turn-needs-reasoning', area: 'conversation', summary: 'as production does (capture error-400-05): in thinking mode a current model refuses, 400 with the production message, an assistant turn with `tool_calls` sent back without its `reasoning_content`', breaks: 'conversation.v4-thinking-tool-turns' },
+  { id: 'thinking-plain-turn-needs-reasoning', area: 'conversation', summary: 'in thinking mode a current model refuses, 400 "reasoning_content missing", a request whose earlier plain assistant turn (no `tool_calls`) is sent back without `reasoning_content` (openclaw#73417, kimi-cli#2141)', breaks: 'conversation.thinking-plain-turns' },
   // the messages format
   { id: 'messages-tools-ignored', area: 'messages', summary: 'tools in the messages format are answered with text', breaks: 'messages_format.tool-use' },
   { id: 'messages-tool-result-refused', area: 'messages', summary: 'a `tool_result` block in the messages format is refused with 400', breaks: 'messages_format.tool-result' },

@@ -1234,6 +1234,17 @@ const PROBES = {
     faulty: { status: 400, message: expect.stringMatching(/^Missing `reasoning_content` field in the assistant message at message index 1\.$/), finishReason: undefined },
   }),
 
+  'thinking-plain-turn-needs-reasoning': p({
+    rule: 'in thinking mode, a conversation whose earlier plain assistant turn is sent back with `content` only (as the description asks) is answered',
+    probe: async (send) => [
+      await postChat(send, chat({ messages: [{ role: 'user', content: 'Say hello.' }, { role: 'assistant', content: 'Hello there!' }, { role: 'user', content: 'Again.' }], thinking: { type: 'enabled' } })),
+      await postChat(send, chat({ messages: [{ role: 'user', content: 'Say hello.' }, { role: 'assistant', content: 'Hello there!' }, { role: 'user', content: 'Again.' }], thinking: { type: 'disabled' } })),
+    ],
+    observe: ([on, off]) => ({ on: on?.status, message: rec(json(on).error).message, off: off?.status }),
+    clean: { on: 200, message: undefined, off: 200 },
+    faulty: { on: 400, message: expect.stringMatching(/^reasoning_content missing in the assistant message at message index 1/), off: 200 },
+  }),
+
   // the messages format ------------------------------------------------------------------------
   'messages-tools-ignored': p({
     rule: 'a messages-format `tool_choice` naming a tool is answered with a `tool_use` block and `stop_reason` "tool_use"',
