@@ -271,6 +271,8 @@ const ENTAILED_AT_MUST: string[] = [
   // A `choices: []` chunk that is no usage carrier (streaming.yaml usage_carrier) is read as the message's last chunk.
   'stream-empty-chunk-after-final',
   'stream-usage-chunk-no-final',
+  // Stated: "Only `content` of an assistant turn is sent back", in thinking mode too.
+  'thinking-plain-turn-needs-reasoning',
 ];
 
 /**
