@@ -204,6 +204,11 @@ describe('premises: inconclusive where a premise fails, a failure where the cont
     expect(r?.failures?.map((f) => f.message)).toEqual([expect.stringMatching(/^case 2 of 2: .*expected HTTP 400, got 500$/)]);
   });
 
+  test('usage in a `choices: []` chunk after the final chunk (the usage carrier): only stream.usage.in-final-chunk reports it, advisory', () => {
+    const failing = runs.get('stream-usage-separate-chunk')!.results.filter((r) => r.verdict === 'fail' || r.verdict === 'error');
+    expect([...new Set(failing.map((r) => `${r.checkId} ${r.severity}`))]).toEqual(['stream.usage.in-final-chunk advisory']);
+  });
+
   test('a tool call cut off by max_tokens: the checks judging the call are inconclusive', () => {
     for (const id of ['rule.chat.tools.finish-reason-tool-calls', 'stream.assembled.tool-calls-add-up']) expect(verdictOf('tool-call-cut-off', id), id).toBe('skip (inconclusive)');
   });
@@ -268,6 +273,11 @@ const ENTAILED_AT_MUST: string[] = [
   'non-ascii-mangled',
   'non-ascii-split-surrogates',
   'non-ascii-stop-ignored',
+  // A `choices: []` chunk that is no usage carrier (streaming.yaml usage_carrier) is read as the message's last chunk.
+  'stream-empty-chunk-after-final',
+  'stream-usage-chunk-no-final',
+  // Stated: "Only `content` of an assistant turn is sent back", in thinking mode too.
+  'thinking-plain-turn-needs-reasoning',
 ];
 
 /**
@@ -280,7 +290,7 @@ const CANNOT_FAIL_AGAINST_FAULTS: string[] = [];
  * Faults whose rule the description does not state or entail, so the run reports them without
  * failing: the id shape and the argument schema are should, and so are caching hits; the error
  * code's type is only shown in a sample (advisory); the messages format beyond its content array
- * (stream order, tool use, `stop_reason`, `type: "error"`), a FIM stream and V4 production's demand
+ * (stream order, tool use, `stop_reason`, `type: "error"`), where a stream's usage rides, a FIM stream and V4 production's demand
  * for `reasoning_content` in thinking tool-call turns are not described (advisory), nor is a
  * reply's media type, nor a tool call's `index` in a stream (only a client breaks on them: client.openai.chat,
  * client.anthropic.messages, client.openai.stream-tool-calls). Usage sums,
@@ -301,6 +311,7 @@ const BELOW_MUST: string[] = [
   'messages-tool-result-refused',
   'messages-tools-ignored',
   'stream-tool-call-no-index',
+  'stream-usage-separate-chunk',
   'thinking-tool-turn-needs-reasoning',
   'tool-arguments-off-schema',
 ];

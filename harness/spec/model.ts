@@ -279,6 +279,8 @@ export interface Streaming {
   events: StreamEvent[];
   rules: NamedStatement[];
   reasoning: { statement: string; field_name: string | Unspecified; strength: Strength; basis: Basis; source: string };
+  /** A chunk with `choices: []` carrying usage, last, after the final chunk: not a chunk of the message. */
+  usage_carrier: { shape: { choices: []; usage: 'present' }; after: 'final_chunk'; statement: string; notes?: string; strength: Strength; basis: Basis; source: string };
   /** Fill-in-the-middle asked to stream (the FIM table lists no stream field). */
   fim_stream: Behaviour;
   pushed_notifications?: Unspecified;

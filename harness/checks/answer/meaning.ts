@@ -32,7 +32,7 @@ function fromBody(res: CheckResponse, body: unknown, unreadable?: string): Seen 
 function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | { outcome: CheckOutcome } {
   if (res.status !== 200 || !stream) return { outcome: skip(`the streamed request was answered HTTP ${res.status}, so there is no stream to judge`, 'inconclusive') };
   if (stream.error !== undefined) return { outcome: outcomeOf([failure(brokeOff(stream), res)]) };
-  const carriers = [stream.first, stream.last].filter((c): c is Json => c !== undefined);
+  const carriers = [stream.first, stream.last, stream.usageCarrier?.body].filter((c): c is Json => c !== undefined);
   return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text) };
 }
 

@@ -1,4 +1,5 @@
 import type { Spec } from '#harness/spec/model.ts';
+import type { CheckContext, CheckOutcome } from '../context.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { behaviourOf, modelsOf } from '../support/behaviour.ts';
 import { get, readJson } from '../support/body.ts';
@@ -13,6 +14,30 @@ import { roundTrip, toolCallOf } from './turns.ts';
 /** Thinking needs room: a reasoning model's chain of thought comes before its answer or call. */
 const THINKING_ROOM = 512;
 const thinkingOn = { thinking: { type: 'enabled' } };
+/** A conversation with an earlier plain assistant turn, sent back with `content` only (Message object > Rule). */
+const PLAIN_TURNS = [
+  { role: 'user', content: 'Say hello.' },
+  { role: 'assistant', content: 'Hello there!' },
+  { role: 'user', content: 'Repeat: second turn' },
+];
+/** Each mode the plain turns are sent in; `enabled` is the one a server demanding reasoning_content refuses. */
+const THINKING_TYPES = ['enabled', 'disabled'] as const;
+/** A model whose thinking is switched on and off by request (more than one thinking mode). */
+const switchesThinking = (m: { kind?: string; thinking_modes?: unknown }) => m.kind === 'current' && Array.isArray(m.thinking_modes) && m.thinking_modes.length > 1;
+
+/**
+ * The plain turns in one thinking mode: a refusal counts only where the same mode answers a single
+ * turn (asked only then), so a server refusing the mode itself is not said to refuse the history.
+ */
+async function plainTurnsIn(ctx: CheckContext, type: (typeof THINKING_TYPES)[number]): Promise<CheckOutcome> {
+  const mode = { thinking: { type }, max_tokens: THINKING_ROOM };
+  const res = await ctx.send(chat(ctx, { messages: PLAIN_TURNS, ...mode }));
+  if (res.status === 200) return pass();
+  const read = await readJson(res);
+  const single = await ctx.send(chat(ctx, { messages: [PLAIN_TURNS[2]!], ...mode }));
+  if (single.status !== 200) return inconclusive(`with thinking ${type}, a single turn is refused too (HTTP ${single.status}; the conversation HTTP ${res.status}), so the refusal is not of the history`);
+  return outcomeOf([failure(`with thinking ${type}, a conversation whose earlier plain assistant turn is sent back with \`content\` only, as the description's rule asks, was answered HTTP ${res.status}: ${shownBody(read)}; a single turn in the same mode is answered`, res, statusDefect(res))]);
+}
 /** The reasoner's first turn, asked once and sent again with its answer. */
 const FIRST = { role: 'user', content: 'Repeat: first turn' };
 
@@ -24,8 +49,25 @@ const FIRST = { role: 'user', content: 'Repeat: first turn' };
 export function reasoningTurnChecks(spec: Spec): Check[] {
   const legacy = behaviourOf(spec.conversation, 'reasoner-reasoning-content-refused', 'conversation');
   const v4 = behaviourOf(spec.conversation, 'v4-thinking-tool-turns', 'conversation');
+  const plainTurns = behaviourOf(spec.conversation, 'thinking-plain-turns', 'conversation');
   const capture = v4.evidence?.[0];
   return [
+    defineCheck({
+      id: 'conversation.thinking-plain-turns.answered',
+      title: 'a conversation with an earlier plain assistant turn, sent back with content only, is answered with thinking enabled and disabled',
+      area: 'conversation',
+      ...gradeOf(plainTurns),
+      specRefs: ['conversation.thinking-plain-turns', 'conversation.assistant-turns'],
+      appliesTo: (m, id) => modelsOf(plainTurns)(m, id) && switchesThinking(m),
+      // "Is answered": the status says it, in each mode (both sent at once).
+      judges: 'status',
+      async run(ctx) {
+        const outcomes = await Promise.all(THINKING_TYPES.map((type) => plainTurnsIn(ctx, type)));
+        const failures = outcomes.flatMap((o) => (o.verdict === 'fail' ? o.failures : []));
+        if (failures.length > 0) return outcomeOf(failures);
+        return outcomes.find((o) => o.verdict !== 'pass') ?? pass();
+      },
+    }),
     defineCheck({
       id: 'conversation.reasoner-turns.reasoning-content-refused',
       title: 'svc-reasoner refuses its own reasoning_content sent back (400) and answers the turn sent with content only',

@@ -1,4 +1,4 @@
-import type { Spec } from '#harness/spec/model.ts';
+import type { Behaviour, Model, Spec } from '#harness/spec/model.ts';
 import { cutOff, ROOM_TOKENS } from '../support/premises.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
@@ -91,6 +91,30 @@ async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckO
   return outcomeOf(failures);
 }
 
+/**
+ * The tool round trip, both requests carrying `mode` (nothing: the server's default thinking mode).
+ * Its checks run at once, so each mode adds no round trip to the run.
+ */
+function roundTripCheckOf(roundTripEntry: Behaviour) {
+  return (id: string, title: string, appliesTo: (m: Model, id: string) => boolean, mode: Record<string, unknown> = {}): Check =>
+    defineCheck({
+      id,
+      title,
+      area: 'conversation',
+      ...gradeOf(roundTripEntry),
+      specRefs: ['conversation.tool-round-trip'],
+      appliesTo,
+      chain: 2,
+      async run(ctx) {
+        const call = await toolCallOf(ctx, mode);
+        if ('outcome' in call) return call.outcome;
+        if ('why' in call) return inconclusive(`${call.why}, so there is no call to send a result for`);
+        const res = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId), tools: SAMPLE_TOOLS, tool_choice: 'none', max_tokens: 64, ...mode }));
+        return judgeToolAnswer(res, 'the tool result (the assistant turn with its `tool_calls`, then a `tool` message naming the call)');
+      },
+    });
+}
+
 /** A code word per run, from its seed: a recording replays the same requests. */
 const codeWord = (ctx: CheckContext, kind: string) => `${kind}-${(ctx.options.seed >>> 0).toString(36)}`;
 const QUESTION = 'What is the code word? Answer with the code word only.';
@@ -105,23 +129,11 @@ export function conversationChecks(spec: Spec): Check[] {
   const roundTripEntry = behaviourOf(spec.conversation, 'tool-round-trip', 'conversation');
   const turnsEntry = behaviourOf(spec.conversation, 'assistant-turns', 'conversation');
   const historyEntry = behaviourOf(spec.conversation, 'history-used', 'conversation');
+  const roundTripCheck = roundTripCheckOf(roundTripEntry);
   return [
-    defineCheck({
-      id: 'conversation.tool-round-trip.answers-tool-result',
-      title: 'a tool call sent back with its result (role tool, tool_call_id) is answered with text',
-      area: 'conversation',
-      ...gradeOf(roundTripEntry),
-      specRefs: ['conversation.tool-round-trip'],
-      appliesTo: modelsOf(roundTripEntry),
-      chain: 2,
-      async run(ctx) {
-        const call = await toolCallOf(ctx);
-        if ('outcome' in call) return call.outcome;
-        if ('why' in call) return inconclusive(`${call.why}, so there is no call to send a result for`);
-        const res = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId), tools: SAMPLE_TOOLS, tool_choice: 'none', max_tokens: 64 }));
-        return judgeToolAnswer(res, 'the tool result (the assistant turn with its `tool_calls`, then a `tool` message naming the call)');
-      },
-    }),
+    roundTripCheck('conversation.tool-round-trip.answers-tool-result', 'a tool call sent back with its result (role tool, tool_call_id) is answered with text', modelsOf(roundTripEntry)),
+    // With thinking enabled, the round trip is conversation.thinking-tool-turns' (production refuses it: advisory).
+    roundTripCheck('conversation.tool-round-trip.answers-tool-result.thinking-disabled', 'with thinking disabled, a tool call sent back with its result is answered with text', (m, id) => modelsOf(roundTripEntry)(m, id) && Array.isArray(m.thinking_modes) && m.thinking_modes.length > 1, { thinking: { type: 'disabled' } }),
     defineCheck({
       id: 'conversation.assistant-turns.answered',
       title: 'a request whose history holds an earlier assistant turn is answered',

@@ -19,6 +19,14 @@ describe('foldFimStream', () => {
     expect(foldFimStream([piece('x'), DONE, { kind: 'after-done', data: '{}' }]).departures).toEqual(['event 2 follows `data: [DONE]`']);
   });
 
+  test('the usage carrier after the final chunk is no chunk of the middle; a `choices: []` chunk anywhere else is named', () => {
+    const final = data({ choices: [{ index: 0, text: '', finish_reason: 'stop' }] });
+    const carrier = data({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
+    expect(foldFimStream([piece('x'), final, carrier, DONE]).departures).toEqual([]);
+    expect(foldFimStream([piece('x'), carrier, final, DONE]).departures).toEqual([expect.stringMatching(/^chunk 1 has no `choices\[0\]\.text` and is not a final chunk/)]);
+    expect(foldFimStream([piece('x'), final, data({ choices: [] }), DONE]).departures).toEqual([expect.stringMatching(/^chunk 2 has no `choices\[0\]\.text`/)]);
+  });
+
   test('chunks of no text are named', () => {
     expect(foldFimStream([DONE]).departures).toEqual(['the chunks add up to no text']);
   });

@@ -4,7 +4,7 @@ import { get, isObject } from '../support/body.ts';
 import { failure, outcomeOf, pass, shown, statusDefect } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { fim } from '../support/requests.ts';
-import { isEventStream } from '../support/stream.ts';
+import { isEventStream, isUsageCarrier } from '../support/stream.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { sample } from '../support/samples.ts';
 
@@ -16,9 +16,14 @@ export interface FimStream {
   departures: string[];
 }
 
-/** Folds the data events of a FIM stream: every chunk has `choices[0].text` (or is the final one), `[DONE]` ends it. */
+/**
+ * Folds the data events of a FIM stream: every chunk has `choices[0].text` (or is the final one), `[DONE]`
+ * ends it. The usage carrier after the final chunk (streaming.yaml usage_carrier) is read as readStream reads it: no chunk of the middle.
+ */
 export function foldFimStream(events: readonly { kind: string; data: string }[]): FimStream {
   const out: FimStream = { text: '', pieces: 0, done: false, departures: [] };
+  const lastData = events.findLastIndex((e) => e.kind === 'data');
+  let previousFinished = false;
   events.forEach((e, i) => {
     if (e.kind === 'done') out.done = true;
     if (e.kind === 'after-done') out.departures.push(`event ${i} follows \`data: [DONE]\``);
@@ -30,8 +35,10 @@ export function foldFimStream(events: readonly { kind: string; data: string }[])
       out.departures.push(`event ${i} is not JSON: ${shown(e.data)}`);
       return;
     }
+    if (i === lastData && previousFinished && isObject(chunk) && isUsageCarrier(chunk)) return;
     const text = get(chunk, 'choices', 0, 'text');
     const finish = get(chunk, 'choices', 0, 'finish_reason');
+    previousFinished = finish !== undefined && finish !== null;
     if (typeof text === 'string') {
       out.text += text;
       out.pieces++;

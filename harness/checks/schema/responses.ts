@@ -100,7 +100,7 @@ function judgeStreamed(stream: ReadStream | undefined, res: CheckResponse, level
   if (stream.error !== undefined) out.push(failure(brokeOff(stream), res));
   else if (stream.chunks === 0) out.push(failure('no chunk in the stream to judge', res));
   for (const v of found?.first ?? []) out.push(schemaFailure({ ...v, path: `/${v.chunk}${v.path}` }, res));
-  if (found && found.count > found.first.length) out.push(failure(`and ${found.count - found.first.length} more violation(s) at this level (${found.count} in ${stream.chunks} chunks)`, res));
+  if (found && found.count > found.first.length) out.push(failure(`and ${found.count - found.first.length} more violation(s) at this level (${found.count} in ${stream.chunks + (stream.usageCarrier ? 1 : 0)} chunks)`, res));
   return outcomeOf(out);
 }
 

@@ -46,6 +46,33 @@ describe('readStream', () => {
     });
   });
 
+  describe('the usage carrier (streaming.yaml usage_carrier)', () => {
+    const USAGE = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
+    const bare = (extra: object) => ({ data: JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [], ...extra }) });
+    const message = [chunk({ role: 'assistant', content: '' }), ...contentChunks(2), chunk({}, 'stop')];
+
+    test('a `choices: []` chunk with usage, last, after the final chunk: not a chunk of the message', async () => {
+      const s = await readStream(streamed([...message, bare({ usage: USAGE }), { data: '[DONE]' }]));
+      expect(s).toMatchObject({ chunks: 4, usageCarrier: { chunk: 4, body: { usage: USAGE } }, usageAt: { chunk: 4, withChoices: false }, finishes: { count: 1, first: [3] } });
+      expect(s.last).toMatchObject({ choices: [{ finish_reason: 'stop' }] });
+      expect(s.message.usage).toEqual(USAGE);
+    });
+
+    test('a `choices: []` chunk without usage, or one not right after the final chunk, is a chunk of the message', async () => {
+      const empty = await readStream(streamed([...message, bare({}), { data: '[DONE]' }]));
+      expect(empty).toMatchObject({ chunks: 5, last: { choices: [] } });
+      expect(empty.usageCarrier).toBeUndefined();
+      // No final chunk came: the usage chunk is the message's last, not a carrier after it.
+      const noFinal = await readStream(streamed([chunk({ role: 'assistant', content: '' }), ...contentChunks(2), bare({ usage: USAGE }), { data: '[DONE]' }]));
+      expect(noFinal).toMatchObject({ chunks: 4, last: { choices: [], usage: USAGE } });
+      expect(noFinal.usageCarrier).toBeUndefined();
+      // Two of them: the last follows no final chunk, so neither is a carrier (the final chunk is not last).
+      const twice = await readStream(streamed([...message, bare({ usage: USAGE }), bare({ usage: USAGE }), { data: '[DONE]' }]));
+      expect(twice).toMatchObject({ chunks: 6, last: { choices: [], usage: USAGE } });
+      expect(twice.usageCarrier).toBeUndefined();
+    });
+  });
+
   test('tool-call deltas without `index` (the description shows none): each goes on with the call before it, a new `id` starts the next', async () => {
     const s = await readStream(
       streamed([

@@ -59,12 +59,19 @@ export interface AssembledMessage {
  * chunks arrive (its text capped). Each chunk is dropped once it has been read.
  */
 export interface ReadStream {
-  /** Chunks (JSON objects that are not error objects) received. */
+  /** Chunks of the message (JSON objects that are not error objects) received; the usage carrier is not one. */
   chunks: number;
   /** Of those, the chunks whose `choices` held at least one choice (a usage-only chunk holds none). */
   choiceChunks: number;
   first?: Json;
+  /** The message's last chunk: the last to arrive, or the one before the usage carrier. */
   last?: Json;
+  /**
+   * The usage carrier (streaming.yaml `usage_carrier`): the last chunk to arrive, when it has
+   * `choices: []` and a `usage` object and the chunk before it carries a finish_reason. It is not a
+   * chunk of the message: its index is `chunks`, after the message's, and `last` is the one before.
+   */
+  usageCarrier?: { chunk: number; body: Json };
   /** Distinct `id` values of the chunks, the first MAX_SAMPLES of them; `more` when there were others. */
   ids: { first: unknown[]; more: boolean };
   /** Indices of the chunks that carry a finish_reason (not null). */
@@ -140,6 +147,10 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
   const assembler = new Assembler();
   const ids = new Set<unknown>();
   let lastId: unknown = NO_CHUNK;
+  // The chunk before the last, and whether each carries a finish_reason: the last may be the usage carrier.
+  let beforeLast: Json | undefined;
+  let beforeLastFinished = false;
+  let lastFinished = false;
   const judge = options.judge;
   const violations: Partial<Record<Level, Samples<ChunkViolation>>> = {};
   if (judge) out.violations = violations;
@@ -180,6 +191,8 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
       }
       const index = out.chunks++;
       if (index === 0) out.first = parsed;
+      beforeLast = out.last;
+      beforeLastFinished = lastFinished;
       out.last = parsed;
       // Ids repeat chunk after chunk: comparing with the last one spares most set lookups.
       if (parsed.id !== lastId && !ids.has(parsed.id)) {
@@ -189,7 +202,8 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
       }
       lastId = parsed.id;
       if (Array.isArray(parsed.choices) && parsed.choices.length > 0) out.choiceChunks += 1;
-      if (assembler.add(parsed)) push(out.finishes, index);
+      lastFinished = assembler.add(parsed);
+      if (lastFinished) push(out.finishes, index);
       if (parsed.usage !== undefined && parsed.usage !== null) out.usageAt = { chunk: index, withChoices: Array.isArray(parsed.choices) && parsed.choices.length > 0 };
       if (judge) {
         const found = judge(parsed);
@@ -201,11 +215,21 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
   }
   out.message = assembler.message();
   out.ids.first = [...ids];
+  if (out.last !== undefined && beforeLast !== undefined && beforeLastFinished && isUsageCarrier(out.last)) {
+    out.chunks -= 1;
+    out.usageCarrier = { chunk: out.chunks, body: out.last };
+    out.last = beforeLast;
+  }
   // An error event is the server giving up on the completion: the stream did not carry it whole.
   if (out.error === undefined && out.errorEvents.count > 0) {
     out.error = `the server sent an error event instead of a chunk${out.done ? '' : ', and no `data: [DONE]`'}: ${out.errorEvents.first[0]!.slice(0, 200)}`;
   }
   return out;
+}
+
+/** The shape of streaming.yaml `usage_carrier`: `choices: []` and a `usage` object (where it sits is readStream's). */
+export function isUsageCarrier(chunk: Json): boolean {
+  return Array.isArray(chunk.choices) && chunk.choices.length === 0 && isObject(chunk.usage);
 }
 
 /** Why a stream of no chunk shows nothing: a property of each chunk holds of none vacuously, and no message adds up. */

@@ -81,6 +81,9 @@ export const FAULTS = [
   { id: 'stream-malformed-event', area: 'stream', summary: 'one chunk in the middle is not valid JSON', breaks: 'streaming.framing' },
   { id: 'stream-no-choices', area: 'stream', summary: 'every chunk of a chat stream carries `choices: []`: no role, text or finish_reason arrives (the final chunk still carries `usage`)', breaks: 'streaming.rules.stream.carries-a-choice' },
   { id: 'stream-usage-separate-chunk', area: 'stream', summary: 'a chat stream sends `usage` not in the final chunk but in an extra chunk with `choices: []` after it (some compatible servers do; production sends it in the final chunk)', breaks: 'streaming.rules.stream.usage-in-final-chunk' },
+  // The usage carrier's reading (streaming.yaml usage_carrier): a `choices: []` chunk is set aside only when it carries usage, last, right after the final chunk.
+  { id: 'stream-empty-chunk-after-final', area: 'stream', summary: 'a chat stream sends, after its final chunk (which carries `usage`), one more chunk with `choices: []` and no `usage`: the final chunk is not the last', breaks: 'streaming.events.final_chunk' },
+  { id: 'stream-usage-chunk-no-final', area: 'stream', summary: 'a chat stream ends its content with a chunk of `choices: []` and `usage` and sends no final chunk: no `finish_reason` arrives', breaks: 'streaming.events.final_chunk' },
   // usage arithmetic
   { id: 'usage-total-wrong', area: 'usage', summary: '`total_tokens` is one more than prompt + completion', breaks: 'meanings.usage-total-is-sum' },
   { id: 'usage-cache-sum-wrong', area: 'usage', summary: 'cache hit + miss differs from `prompt_tokens`', breaks: 'meanings.usage-cache-split-is-prompt' },
@@ -158,6 +161,7 @@ export const FAULTS = [
   { id: 'history-dropped', area: 'conversation', summary: 'only the last message is read (a gateway truncating history); the system message is dropped too', breaks: 'conversation.history-used' },
   { id: 'reasoner-accepts-reasoning-content', area: 'conversation', summary: 'svc-reasoner accepts `reasoning_content` sent back inside messages', breaks: 'conversation.reasoner-reasoning-content-refused' },
   { id: 'thinking-tool-turn-needs-reasoning', area: 'conversation', summary: 'as production does (capture error-400-05): in thinking mode a current model refuses, 400 with the production message, an assistant turn with `tool_calls` sent back without its `reasoning_content`', breaks: 'conversation.v4-thinking-tool-turns' },
+  { id: 'thinking-plain-turn-needs-reasoning', area: 'conversation', summary: 'in thinking mode a current model refuses, 400 "reasoning_content missing", a request whose earlier plain assistant turn (no `tool_calls`) is sent back without `reasoning_content` (openclaw#73417, kimi-cli#2141)', breaks: 'conversation.thinking-plain-turns' },
   // the messages format
   { id: 'messages-tools-ignored', area: 'messages', summary: 'tools in the messages format are answered with text', breaks: 'messages_format.tool-use' },
   { id: 'messages-tool-result-refused', area: 'messages', summary: 'a `tool_result` block in the messages format is refused with 400', breaks: 'messages_format.tool-result' },

@@ -577,6 +577,27 @@ const PROBES = {
     clean: { finalHasUsage: true, after: [] },
     faulty: { finalHasUsage: false, after: [{ choices: [], usage: 'object' }] },
   }),
+  'stream-empty-chunk-after-final': p({
+    rule: 'the final chunk, with `finish_reason`, is the last chunk (a usage carrier after it has `usage`)',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => {
+      const all = chunks(r);
+      const final = all.findIndex((c) => chunkChoice(c).finish_reason != null);
+      return { finalHasUsage: 'usage' in (all[final] ?? {}), after: all.slice(final + 1).map((c) => ({ choices: c.choices, usage: typeof c.usage })) };
+    },
+    clean: { finalHasUsage: true, after: [] },
+    faulty: { finalHasUsage: true, after: [{ choices: [], usage: 'undefined' }] },
+  }),
+  'stream-usage-chunk-no-final': p({
+    rule: 'a final chunk with `finish_reason` comes before `[DONE]`, whatever chunk carries usage',
+    probe: async (send) => [await postChat(send, chat({ stream: true }))],
+    observe: ([r]) => {
+      const all = chunks(r);
+      return { finished: all.some((c) => chunkChoice(c).finish_reason != null), last: { choices: all.at(-1)?.choices, usage: typeof all.at(-1)?.usage } };
+    },
+    clean: { finished: true, last: { choices: [expect.objectContaining({ finish_reason: 'stop' })], usage: 'object' } },
+    faulty: { finished: false, last: { choices: [], usage: 'object' } },
+  }),
   'stream-malformed-event': p({
     rule: 'every data line but `[DONE]` holds JSON',
     probe: async (send) => [await postChat(send, chat({ stream: true }))],
@@ -1241,6 +1262,17 @@ const PROBES = {
     observe: ([r]) => ({ status: r?.status, message: rec(json(r).error).message, finishReason: choice(r).finish_reason }),
     clean: { status: 200, message: undefined, finishReason: 'stop' },
     faulty: { status: 400, message: expect.stringMatching(/^Missing `reasoning_content` field in the assistant message at message index 1\.$/), finishReason: undefined },
+  }),
+
+  'thinking-plain-turn-needs-reasoning': p({
+    rule: 'in thinking mode, a conversation whose earlier plain assistant turn is sent back with `content` only (as the description asks) is answered',
+    probe: async (send) => [
+      await postChat(send, chat({ messages: [{ role: 'user', content: 'Say hello.' }, { role: 'assistant', content: 'Hello there!' }, { role: 'user', content: 'Again.' }], thinking: { type: 'enabled' } })),
+      await postChat(send, chat({ messages: [{ role: 'user', content: 'Say hello.' }, { role: 'assistant', content: 'Hello there!' }, { role: 'user', content: 'Again.' }], thinking: { type: 'disabled' } })),
+    ],
+    observe: ([on, off]) => ({ on: on?.status, message: rec(json(on).error).message, off: off?.status }),
+    clean: { on: 200, message: undefined, off: 200 },
+    faulty: { on: 400, message: expect.stringMatching(/^reasoning_content missing in the assistant message at message index 1/), off: 200 },
   }),
 
   // the messages format ------------------------------------------------------------------------

@@ -164,11 +164,12 @@ function* chunkEvents(ctx: EmulatorContext, plan: ChatPlan): Generator<string> {
   // Usage rides on the final chunk, as production sends it (captures stream-chat-03 and -05); the
   // `stream-usage-separate-chunk` fault sends it after, in a chunk of its own with `choices: []`.
   if (cut(true)) return;
-  const separateUsage = ctx.fault('stream-usage-separate-chunk');
+  const separateUsage = ctx.fault('stream-usage-separate-chunk') || ctx.fault('stream-usage-chunk-no-final');
   // `load-usage-dropped`: under load, no usage, wherever it would ride.
   const usage = ctx.underLoad('load-usage-dropped') ? {} : { usage: usageBody(ctx, plan) };
-  if (!ctx.fault('stream-no-final-chunk')) yield dataEvent(chunk({}, g.finishReason, separateUsage ? {} : usage));
+  if (!ctx.fault('stream-no-final-chunk') && !ctx.fault('stream-usage-chunk-no-final')) yield dataEvent(chunk({}, g.finishReason, separateUsage ? {} : usage));
   if (separateUsage) yield dataEvent({ ...chunk({}, null, usage), choices: [] });
+  if (ctx.fault('stream-empty-chunk-after-final')) yield dataEvent({ ...chunk({}, null), choices: [] });
   if (!ctx.fault('stream-no-done')) yield dataEvent('[DONE]');
   if (ctx.fault('stream-data-after-done')) yield dataEvent(chunk({ content: 'late' }, null));
 }

@@ -66,6 +66,8 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
   const effort = b.reasoning_effort === 'high' || b.reasoning_effort === 'low' ? b.reasoning_effort : mode === 'think_max' ? 'high' : undefined;
   const missing = thinking && !served.legacy && endpoint === 'chat_completions' && ctx.fault('thinking-tool-turn-needs-reasoning') ? toolTurnWithoutReasoning(b) : undefined;
   if (missing !== undefined) return missingReasoningRefusal(ctx, missing);
+  const plain = thinking && !served.legacy && endpoint === 'chat_completions' && ctx.fault('thinking-plain-turn-needs-reasoning') ? plainTurnWithoutReasoning(b) : undefined;
+  if (plain !== undefined) return refusal(ctx.spec, 400, `reasoning_content missing in the assistant message at message index ${plain}: thinking is enabled`, 'invalid_request_error');
 
   const sent = readAs.messages ?? ((b.messages as ChatMessage[]) ?? []);
   // A gateway truncating history forwards the last message only (the system message goes too).
@@ -197,6 +199,16 @@ function acceptSideFault(ctx: EmulatorContext, b: Record<string, unknown>, base:
 function toolTurnWithoutReasoning(b: Record<string, unknown>): number | undefined {
   const msgs = Array.isArray(b.messages) ? b.messages : [];
   const at = msgs.findIndex((m) => isRecord(m) && m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0 && (m.reasoning_content === undefined || m.reasoning_content === null));
+  return at < 0 ? undefined : at;
+}
+
+/**
+ * Index of the first plain assistant turn (no `tool_calls`, not a prefix to complete) sent back
+ * without `reasoning_content` (what the `thinking-plain-turn-needs-reasoning` fault refuses), or undefined.
+ */
+function plainTurnWithoutReasoning(b: Record<string, unknown>): number | undefined {
+  const msgs = Array.isArray(b.messages) ? b.messages : [];
+  const at = msgs.findIndex((m) => isRecord(m) && m.role === 'assistant' && m.prefix !== true && !(Array.isArray(m.tool_calls) && m.tool_calls.length > 0) && (m.reasoning_content === undefined || m.reasoning_content === null));
   return at < 0 ? undefined : at;
 }
 

@@ -137,7 +137,9 @@ const pins: RecordedThirdParty = {
     // Not judged, each for a defect another check reports.
     'answer.tool-call.names-an-offered-function': { verdict: 'skip', why: 'inconclusive: no tool call (tools dropped); rule.chat.tool-choice.required-forces-call fails on it' },
     'answer.stream-tool-call.names-an-offered-function': { verdict: 'skip', why: 'inconclusive: the same, streamed' },
+    'conversation.thinking-plain-turns.answered': { verdict: 'skip', why: 'not recorded: newer than the recording (issue 47, item 3: the plain turns sent with thinking enabled and disabled); to be established when the server is recorded again' },
     'conversation.tool-round-trip.answers-tool-result': { verdict: 'skip', why: 'inconclusive: the forced call never comes (tools dropped), so there is no tool result to send (the harness names the schema\'s usage defect as the cause; the call is missing because rule.chat.tool-choice.required-forces-call fails)' },
+    'conversation.tool-round-trip.answers-tool-result.thinking-disabled': { verdict: 'skip', why: 'not recorded: newer than the recording (issue 47, item 3: the tool round trip with thinking disabled); to be established when the server is recorded again' },
     'rule.chat.tool-choice.none-forbids-tools': { verdict: 'skip', why: 'inconclusive: with tools dropped "auto" calls no tool either, so "none" shows nothing' },
     'rule.chat.tool-choice.none-forbids-tools.streamed': { verdict: 'skip', why: 'inconclusive: the same, streamed' },
     'rule.chat.tools.finish-reason-tool-calls': { verdict: 'skip', why: 'inconclusive: no tool call; rule.chat.tool-choice.required-forces-call fails on it' },
