@@ -192,6 +192,23 @@ const CLASSES = new Map<string, FieldClass>([
       },
     },
   ],
+  // Usage on every chunk whose running total leaves out the completion so far: only the last usage adds up.
+  [
+    'usage-every-chunk-miscounted',
+    {
+      stream: (chunks) => {
+        const at = finalIndex(chunks);
+        const final = isObject(chunks[at]) ? (chunks[at] as Json).usage : undefined;
+        if (!isObject(final) || typeof final.prompt_tokens !== 'number') return chunks;
+        const prompt = final.prompt_tokens;
+        chunks.forEach((chunk, i) => {
+          if (!isObject(chunk) || isObject(chunk.usage)) return;
+          chunk.usage = { prompt_tokens: prompt, completion_tokens: i + 1, total_tokens: prompt };
+        });
+        return chunks;
+      },
+    },
+  ],
 ]);
 
 /** Each class's run: the checks it selects (`--only`). */
@@ -203,6 +220,7 @@ const RUNS: Record<string, string[]> = {
   'cache-fields-intermittent': ['schema.chat-completion.matches-schema', 'property.valid-requests.accepted'],
   'usage-twice': ['stream.*', 'usage.stream-*', 'schema.stream-chunk.*'],
   'usage-every-chunk': ['stream.*', 'usage.stream-*', 'schema.stream-chunk.*'],
+  'usage-every-chunk-miscounted': ['usage.stream-*'],
   'role-every-chunk': ['stream.events.*', 'stream.chunks.*'],
   'role-every-content-chunk': ['stream.events.*', 'stream.chunks.*'],
   'content-null-beside-tools': ['rule.chat.tool-choice.*', 'rule.chat.tools.*', 'schema.chat-completion.*', 'stream.assembled.tool-calls-add-up'],
@@ -264,6 +282,13 @@ describe('classes the description forbids fail the check their row names, at its
     expect(resultOf('cache-fields-intermittent', 'schema.chat-completion.matches-schema')).toMatchObject({ verdict: 'pass' });
     expect(resultOf('cache-fields-intermittent', 'property.valid-requests.accepted')).toMatchObject({ verdict: 'fail', severity: 'must' });
     expect(runs.get('cache-fields-intermittent')!.code).toBe(1);
+  });
+
+  test('usage on every chunk fails the stream total at must where an earlier one does not add up, the last one adding up', () => {
+    const r = resultOf('usage-every-chunk-miscounted', 'usage.stream-total.equals-prompt-plus-completion');
+    expect(r).toMatchObject({ verdict: 'fail', severity: 'must' });
+    expect(r?.failures?.[0]?.message).toMatch(/^the stream's usage at chunk \d+: /);
+    expect(runs.get('usage-every-chunk-miscounted')!.code).toBe(1);
   });
 
   test('role repeated into the final chunk fails its empty delta at must', () => {

@@ -73,6 +73,14 @@ describe('readStream', () => {
     });
   });
 
+  test('usage sent on several chunks: each one that differs from the one before is kept with its chunk, the last as the message\'s', async () => {
+    const u = (completion: number, total: number) => ({ usage: { prompt_tokens: 5, completion_tokens: completion, total_tokens: total } });
+    const s = await readStream(streamed([chunk({ role: 'assistant', content: '' }, null, u(0, 5)), chunk({ content: 'a' }, null, u(1, 5)), chunk({ content: 'b' }, null, u(1, 5)), chunk({}, 'stop', u(2, 7)), { data: '[DONE]' }]));
+    expect(s.message.usage).toEqual(u(2, 7).usage);
+    // The repeat at chunk 2 adds nothing; the last usage (chunk 3) is the message's, not an earlier one.
+    expect(s.earlierUsage).toEqual({ count: 2, first: [{ chunk: 0, usage: u(0, 5).usage }, { chunk: 2, usage: u(1, 5).usage }] });
+  });
+
   test('tool-call deltas without `index` (the description shows none): each goes on with the call before it, a new `id` starts the next', async () => {
     const s = await readStream(
       streamed([

@@ -79,6 +79,11 @@ export interface ReadStream {
   message: AssembledMessage;
   /** The last chunk carrying a `usage` that is not null: its index, and whether it had choices. */
   usageAt?: { chunk: number; withChoices: boolean };
+  /**
+   * The other usage objects the stream sent before that last one (usage on every chunk, or twice),
+   * each differing from the one before it: where usage is sent its sums hold, so each is judged.
+   */
+  earlierUsage: Samples<{ chunk: number; usage: Json }>;
   /** `data:` payloads that were not a JSON object (and not [DONE]). */
   malformed: Samples<string>;
   done: boolean;
@@ -143,8 +148,11 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
     afterDone: samples(),
     comments: 0,
     errorEvents: samples(),
+    earlierUsage: samples(),
   };
   const assembler = new Assembler();
+  // The usage last seen and its JSON: a usage repeated as it was adds nothing to judge.
+  let usageSeen: { chunk: number; usage: Json; text: string } | undefined;
   const ids = new Set<unknown>();
   let lastId: unknown = NO_CHUNK;
   // The chunk before the last, and whether each carries a finish_reason: the last may be the usage carrier.
@@ -204,7 +212,14 @@ export async function readStream(res: CheckResponse, options: ReadStreamOptions 
       if (Array.isArray(parsed.choices) && parsed.choices.length > 0) out.choiceChunks += 1;
       lastFinished = assembler.add(parsed);
       if (lastFinished) push(out.finishes, index);
-      if (parsed.usage !== undefined && parsed.usage !== null) out.usageAt = { chunk: index, withChoices: Array.isArray(parsed.choices) && parsed.choices.length > 0 };
+      if (parsed.usage !== undefined && parsed.usage !== null) {
+        out.usageAt = { chunk: index, withChoices: Array.isArray(parsed.choices) && parsed.choices.length > 0 };
+        if (isObject(parsed.usage)) {
+          const text = JSON.stringify(parsed.usage);
+          if (usageSeen !== undefined && usageSeen.text !== text) push(out.earlierUsage, { chunk: usageSeen.chunk, usage: usageSeen.usage });
+          usageSeen = { chunk: index, usage: parsed.usage, text };
+        }
+      }
       if (judge) {
         const found = judge(parsed);
         for (let i = 0; i < found.length; i++) push((violations[found[i]!.level] ??= samples()), { ...found[i]!, chunk: index });

@@ -62,7 +62,15 @@ export function usageChecks(spec: Spec): Check[] {
           if (res.status !== 200 || !stream) return skip(`the streamed request was answered HTTP ${res.status}, so usage cannot be judged`, 'inconclusive');
           if (stream.error !== undefined) return outcomeOf([failure(brokeOff(stream), res)]);
           if (stream.message.usage === undefined || stream.message.usage === null) return skip('inconclusive: the stream sends no usage, even asked with `stream_options.include_usage` (the description does not say it does)', 'inconclusive');
-          return judgeSum(ctx, stream.message.usage, sum, res, undefined);
+          const last = judgeSum(ctx, stream.message.usage, sum, res, undefined);
+          // Usage sent on several chunks (on every one, or twice): each sum holds where it was sent.
+          // One that cannot be added up (a part left out) is not judged, as the last one would not be.
+          const earlier = stream.earlierUsage.first.flatMap(({ chunk, usage }) => {
+            const a = addUp(usage, sum);
+            return 'missing' in a || a.holds ? [] : [failure(`the stream's usage at chunk ${chunk}: ${a.terms} = ${a.added}, but ${sum.total} is ${a.total}`, res, { path: '/usage' })];
+          });
+          if (earlier.length === 0) return last;
+          return outcomeOf([...(last.verdict === 'fail' ? (last.failures ?? []) : []), ...earlier]);
         },
       }),
     ];
