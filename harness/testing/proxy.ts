@@ -10,6 +10,11 @@ export interface ProxyOptions {
   rewriteRequest?(body: unknown, path: string): unknown;
   /** Rewrites a JSON body the target answered with (what a gateway that rewrites errors does), knowing the request it answers. */
   rewriteJson?(body: unknown, status: number, request: { method: string; path: string; body?: Buffer }): unknown;
+  /**
+   * An answer of the proxy's own in place of a JSON one the target gave (a gateway that re-frames
+   * refusals: as a 200 stream, as a 500), knowing the request; undefined: forwarded (or rewriteJson).
+   */
+  replaceJson?(body: unknown, status: number, request: { method: string; path: string; body?: Buffer }): { status: number; contentType: string; text: string } | undefined;
   /** Answer 429 (retry-after 1) to a request arriving while this many are in flight, whatever their key, until each has ended. */
   maxInFlight?: number;
 }
@@ -53,9 +58,16 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
     try {
       const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}), signal: upstream.signal });
       const outHeaders = Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding'));
-      if (options.rewriteJson && (answer.headers.get('content-type') ?? '').startsWith('application/json')) {
-        const rewritten = JSON.stringify(options.rewriteJson(await answer.json(), answer.status, { method: req.method ?? 'GET', path, ...(body ? { body } : {}) }));
-        res.writeHead(answer.status, outHeaders).end(rewritten);
+      if ((options.rewriteJson || options.replaceJson) && (answer.headers.get('content-type') ?? '').startsWith('application/json')) {
+        const request = { method: req.method ?? 'GET', path, ...(body ? { body } : {}) };
+        const text = await answer.text();
+        const json: unknown = JSON.parse(text);
+        const own = options.replaceJson?.(json, answer.status, request);
+        if (own) {
+          res.writeHead(own.status, { ...outHeaders, 'content-type': own.contentType }).end(own.text);
+          return;
+        }
+        res.writeHead(answer.status, outHeaders).end(options.rewriteJson ? JSON.stringify(options.rewriteJson(json, answer.status, request)) : text);
         return;
       }
       res.writeHead(answer.status, outHeaders);

@@ -10,7 +10,8 @@ import { wrongTypeValue } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { chat, fim, messagesRequest } from '../support/requests.ts';
-import { sample } from '../support/samples.ts';
+import { sample, settled } from '../support/samples.ts';
+import { askTwins, carriesStream, STREAMED, streamedTwinOf, judgeStreamedRefusal } from '../support/streamedRefusal.ts';
 import { pass, skip } from '../support/outcome.ts';
 
 export const INVALID_CLASSES_ID = 'property.invalid-classes.refused-with-spec-status';
@@ -117,14 +118,20 @@ export function planClasses(spec: Spec, classes: readonly CoverageClass[], unsen
  * valid request is accepted (the control), and so is a failure; a failure is one per class, with its request.
  */
 export function invalidClassesChecks(spec: Spec): Check[] {
-  return COVERED_OPERATIONS.filter((o) => spec.endpoints[o.endpoint]?.request).map((o) => invalidClassesCheck(spec, o));
+  const covered = COVERED_OPERATIONS.filter((o) => spec.endpoints[o.endpoint]?.request);
+  // Where the operation's request can carry `stream`, its classes are sent streamed too: a twin check.
+  return [...covered.map((o) => invalidClassesCheck(spec, o, false)), ...covered.filter((o) => carriesStream(spec, o.endpoint)).map((o) => invalidClassesCheck(spec, o, true))];
 }
 
-function invalidClassesCheck(spec: Spec, o: CoveredOperation): Check {
+/** A class's streamed twin, unless it cannot carry `stream: true` (a body that is not an object; a break of `stream` itself). */
+const twinOf = (base: CheckRequest, c: CoverageClass): CheckRequest | undefined => (c.field.split('.')[0] === 'stream' ? undefined : streamedTwinOf({ ...base, ...c.request }));
+
+function invalidClassesCheck(spec: Spec, o: CoveredOperation, streamed: boolean): Check {
   const operation = operationOf(spec, o.endpoint);
+  const twinned = carriesStream(spec, o.endpoint);
   return defineCheck({
-    id: o.id,
-    title: `each class of invalid ${o.what} the spec names (a required field missing, a wrong JSON type, a value off a list or beyond a bound, a broken rule, a body that is not an object) is refused with the status its rule names and an error envelope`,
+    id: streamed ? `${o.id}${STREAMED}` : o.id,
+    title: `each class of invalid ${o.what} the spec names (a required field missing, a wrong JSON type, a value off a list or beyond a bound, a broken rule, a body that is not an object) is refused with the status its rule names and an error envelope${streamed ? ', sent with stream: true too (the same status and envelope, not a 200 stream)' : ''}`,
     area: 'property',
     severity: 'must',
     basis: 'stated',
@@ -135,23 +142,49 @@ function invalidClassesCheck(spec: Spec, o: CoveredOperation): Check {
       const { classes, unsendable } = coverageClasses(ctx.spec, { model: ctx.model, sentAs: ctx.targetModel }, base.body as Record<string, unknown>, operation);
       const { send, coverage } = planClasses(ctx.spec, classes, unsendable, ctx.options.coverage ?? o.cap, o.endpoint);
       if (send.length === 0) return skip(`--coverage ${ctx.options.coverage ?? o.cap}: the coverage phase sends no class of this operation`, 'not-applicable');
-      // The control goes with the classes: no round trip waits on another.
+      const sent = streamed ? send.filter((c) => twinOf(base, c) !== undefined) : send;
+      if (sent.length === 0) return skip('no class sent of this operation can carry `stream: true`', 'not-applicable');
+      // The control goes with the classes: no round trip waits on another. The twins share it, and
+      // each class goes with its twin (askTwins), whichever of the two checks asks first.
       const control = sample(ctx, base);
-      const judged = await Promise.all(send.map((c) => judgeClass(ctx, base, c)));
+      const judged = await Promise.all(sent.map((c) => judgeClass(ctx, base, c, streamed, twinned ? twinOf(base, c) : undefined, o.id)));
       // What the classes were answered is about them only where the smallest valid request is
       // accepted: refused (or failing) too, neither a refusal nor a 500 shows anything of a class.
       const { res } = await control;
       if (res.status !== 200) return inconclusive(`the smallest valid request is answered HTTP ${res.status} too: what ${send.length} invalid ones were answered shows nothing of them`);
       const failures = judged.flat();
-      return failures.length > 0 ? { verdict: 'fail', failures, classes: coverage } : { ...pass(undefined, send.length), classes: coverage };
+      const counted = streamed ? twinCoverage(coverage, send, sent) : coverage;
+      return failures.length > 0 ? { verdict: 'fail', failures, classes: counted } : { ...pass(undefined, sent.length), classes: counted };
     },
   });
 }
 
-async function judgeClass(ctx: CheckContext, base: CheckRequest, c: CoverageClass): Promise<Failure[]> {
-  const res = await ctx.send({ ...base, ...c.request });
+/** The twin's coverage: what it sent, and the classes sent unstreamed that cannot carry `stream`, named as not sent. */
+function twinCoverage(coverage: ClassCoverage, send: readonly CoverageClass[], sent: readonly CoverageClass[]): ClassCoverage {
+  const unstreamable = send.filter((c) => !sent.includes(c)).map((c) => ({ class: c.id, why: 'it cannot carry `stream: true` (a body that is not an object, or a break of `stream` itself)' }));
+  return { ...coverage, sent: sent.length, notSent: [...unstreamable, ...coverage.notSent] };
+}
+
+/**
+ * One class judged: unstreamed, or (`streamed`) its twin, judged beside the unstreamed answer. Both
+ * are asked together through the run's store where the class has a twin, so the two checks send each once.
+ */
+async function judgeClass(ctx: CheckContext, base: CheckRequest, c: CoverageClass, streamed: boolean, twin: CheckRequest | undefined, unstreamedCheck: string): Promise<Failure[]> {
+  const request = { ...base, ...c.request };
   const expect = c.statuses ? { status_any_of: c.statuses } : { error: true as const };
-  const failures = await judgeRefusal(ctx, res, expect, `${c.what}, which breaks ${c.ruleId}`);
+  const what = `${c.what}, which breaks ${c.ruleId}`;
+  let failures: Failure[];
+  if (twin === undefined) failures = await judgeRefusal(ctx, (await sample(ctx, request)).res, expect, what);
+  else {
+    const { plain, streamed: asked } = askTwins(ctx, request, twin);
+    if (streamed) {
+      const [seen, unstreamed] = await Promise.all([asked, plain.catch(() => undefined)]);
+      failures = await judgeStreamedRefusal(ctx, seen.res, unstreamed?.res, expect, what, unstreamedCheck);
+    } else {
+      failures = await judgeRefusal(ctx, (await plain).res, expect, what);
+      await settled(asked);
+    }
+  }
   const pointer = c.path === '' ? '' : `/${c.path.split('.').join('/')}`;
   return failures.map((f) => ({ ...f, path: f.path ?? pointer, specRef: f.specRef ?? `rules.${c.ruleId}`, ...(f.defect?.kind === 'status' ? { defect: { ...f.defect, sent: c.id } } : {}) }));
 }

@@ -8,6 +8,8 @@ import { judgeRefusal } from '../support/refusal.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { plainCompletion, sample, settled } from '../support/samples.ts';
 import { handOff } from '../support/handoff.ts';
+import { askTwins, carriesStream, STREAMED, streamedTwinOf, judgeStreamedRefusal } from '../support/streamedRefusal.ts';
+import type { Failure } from '#harness/core/outcome.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
@@ -77,6 +79,8 @@ function step(expr: TypeExpr): number {
 export function boundChecks(spec: Spec): Check[] {
   const fields = spec.objects.chat_completion_request?.fields ?? {};
   const rule = boundRule(spec);
+  // The chat request can carry `stream`: each refusal check has a streamed twin.
+  const twinned = carriesStream(spec, 'chat_completions');
   const checks: Check[] = [];
   for (const [name, expr] of Object.entries(fields)) {
     const probes = (ctx: CheckContext): { inside: Probe[]; outside: Probe[] } | { skip: string } => {
@@ -134,9 +138,9 @@ export function boundChecks(spec: Spec): Check[] {
           return outcomeOf(refused.map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res, statusDefect(res))));
         },
       }),
-      defineCheck({
-        id: refusalCheckOf(name),
-        title: `\`${name}\` just beyond its bounds is refused with the spec's status and an error envelope`,
+      ...[false, ...(twinned ? [true] : [])].map((streamed) => defineCheck({
+        id: streamed ? `${refusalCheckOf(name)}${STREAMED}` : refusalCheckOf(name),
+        title: `\`${name}\` just beyond its bounds is refused with the spec's status and an error envelope${streamed ? ', sent with stream: true too (the same status and envelope, not a 200 stream)' : ''}`,
         area: 'request',
         ...gradeOf(rule),
         specRefs: [`objects.chat_completion_request.fields.${name}`, `rules.${rule.id}`, ...perModelRules(spec, expr)],
@@ -148,15 +152,32 @@ export function boundChecks(spec: Spec): Check[] {
           // probes (no round trip waits on another; the accepted check shares its answer).
           const valid = p.inside[0]!;
           const control = sample(ctx, request(ctx, valid.value));
-          const judged = await Promise.all(p.outside.map(async (probe) => judgeRefusal(ctx, await ctx.send(request(ctx, probe.value)), rule.expect, `\`${name}\` = ${probe.label}`)));
+          const judged = await Promise.all(p.outside.map((probe) => judgeProbe(ctx, request(ctx, probe.value), `\`${name}\` = ${probe.label}`, rule, streamed, twinned, refusalCheckOf(name))));
           const failures = judged.flat();
           if (failures.length > 0) return (await settled(control), { verdict: 'fail', failures });
           const { res } = await control;
           if (res.status !== 200) return handOff(acceptanceCheckOf(name), failure(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}): refusing the values beyond the bounds shows no bound`, res, statusDefect(res)));
           return pass();
         },
-      }),
+      })),
     );
   }
   return checks;
+}
+
+/**
+ * A value beyond a bound judged as a refusal: unstreamed, or (`streamed`) its twin with `stream:
+ * true`, judged beside the unstreamed answer; where the field's check has a twin, both are asked
+ * together (askTwins), whichever check comes first.
+ */
+async function judgeProbe(ctx: CheckContext, request: CheckRequest, what: string, rule: Rule, streamed: boolean, twinned: boolean, unstreamedCheck: string): Promise<Failure[]> {
+  const twin = twinned ? streamedTwinOf(request) : undefined;
+  if (twin === undefined) return judgeRefusal(ctx, (await sample(ctx, request)).res, rule.expect, what);
+  const { plain, streamed: asked } = askTwins(ctx, request, twin);
+  if (!streamed) {
+    const failures = await judgeRefusal(ctx, (await plain).res, rule.expect, what);
+    return (await settled(asked), failures);
+  }
+  const [seen, unstreamed] = await Promise.all([asked, plain.catch(() => undefined)]);
+  return judgeStreamedRefusal(ctx, seen.res, unstreamed?.res, rule.expect, what, unstreamedCheck);
 }

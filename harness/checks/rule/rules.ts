@@ -8,6 +8,7 @@ import { buildForRule } from '../support/build.ts';
 import { failure, outcomeOf, pass, skip, statusDefect, unsupported } from '../support/outcome.ts';
 import { legacyRulesStand } from '../support/retirement.ts';
 import { judgeRefusal } from '../support/refusal.ts';
+import { askTwins, carriesStream, STREAMED, streamedTwinOf, judgeStreamedRefusal } from '../support/streamedRefusal.ts';
 import { brokeOff, endedUnfinished, NO_CHUNK_READ, readStream, type ReadStream } from '../support/stream.ts';
 import { sample, settled } from '../support/samples.ts';
 import { cutOff, refusedForParameters, withRoom } from '../support/premises.ts';
@@ -41,9 +42,19 @@ export function delegatedTo(rule: Rule): string | undefined {
  */
 const JUDGED_BY_STREAM_CHECKS = new Set(['chat.stop.not-in-output', 'chat.max-tokens.length', 'chat.tools.finish-reason-tool-calls', 'chat.thinking.enabled-carries-reasoning', 'chat.thinking.disabled-no-reasoning']);
 
-function streamsToo(rule: Rule): boolean {
+function streamsToo(spec: Spec, rule: Rule): boolean {
+  if (isRefusal(rule)) return refusalStreamsToo(spec, rule);
   const effect = rule.expect.effect ? EFFECTS[rule.expect.effect] : undefined;
   return rule.endpoint === 'chat_completions' && !!effect?.judge && !effect.cannotJudge && !JUDGED_BY_STREAM_CHECKS.has(rule.id);
+}
+
+/**
+ * A refusal is sent streamed too wherever its request can carry `stream: true`: its endpoint's
+ * request has the field, and no case is a body that is not JSON or a `stream` value of its own.
+ */
+function refusalStreamsToo(spec: Spec, rule: Rule): boolean {
+  const cases = [rule.when, ...(rule.also_when ?? [])];
+  return carriesStream(spec, rule.endpoint) && cases.every((when) => when.every((c) => c.body === undefined && c.field?.split('.')[0] !== 'stream'));
 }
 
 /** The message a stream adds up to, as the completion body the effects read. */
@@ -55,13 +66,14 @@ function asCompletion(m: ReadStream['message']): Json {
 
 export function ruleChecks(spec: Spec): Check[] {
   const rules = spec.rules.filter((rule) => delegatedTo(rule) === undefined);
-  return [...rules.map((rule) => ruleCheck(spec, rule, false)), ...rules.filter(streamsToo).map((rule) => ruleCheck(spec, rule, true))];
+  return [...rules.map((rule) => ruleCheck(spec, rule, false)), ...rules.filter((rule) => streamsToo(spec, rule)).map((rule) => ruleCheck(spec, rule, true))];
 }
 
 function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
+  const twinned = isRefusal(rule) && refusalStreamsToo(spec, rule);
   return defineCheck({
-      id: streamed ? `rule.${rule.id}.streamed` : `rule.${rule.id}`,
-      title: streamed ? `${rule.statement} (streamed: judged on the message the chunks add up to)` : rule.statement,
+      id: streamed ? `rule.${rule.id}${STREAMED}` : `rule.${rule.id}`,
+      title: streamed ? `${rule.statement} (streamed: ${isRefusal(rule) ? 'sent with stream: true, refused with the same status and error envelope, not a 200 stream' : 'judged on the message the chunks add up to'})` : rule.statement,
       area: 'rule',
       ...gradeOf(rule),
       specRefs: [`rules.${rule.id}`],
@@ -79,7 +91,7 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         // elsewhere is no control. A case sent away from a base (`base_not`) is controlled where it is valid.
         const valid = isRefusal(rule) ? buildForRule(ctx, rule, rule.when.filter((c) => c.base !== undefined)) : undefined;
         const control = valid !== undefined && !('skip' in valid) ? sample(ctx, valid.request) : undefined;
-        const outcomes = await Promise.all(cases.map((when, i) => judgeCase(ctx, rule, when, streamed, cases.length > 1 ? `case ${i + 1} of ${cases.length}: ` : '')));
+        const outcomes = await Promise.all(cases.map((when, i) => (isRefusal(rule) ? judgeRefusalCase(ctx, rule, when, streamed, twinned, label(i, cases.length)) : judgeCase(ctx, rule, when, streamed, label(i, cases.length)))));
         const merged = mergeCases(outcomes);
         if (merged.verdict !== 'pass' || control === undefined) return (await settled(control), merged);
         const seen = await control;
@@ -87,6 +99,26 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
         return merged;
       },
     });
+}
+
+const label = (i: number, of: number) => (of > 1 ? `case ${i + 1} of ${of}: ` : '');
+
+/**
+ * One case of a refusal rule. Where the rule has a streamed twin, both twins are asked together
+ * (askTwins), whichever check comes first: the twin adds no round trip and no control.
+ */
+async function judgeRefusalCase(ctx: CheckContext, rule: Rule, when: readonly Condition[], streamed: boolean, twinned: boolean, label: string): Promise<CheckOutcome> {
+  const built = buildForRule(ctx, rule, when);
+  if ('skip' in built) return skip(built.skip);
+  const twin = twinned ? streamedTwinOf(built.request) : undefined;
+  if (twin === undefined) return outcomeOf(await judgeRefusal(ctx, (await sample(ctx, built.request)).res, rule.expect, `${label}${rule.statement}`));
+  const { plain, streamed: asked } = askTwins(ctx, built.request, twin);
+  if (!streamed) {
+    const failures = await judgeRefusal(ctx, (await plain).res, rule.expect, `${label}${rule.statement}`);
+    return (await settled(asked), outcomeOf(failures));
+  }
+  const [seen, unstreamed] = await Promise.all([asked, plain.catch(() => undefined)]);
+  return outcomeOf(await judgeStreamedRefusal(ctx, seen.res, unstreamed?.res, rule.expect, `${label}${rule.statement}`, `rule.${rule.id}`));
 }
 
 const isRefusal = (rule: Rule) => rule.expect.status !== undefined || rule.expect.status_any_of !== undefined || rule.expect.error === true;
@@ -99,7 +131,7 @@ function mergeCases(outcomes: CheckOutcome[]): CheckOutcome {
   return outcomes.find((o) => o.verdict !== 'pass') ?? (first?.verdict === 'pass' && outcomes.length > 1 ? { ...first, cases: outcomes.length } : (first ?? pass()));
 }
 
-/** One case of a rule (a set of conditions): the request meeting it, judged by the rule's expectation. */
+/** One case of a rule that is not a refusal (a set of conditions): the request meeting it, judged by the rule's expectation. */
 async function judgeCase(ctx: CheckContext, rule: Rule, when: readonly Condition[], streamed: boolean, label: string): Promise<CheckOutcome> {
   const built = buildForRule(ctx, rule, when);
   if ('skip' in built) return skip(built.skip);
@@ -139,10 +171,8 @@ async function controlShows(effect: Effect, controlled: ReturnType<typeof sample
   return why ? { outcome: inconclusive(why) } : { control: seen.body };
 }
 
-/** The answer to one case of a rule, judged by its expectation (a refusal, or the effect it names). */
+/** The answer to one case of a rule that is not a refusal, judged by the effect it names (or its acceptance). */
 async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Condition[], streamed: boolean, label: string, request: CheckRequest, effect: Effect | undefined, res: CheckResponse, control: Json | undefined): Promise<CheckOutcome> {
-  if (isRefusal(rule)) return outcomeOf(await judgeRefusal(ctx, res, rule.expect, `${label}${rule.statement}`));
-
   let body: unknown;
   let unreadable = '';
   if (streamed && res.status === 200) {

@@ -459,6 +459,20 @@ const PROBES = {
     clean: [{ status: 400, type: 'invalid_request_error' }, { status: 400, type: 'invalid_request_error' }],
     faulty: [{ status: 400, type: 'invalid_request_error' }, { status: 500, type: 'server_error' }],
   }),
+  'streamed-refusal-as-sse-error': p({
+    rule: 'empty `messages` sent with `stream: true` is refused with 400 and the envelope, as unstreamed',
+    probe: async (send) => [await postChat(send, { model: 'svc-v4-flash', messages: [], stream: true }), await postChat(send, { model: 'svc-v4-flash', messages: [] })],
+    observe: (replies) => replies.map((r) => ({ status: r.status, event: r.contentType.startsWith('text/event-stream'), type: rec(json(r).error).type })),
+    clean: [{ status: 400, event: false, type: 'invalid_request_error' }, { status: 400, event: false, type: 'invalid_request_error' }],
+    faulty: [{ status: 200, event: true, type: undefined }, { status: 400, event: false, type: 'invalid_request_error' }],
+  }),
+  'streamed-refusal-500': p({
+    rule: 'empty `messages` sent with `stream: true` is refused with 400 and the envelope, as unstreamed',
+    probe: async (send) => [await postChat(send, { model: 'svc-v4-flash', messages: [], stream: true }), await postChat(send, { model: 'svc-v4-flash', messages: [] })],
+    observe: (replies) => replies.map((r) => ({ status: r.status, type: rec(json(r).error).type })),
+    clean: [{ status: 400, type: 'invalid_request_error' }, { status: 400, type: 'invalid_request_error' }],
+    faulty: [{ status: 500, type: 'server_error' }, { status: 400, type: 'invalid_request_error' }],
+  }),
   'stop-always-refused': p({
     rule: '`stop` as a string or up to 4 strings is accepted',
     probe: async (send) => [await postChat(send, chat({ stop: 'END' })), await postChat(send, chat({ stop: ['A', 'B'] })), await postChat(send, chat({}))],

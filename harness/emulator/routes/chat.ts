@@ -3,7 +3,7 @@ import type { EmulatorContext } from '../context.ts';
 import { tokenize } from '../generate/tokenize.ts';
 import { prng, seedFrom } from '../generate/prng.ts';
 import { dataEvent, jsonResponse, sseResponse } from '../http/respond.ts';
-import { refusalResponse } from '../http/refusal.ts';
+import { refusalBody, refusalResponse, type Refusal } from '../http/refusal.ts';
 import { planChat, type ChatPlan } from './plan.ts';
 import { isRecord, readJson, type RouteInput } from './request.ts';
 
@@ -13,7 +13,7 @@ export async function chatCompletions(input: RouteInput, release: () => void): P
   if (!parsed.ok) return done(release, refusalResponse(parsed.refusal));
   const body = parsed.value;
   const plan = planChat(input.ctx, input.key, input.base, 'chat_completions', body);
-  if ('status' in plan) return done(release, refusalResponse(plan));
+  if ('status' in plan) return done(release, isRecord(body) && body.stream === true ? streamedRefusal(input.ctx, plan) : refusalResponse(plan));
   if (isRecord(body) && body.stream === true) return streamChat(input.ctx, plan, release);
   // The `completion-text-content-type` fault serves the same JSON as text/plain (a client reads it as text).
   return done(release, jsonResponse(handedOver(input.ctx, completionBody(input.ctx, plan)), 200, input.ctx.fault('completion-text-content-type') ? { 'content-type': 'text/plain; charset=utf-8' } : {}));
@@ -33,6 +33,22 @@ function handedOver(ctx: EmulatorContext, body: Record<string, unknown>): Record
   const given = ctx.crossing.held ?? body;
   ctx.crossing.held = body;
   return given;
+}
+
+/** Refusals of what a request says: not of its key (401, 403) or its rate (429). */
+const OF_THE_KEY_OR_RATE = new Set([401, 403, 429]);
+
+/**
+ * A refusal of a request sent with `stream: true`, as servers in the field answer it: the
+ * `streamed-refusal-as-sse-error` fault opens a 200 stream holding the envelope as its one event
+ * (clawrouter#101); `streamed-refusal-500` answers 500 and a server_error envelope
+ * (ai-dial-adapter-openai#529). The same request unstreamed is refused as the spec says.
+ */
+function streamedRefusal(ctx: EmulatorContext, r: Refusal): Response {
+  if (r.status < 400 || r.status >= 500 || OF_THE_KEY_OR_RATE.has(r.status)) return refusalResponse(r);
+  if (ctx.fault('streamed-refusal-as-sse-error')) return sseResponse([dataEvent(refusalBody(r)), dataEvent('[DONE]')], { intervalMs: 0 });
+  if (ctx.fault('streamed-refusal-500')) return refusalResponse({ status: 500, message: 'internal error', type: 'server_error', code: 'internal_error', param: null });
+  return refusalResponse(r);
 }
 
 function done(release: () => void, response: Response): Response {

@@ -1,4 +1,5 @@
 import type { RecordedThirdParty } from './recorded.ts';
+import { STREAMED_TWINS_NOT_RECORDED } from './streamedTwins.ts';
 
 /**
  * llama.cpp's llama-server (llama.cpp de3ff81, the source node-llama-cpp 3.22.1 ships), CPU, serving
@@ -22,6 +23,7 @@ const pins: RecordedThirdParty = {
   args: ['--model', 'svc-v4-flash', '--model-map', 'svc-v4-flash=tiny-chatml', '--load', '16'],
   exitCode: 1,
   verdicts: {
+    ...STREAMED_TWINS_NOT_RECORDED,
     "answer.created.unix-seconds-near-clock": { verdict: 'pass', why: "`created` is std::time(0), Unix seconds (server-task.cpp to_json_oaicompat); llama-server sends no Date header, so `created` is judged against the run's reference time: live, the local clock; replayed, the recording's clock (harness fixed: the replay server added the replay day's Date)" },
     "answer.model.names-a-model-of-the-service": { verdict: 'pass', why: "`model` is always the loaded model's alias, tiny-chatml, which --model-map maps to svc-v4-flash (server-context.cpp: oaicompat_model = meta->model_name)" },
     "answer.requests.not-crossed": { verdict: 'pass', why: "eight prompts of 1 to 380 words sent at once, each answered 200 with usage.prompt_tokens rising with its length (61, 77, 107, 165, 284, 516, 989, 1919: this tokenizer counts about one token per character), and the shortest and longest counted the same sent again (61, 1919). By hand the same eight bodies sent at once three times and one by one give those eight counts every time; 16 prompts at temperature 0 sent at once get the content and count each gets alone, 48 of 48. llama-server routes each result by its task id (server-queue.cpp server_response::recv waits for the ids of its own request's tasks)" },

@@ -1,4 +1,5 @@
 import type { RecordedThirdParty } from './recorded.ts';
+import { STREAMED_TWINS_NOT_RECORDED } from './streamedTwins.ts';
 
 /**
  * The Portkey AI gateway 1.15.2 (@portkey-ai/gateway from npm) with its `deepseek` provider, the one a
@@ -21,6 +22,7 @@ const pins: RecordedThirdParty = {
   args: ['--model', 'svc-v4-flash', '--load', '16'],
   exitCode: 1,
   verdicts: {
+    ...STREAMED_TWINS_NOT_RECORDED,
     // What Portkey's deepseek provider changes, judged against what the harness as its upstream received and sent.
     'gateway.request.parameters-passed-on': { verdict: 'fail', why: '`tools`, `tool_choice`, `thinking` and `reasoning_effort` never reach the upstream (the deepseek allow-list: model, messages, response_format, max_tokens, max_completion_tokens as max_tokens, temperature 0..2, top_p 0..1, stream, frequency_penalty and presence_penalty -2..2, stop, logprobs, top_logprobs 0..20; stream_options too is dropped), and a temperature of 3 reaches it as 2 (clamped); curl through the gateway, the upstream\'s log' },
     'gateway.answer.passed-on': { verdict: 'fail', why: 'the body is rebuilt: each choice as {index, message: {role, content}, finish_reason}, so the upstream\'s logprobs never reach the client (and reasoning_content and tool_calls would not either: the same request on the proxy route keeps them); curl likewise' },

@@ -1,4 +1,5 @@
 import type { RecordedThirdParty } from './recorded.ts';
+import { STREAMED_TWINS_NOT_RECORDED } from './streamedTwins.ts';
 
 /**
  * The Portkey AI gateway 1.15.2 (@portkey-ai/gateway from npm, its `openai` provider with a custom
@@ -17,6 +18,7 @@ const pins: RecordedThirdParty = {
   args: ['--model', 'svc-v4-flash', '--load', '16'],
   exitCode: 1,
   verdicts: {
+    ...STREAMED_TWINS_NOT_RECORDED,
     // What Portkey changes, judged against what the harness as its upstream received and sent.
     'gateway.request.parameters-passed-on': { verdict: 'fail', why: '`thinking` is dropped (outside the openai provider\'s allow-list) and a temperature of 3 reaches the upstream as 2 (clamped to the provider\'s range): the upstream answers 200 to a request the client never sent' },
     'gateway.answer.passed-on': { verdict: 'pass', why: 'content, tool calls, finish_reason and logprobs as the upstream sent them' },
