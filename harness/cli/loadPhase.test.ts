@@ -128,9 +128,22 @@ describe('crossing without --load', () => {
     expect(run.results.filter((x) => x.checkId.startsWith('load.'))).toEqual([]);
   }, 60_000);
 
+  test('a proxy sending stream usage only when asked and handing streams beyond 3 in flight to other requests fails an ordinary run', async () => {
+    const run = await runThrough('streams-crossed', ['--only', 'answer.requests.not-crossed'], 3);
+    expect(run.proxy.misbehaved()).toBeGreaterThan(0);
+    const r = run.results.find((x) => x.checkId === 'answer.requests.not-crossed')!;
+    expect([r.verdict, r.severity]).toEqual(['fail', 'must']);
+    expect(r.failures?.map((f) => f.message).join('\n')).toMatch(/^answers crossed: the prompt of \d+ words, streamed, was answered/m);
+    expect(run.code).toBe(1);
+  }, 60_000);
+
   test('the same check passes straight against the emulator', async () => {
     const run = await runThrough('queued', ['--only', 'answer.requests.not-crossed'], 1000);
-    expect(run.results.find((x) => x.checkId === 'answer.requests.not-crossed')?.verdict).toBe('pass');
+    const r = run.results.find((x) => x.checkId === 'answer.requests.not-crossed');
+    expect(r?.verdict).toBe('pass');
+    // Every answer told apart, its streams by the usage they were asked for.
+    expect(r?.judged).toMatchObject({ cases: 10 });
+    expect(r?.judged).not.toHaveProperty('notJudged');
   }, 60_000);
 });
 

@@ -14,7 +14,7 @@ export async function chatCompletions(input: RouteInput, release: () => void): P
   const body = parsed.value;
   const plan = planChat(input.ctx, input.key, input.base, 'chat_completions', body);
   if ('status' in plan) return done(release, refusalResponse(plan));
-  if (isRecord(body) && body.stream === true) return streamChat(input.ctx, plan, release);
+  if (isRecord(body) && body.stream === true) return streamChat(input.ctx, streamHandedOver(input.ctx, plan), release);
   // The `completion-text-content-type` fault serves the same JSON as text/plain (a client reads it as text).
   return done(release, jsonResponse(handedOver(input.ctx, completionBody(input.ctx, plan)), 200, input.ctx.fault('completion-text-content-type') ? { 'content-type': 'text/plain; charset=utf-8' } : {}));
 }
@@ -32,6 +32,17 @@ function handedOver(ctx: EmulatorContext, body: Record<string, unknown>): Record
   }
   const given = ctx.crossing.held ?? body;
   ctx.crossing.held = body;
+  return given;
+}
+
+/** The `load-streams-crossed` fault: as handedOver, for streams: a stream begun under load is the one planned for the stream before it. */
+function streamHandedOver(ctx: EmulatorContext, plan: ChatPlan): ChatPlan {
+  if (!ctx.underLoad('load-streams-crossed')) {
+    delete ctx.crossing.heldStream;
+    return plan;
+  }
+  const given = ctx.crossing.heldStream ?? plan;
+  ctx.crossing.heldStream = plan;
   return given;
 }
 
