@@ -120,7 +120,7 @@ const answersConform: Judge = (run) => {
 };
 
 /** The text of a completion, from its body's JSON text or its SSE text (the deltas' content joined), or undefined. */
-export function upstreamContent(text: string): string | undefined {
+function upstreamContent(text: string): string | undefined {
   const parse = (json: string): unknown => {
     try {
       return JSON.parse(json);
