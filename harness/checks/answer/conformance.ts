@@ -19,6 +19,11 @@ import { fromBody, fromStream, plainAnswerMeanings } from './meaning.ts';
 /** A rule an answer breaks at must: the id of the check at rest that holds it, what it found, and where (a chunk). */
 export interface Breach {
   rule: string;
+  /**
+   * What two answers breaking the same way share: the rule, and for a schema or a sum the place and
+   * the keyword (never the values a message quotes, which differ from answer to answer).
+   */
+  kind: string;
   message: string;
   /** The chunk of a stream the breach was found in. */
   chunk?: number;
@@ -38,6 +43,10 @@ const sums = (ctx: CheckContext, usage: unknown, path: string) => sumViolations(
 /** The check at rest that holds a violation: a usage sum's (its meaning), else the object's schema check. */
 const ruleOfViolation = (v: Violation, object: ShapedObject) => (v.keyword === 'sum' && v.specRef ? v.specRef : schemaCheckOf(object));
 const said = (v: Violation) => `${v.path || '/'}: ${v.message}`;
+const violated = (v: Violation, object: ShapedObject, chunk?: number): Breach => {
+  const rule = ruleOfViolation(v, object);
+  return { rule, kind: `${rule} ${v.path || '/'} ${v.keyword}`, message: said(v), ...(chunk === undefined ? {} : { chunk }) };
+};
 
 /** The failures of an outcome that are the check's own (not handed to another check). */
 const ownFailures = (o: CheckOutcome): Failure[] => (o.verdict === 'fail' ? o.failures.filter((f) => f.ownedBy === undefined) : []);
@@ -50,18 +59,18 @@ export function answerJudge(ctx: CheckContext): AnswerJudge {
   const meant = async (seen: ReturnType<typeof fromBody>, id: (m: (typeof meanings)[number]) => string): Promise<Breach[]> => {
     if ('outcome' in seen) return [];
     const out: Breach[] = [];
-    for (const m of meanings) for (const f of ownFailures(await m.judge(seen, ctx, m.meaning))) out.push({ rule: id(m), message: f.message });
+    for (const m of meanings) for (const f of ownFailures(await m.judge(seen, ctx, m.meaning))) out.push({ rule: id(m), kind: id(m), message: f.message });
     return out;
   };
   return {
     chunk: (chunk) => [...chunks(chunk), ...sums(ctx, chunk.usage, '/usage')],
     async body(res, body) {
       const found = [...ctx.judge('chat_completion', body), ...sums(ctx, get(body, 'usage'), '/usage')].filter((v) => v.level === 'must');
-      return [...found.map((v) => ({ rule: ruleOfViolation(v, 'chat_completion'), message: said(v) })), ...(await meant(fromBody(res, body), (m) => m.ids.body))];
+      return [...found.map((v) => violated(v, 'chat_completion')), ...(await meant(fromBody(res, body), (m) => m.ids.body))];
     },
     async stream(res, s) {
-      const out: Breach[] = (s.violations?.must?.first ?? []).map((v) => ({ rule: ruleOfViolation(v, 'chat_completion_chunk'), message: said(v), chunk: v.chunk }));
-      for (const r of grammar) for (const f of r.judge(s, res)) out.push({ rule: r.id, message: f.message });
+      const out: Breach[] = (s.violations?.must?.first ?? []).map((v) => violated(v, 'chat_completion_chunk', v.chunk));
+      for (const r of grammar) for (const f of r.judge(s, res)) out.push({ rule: r.id, kind: r.id, message: f.message });
       return [...out, ...(await meant(fromStream(res, s), (m) => m.ids.stream))];
     },
   };

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
+import type { Breach } from '../answer/conformance.ts';
 import { COUNT_NOISE_TOKENS, loadChecks } from './checks.ts';
 import { LOAD_PROMPT_WORDS, type DrivenExchange, type DrivenLoad } from './drive.ts';
 
@@ -11,19 +12,20 @@ import { LOAD_PROMPT_WORDS, type DrivenExchange, type DrivenLoad } from './drive
  */
 const { spec } = loadSpec();
 const check = loadChecks(spec).find((c) => c.id === 'load.answers.not-crossed')!;
+const conform = loadChecks(spec).find((c) => c.id === 'load.answers.conform')!;
 
 const res = (): CheckResponse => ({ status: 200, headers: {}, exchange: { request: { method: 'POST', url: 'http://x/chat/completions', headers: {}, body: {} }, attempts: 1 }, text: async () => '', json: async () => ({}), events: async function* () {} });
 
-type At = { prompt: number; stream?: boolean; tokens?: number; content?: string };
+type At = { prompt: number; stream?: boolean; tokens?: number; content?: string; problems?: Breach[] };
 const answer = (step: number, a: At): DrivenExchange => {
   const r = res();
-  return { step, inFlight: step === 0 ? 1 : 4, prompt: a.prompt, stream: a.stream ?? false, sentAt: 0, status: 200, res: r, exchange: r.exchange, problems: [], ...(a.tokens === undefined ? {} : { promptTokens: a.tokens }), ...(a.content === undefined ? {} : { content: a.content }) };
+  return { step, inFlight: step === 0 ? 1 : 4, prompt: a.prompt, stream: a.stream ?? false, sentAt: 0, status: 200, res: r, exchange: r.exchange, problems: a.problems ?? [], ...(a.stream ? { finished: { finishReason: true, done: true } } : {}), ...(a.tokens === undefined ? {} : { promptTokens: a.tokens }), ...(a.content === undefined ? {} : { content: a.content }) };
 };
 
-function judge(rest: At[], loaded: At[]): Promise<CheckOutcome> {
+function judge(rest: At[], loaded: At[], by = check): Promise<CheckOutcome> {
   const run: DrivenLoad = { model: 'svc-v4-flash', n: 4, steps: [1, 4], prompts: [...LOAD_PROMPT_WORDS], stepMs: [], exchanges: [...rest.map((a) => answer(0, a)), ...loaded.map((a) => answer(1, a))] };
   const ctx = { spec, load: { n: 4, run: async () => run } } as unknown as CheckContext;
-  return check.run(ctx);
+  return by.run(ctx);
 }
 
 const REST: At[] = [{ prompt: 0, tokens: 12 }, { prompt: 1, tokens: 40 }, { prompt: 2, tokens: 130 }, { prompt: 3, tokens: 330 }];
@@ -68,5 +70,22 @@ describe('load.answers.not-crossed', () => {
     // Each word (a space and a common English word) is at least one token in any tokenizer.
     const words = [...LOAD_PROMPT_WORDS];
     for (const [i, a] of words.entries()) for (const b of words.slice(i + 1)) expect(b - a, `${a} and ${b} words`).toBeGreaterThan(COUNT_NOISE_TOKENS);
+  });
+});
+
+describe('load.answers.conform', () => {
+  const role = (content: string): Breach => ({ rule: 'stream.events.first-chunk-has-role', kind: 'stream.events.first-chunk-has-role', message: `first chunk content is "${content}", expected empty` });
+  const model: Breach = { rule: 'answer.stream-model.names-a-model-of-the-service', kind: 'answer.stream-model.names-a-model-of-the-service', message: 'the stream names model "gpt-4o-mini"' };
+
+  test('a rule broken at rest too is the ordinary checks\' to report, whatever values its message quotes; one kept at rest fails', async () => {
+    const rest = REST.map((a) => ({ ...a, stream: true, problems: [role('Step')] }));
+    expect(await judge(rest, [{ prompt: 0, stream: true, tokens: 12, problems: [role('The')] }], conform)).toMatchObject({ verdict: 'pass', cases: 1 });
+    const got = await judge(rest, [{ prompt: 0, stream: true, tokens: 12, problems: [role('The'), model] }], conform);
+    expect(got.verdict === 'fail' && got.failures.map((f) => f.message)).toEqual(['a streamed request with 4 in flight: the stream names model "gpt-4o-mini" (answer.stream-model.names-a-model-of-the-service), a rule the same request meets at rest']);
+  });
+
+  test('an answer of a kind no request at rest was answered whole with has no twin: not judged, and counted', async () => {
+    const got = await judge(REST, [{ prompt: 0, tokens: 12 }, { prompt: 1, stream: true, tokens: 40, problems: [model] }], conform);
+    expect(got).toMatchObject({ verdict: 'pass', cases: 1, notJudged: 1 });
   });
 });

@@ -96,27 +96,39 @@ const excessRefused: Judge = (run, ctx) => {
   return pass(refused === 0 ? `all ${n} requests under load were served (none refused)` : `${refused} of ${n} requests under load were refused with ${allowed.join(' or ')} and the error envelope; the rest were served`, n);
 };
 
-/** A breach as a kind, without the chunk it was found at: what is compared with the same request at rest. */
-const problemKey = (p: Breach) => `${p.rule}: ${p.message}`;
+/** A breach as a kind (its rule, and where a schema or a sum breaks): what is compared with the same request at rest. */
+const problemKey = (p: Breach) => p.kind;
 const said = (p: Breach) => `${p.chunk === undefined ? '' : `chunk ${p.chunk}: `}${p.message} (${p.rule})`;
 
+/** An answer that came whole: 200, not empty, not broken, a stream ended with a finish_reason and `[DONE]`. */
+const whole = (x: DrivenExchange) => x.status === 200 && x.empty !== true && x.trouble === undefined && (x.finished === undefined || (x.finished.done && x.finished.finishReason));
+
 const answersConform: Judge = (run) => {
-  const baseline = (stream: boolean) => new Set(atRest(run).filter((x) => x.stream === stream && x.status === 200).flatMap((x) => x.problems.map(problemKey)));
-  const rest = { true: baseline(true), false: baseline(false) };
+  // What the same kind of request (streamed or not) meets at rest, answered whole: the twin each answer under load is compared with.
+  const twins = (stream: boolean) => atRest(run).filter((x) => x.stream === stream && whole(x));
+  const rest = { true: new Set(twins(true).flatMap((x) => x.problems.map(problemKey))), false: new Set(twins(false).flatMap((x) => x.problems.map(problemKey))) };
+  const hasTwin = { true: twins(true).length > 0, false: twins(false).length > 0 };
   // Usage is reported at rest by every answer of a kind: an answer under load without it is a defect of the load.
-  const usageAtRest = (stream: boolean) => atRest(run).some((x) => x.stream === stream && x.status === 200 && x.promptTokens !== undefined);
+  const usageAtRest = (stream: boolean) => twins(stream).some((x) => x.promptTokens !== undefined);
   const found: { kind: string; message: string; x: DrivenExchange }[] = [];
   let judged = 0;
+  let untwinned = 0;
   for (const x of underLoad(run)) {
     // A stream that did not end is streams.finished's to judge: only whole answers are compared here.
-    if (x.status !== 200 || x.empty === true || x.trouble !== undefined || (x.finished !== undefined && !(x.finished.done && x.finished.finishReason))) continue;
+    if (!whole(x)) continue;
+    // No request of its kind was answered whole at rest: nothing says what it meets there.
+    if (!hasTwin[`${x.stream}`]) {
+      untwinned += 1;
+      continue;
+    }
     judged += 1;
     for (const p of x.problems) if (!rest[`${x.stream}`].has(problemKey(p))) found.push({ kind: problemKey(p), message: `${where(x)}: ${said(p)}, a rule the same request meets at rest`, x });
     if (x.promptTokens === undefined && usageAtRest(x.stream)) found.push({ kind: `no usage ${x.stream}`, message: `${where(x)} reported no usage, which the same request reports at rest`, x });
   }
   if (found.length > 0) return outcomeOf(grouped(found));
-  if (judged === 0) return skip('inconclusive: no request under load was answered 200 in full, so no answer under load was judged', 'inconclusive');
-  return pass(`${judged} answers under load meet what the same requests meet at rest`, judged);
+  const notJudged = untwinned === 0 ? '' : `; not judged: ${untwinned} answer(s) under load of a kind (streamed or not) no request at rest was answered whole with`;
+  if (judged === 0) return skip(`inconclusive: no request under load was answered 200 in full beside a twin answered whole at rest, so no answer under load was judged${notJudged}`, 'inconclusive');
+  return pass(`${judged} answers under load meet what the same requests meet at rest${notJudged}`, judged, untwinned);
 };
 
 /** The text of a completion, from its body's JSON text or its SSE text (the deltas' content joined), or undefined. */

@@ -160,7 +160,7 @@ async function exchangeOf(ctx: CheckContext, judge: AnswerJudge, at: Pick<LoadEx
         const cut = (body as { code?: string }).code;
         if (cut === 'HARNESS_RESET' || cut === 'HARNESS_TIMEOUT') x.trouble = troubleOf(body, true);
         else if ((res.exchange.response?.text ?? '').trim() === '') x.empty = true;
-        else x.problems.push({ rule: 'schema.chat-completion.matches-schema', message: `the body is not a completion: ${body.message.slice(0, 200)}` });
+        else x.problems.push({ rule: 'schema.chat-completion.matches-schema', kind: 'schema.chat-completion.matches-schema / parse', message: `the body is not a completion: ${body.message.slice(0, 200)}` });
       } else {
         x.problems.push(...(await judge.body(res, body)));
         usageOf(x, get(body, 'usage'));
