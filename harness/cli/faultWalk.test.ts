@@ -263,6 +263,8 @@ const ENTAILED_AT_MUST: string[] = [
   'load-answers-crossed',
   'load-streams-cut',
   'load-usage-dropped',
+  'load-streams-crossed',
+  'load-model-renamed',
 ];
 
 /**
