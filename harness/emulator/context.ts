@@ -3,7 +3,6 @@ import type { Spec } from '#harness/spec/model.ts';
 import { inFlightAbove, type FaultId } from './faults/catalogue.ts';
 import { faultedSpec } from './faults/faultedSpec.ts';
 import type { EmulatorOptions, KeyBalance } from './options.ts';
-import type { ChatPlan } from './routes/plan.ts';
 import { Balances, Capacity, ConcurrencyLimiter, PromptCache, RequestsInFlight } from './state/index.ts';
 
 /** Everything a route needs: the spec, the clock, the faults, and the per-key state. */
@@ -26,8 +25,8 @@ export interface EmulatorContext {
   inFlight: RequestsInFlight;
   /** The last answers per key: only the `stateful-history` fault reads it. */
   history: Map<string, string[]>;
-  /** The body (the stream's plan) the crossing faults hand to the next request answered (routes/chat.ts `handedOver`, `streamHandedOver`). */
-  crossing: { held?: Record<string, unknown>; heldStream?: ChatPlan };
+  /** The body the crossing faults hand to the next request answered (routes/chat.ts `handedOver`). */
+  crossing: { held?: Record<string, unknown> };
   /** The configured pause between two stream events. */
   streamIntervalMs: number;
   /**

@@ -35,14 +35,17 @@ function handedOver(ctx: EmulatorContext, body: Record<string, unknown>): Record
   return given;
 }
 
+/** The stream plan `load-streams-crossed` hands to the next stream begun under load, per emulator (a plan is this route's own type). */
+const heldStreams = new WeakMap<EmulatorContext, ChatPlan>();
+
 /** The `load-streams-crossed` fault: as handedOver, for streams: a stream begun under load is the one planned for the stream before it. */
 function streamHandedOver(ctx: EmulatorContext, plan: ChatPlan): ChatPlan {
   if (!ctx.underLoad('load-streams-crossed')) {
-    delete ctx.crossing.heldStream;
+    heldStreams.delete(ctx);
     return plan;
   }
-  const given = ctx.crossing.heldStream ?? plan;
-  ctx.crossing.heldStream = plan;
+  const given = heldStreams.get(ctx) ?? plan;
+  heldStreams.set(ctx, plan);
   return given;
 }
 
