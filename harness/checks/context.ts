@@ -108,7 +108,7 @@ export type ServedVerdict =
 
 export type CheckOutcome =
   /** `cases`: how many the pass rests on, for a check that puts several (a property's values, a rule's cases). */
-  | { verdict: 'pass'; note?: string; cases?: number; classes?: ClassCoverage }
+  | { verdict: 'pass'; note?: string; cases?: number; notJudged?: number; classes?: ClassCoverage }
   | { verdict: 'fail'; failures: Failure[]; classes?: ClassCoverage }
   | { verdict: 'skip'; reason: string; kind: SkipKind }
   | { verdict: 'unsupported'; reason: string };

@@ -278,6 +278,8 @@ const ENTAILED_AT_MUST: string[] = [
   'stream-usage-chunk-no-final',
   // Stated: "Only `content` of an assistant turn is sent back", in thinking mode too.
   'thinking-plain-turn-needs-reasoning',
+  'load-streams-crossed',
+  'load-model-renamed',
 ];
 
 /**

@@ -5,7 +5,7 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
-import { startLoadProxy, type LoadProxy, type LoadProxyMode } from '#harness/testing/loadProxy.ts';
+import { RENAMED_MODEL, startLoadProxy, type LoadProxy, type LoadProxyMode } from '#harness/testing/loadProxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { deadPort } from '#harness/testing/httpTestServer.ts';
 import { startGatewayProxy } from '#harness/testing/gatewayProxy.ts';
@@ -70,6 +70,10 @@ const BROKEN: [LoadProxyMode, string][] = [
   ['html-429', 'load.excess.refused-as-described'],
   ['usage-dropped', 'load.answers.conform'],
   ['empty-200', 'load.excess.refused-as-described'],
+  // Issue 47: streams asked for their usage, so a stream handed to another request counts another prompt's tokens.
+  ['streams-crossed', 'load.answers.not-crossed'],
+  // Issue 47: every answer under load is held to what its twin at rest is held to, the model it names too.
+  ['model-renamed', 'load.answers.conform'],
 ];
 
 describe('a proxy that breaks the contract beyond 8 requests in flight', () => {
@@ -85,6 +89,15 @@ describe('a proxy that breaks the contract beyond 8 requests in flight', () => {
     // Evidence and a reproducer, as any failure has.
     expect(failed.failures?.[0]?.evidence?.request.url).toContain(run.proxy.url);
     expect(run.code).toBe(failed.severity === 'must' ? 1 : 0);
+    if (mode === 'streams-crossed') {
+      expect(failed.severity).toBe('must');
+      // Streams were among what crossed, told by the usage they sent once asked.
+      expect(failed.failures?.map((f) => f.message).join('\n')).toMatch(/^a streamed request with \d+ in flight for prompt \d .*usage\.prompt_tokens \d+; that is what prompt \d/m);
+    }
+    if (mode === 'model-renamed') {
+      expect(failed.severity).toBe('must');
+      expect(failed.failures?.map((f) => f.message).join('\n')).toMatch(new RegExp(`names model "${RENAMED_MODEL}".*answer\.(stream-)?model\.names-a-model-of-the-service`));
+    }
   }, 60_000);
 });
 
@@ -115,9 +128,22 @@ describe('crossing without --load', () => {
     expect(run.results.filter((x) => x.checkId.startsWith('load.'))).toEqual([]);
   }, 60_000);
 
+  test('a proxy sending stream usage only when asked and handing streams beyond 3 in flight to other requests fails an ordinary run', async () => {
+    const run = await runThrough('streams-crossed', ['--only', 'answer.requests.not-crossed'], 3);
+    expect(run.proxy.misbehaved()).toBeGreaterThan(0);
+    const r = run.results.find((x) => x.checkId === 'answer.requests.not-crossed')!;
+    expect([r.verdict, r.severity]).toEqual(['fail', 'must']);
+    expect(r.failures?.map((f) => f.message).join('\n')).toMatch(/^answers crossed: the prompt of \d+ words, streamed, was answered/m);
+    expect(run.code).toBe(1);
+  }, 60_000);
+
   test('the same check passes straight against the emulator', async () => {
     const run = await runThrough('queued', ['--only', 'answer.requests.not-crossed'], 1000);
-    expect(run.results.find((x) => x.checkId === 'answer.requests.not-crossed')?.verdict).toBe('pass');
+    const r = run.results.find((x) => x.checkId === 'answer.requests.not-crossed');
+    expect(r?.verdict).toBe('pass');
+    // Every answer told apart, its streams by the usage they were asked for.
+    expect(r?.judged).toMatchObject({ cases: 10 });
+    expect(r?.judged).not.toHaveProperty('notJudged');
   }, 60_000);
 });
 
@@ -175,17 +201,18 @@ describe('crossing judged exactly in a gateway run (the harness as the upstream,
     }
   }
 
-  test('answers swapped in front of the gateway fail, naming the upstream answer they were', async () => {
-    const { code, result } = await throughGateway('crossed');
+  test.each([['crossed', 'a'], ['streams-crossed', 'a streamed']] as const)('%s: answers swapped in front of the gateway fail, naming the upstream answer they were', async (mode, kind) => {
+    const { code, result } = await throughGateway(mode);
     expect(result.verdict).toBe('fail');
-    expect(result.failures?.[0]?.message).toMatch(/was answered with what the upstream answered another request/);
+    expect(result.failures?.[0]?.message).toMatch(new RegExp(`^${kind} request with \\d+ in flight .*was answered with what the upstream answered another request`));
     expect(code).toBe(1);
   }, 60_000);
 
   test('a transparent path passes, every answer paired with its own', async () => {
     const { result } = await throughGateway('queued');
     expect(result.verdict).toBe('pass');
-    expect(result.reason).toMatch(/paired by marker/);
+    // Every answer under load, streams too, paired exactly: none left to counts.
+    expect(result.reason).toMatch(/^(\d+) answers under load were each their own request's \(\1 paired by marker\)$/);
   }, 60_000);
 });
 

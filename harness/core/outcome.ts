@@ -180,6 +180,8 @@ export interface Judged {
   chunks?: number;
   /** Cases the check put to the endpoint (a property's values, a rule's sets of conditions), when it has cases. */
   cases?: number;
+  /** Cases the check met and could not judge (answers it could not tell apart), when it counts them: never part of `cases`. */
+  notJudged?: number;
   /** Classes of invalid request the spec names, and which were sent (the coverage phase). */
   classes?: ClassCoverage;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { answerTimesNote, concurrencyNote } from './view.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { answerTimesNote, concurrencyNote, judgedLine } from './view.ts';
 
 describe('where the adaptive limit went', () => {
   const base = { initial: 4, max: 64, adaptive: true, reached: 40, final: 32, decreases: 2 };
@@ -33,5 +34,13 @@ describe('how long answers took', () => {
       'served in 812 ms (median; 95th percentile 1.1 s; 270 answers), refused in 3.2 s (median; 95th percentile 6.0 s; 54 answers)',
     );
     expect(answerTimesNote({ served: { count: 1, p50Ms: 5, p95Ms: 5, maxMs: 5 } })).toBe('served in 5 ms (median; 95th percentile 5 ms; 1 answer)');
+  });
+});
+
+describe('what a verdict rests on', () => {
+  test('the cases a check could not judge are named beside those it judged', () => {
+    const r = { judged: { exchanges: 60, chunks: 540, cases: 28, notJudged: 28 } } as CheckResult;
+    expect(judgedLine(r)).toBe('judged 60 answers, 540 chunks, 28 cases, 28 not judged');
+    expect(judgedLine({ judged: { exchanges: 1, cases: 2 } } as CheckResult)).toBe('judged 1 answer, 2 cases');
   });
 });

@@ -192,7 +192,7 @@ export function trafficByTarget(records: readonly RunRecord[]): { baseUrl: strin
 export function judgedLine(r: CheckResult): string | undefined {
   const j = r.judged;
   if (j === undefined) return undefined;
-  const line = `judged ${[plural(j.exchanges, 'answer'), ...(j.chunks === undefined ? [] : [plural(j.chunks, 'chunk')]), ...(j.cases === undefined ? [] : [plural(j.cases, 'case')])].join(', ')}`;
+  const line = `judged ${[plural(j.exchanges, 'answer'), ...(j.chunks === undefined ? [] : [plural(j.chunks, 'chunk')]), ...(j.cases === undefined ? [] : [plural(j.cases, 'case')]), ...(j.notJudged === undefined ? [] : [`${j.notJudged} not judged`])].join(', ')}`;
   return j.classes === undefined ? line : `${line}; ${classesLine(j.classes)}`;
 }
 

@@ -23,10 +23,10 @@ import { isBudgetReached } from './spend/BudgetReachedError.ts';
 export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tracked, keyVariable = 'SVC_API_KEY', headerVariables: Record<string, string> = {}): Promise<CheckResult> {
   const started = performance.now();
   const base = resultHead(check, ctx.model);
-  const done = (cases?: number, classes?: ClassCoverage) => {
+  const done = (cases?: number, classes?: ClassCoverage, notJudged?: number) => {
     const durationMs = Math.round(performance.now() - started);
     const tokens = tracked.settle();
-    const judged = judgedOf(tracked.judged(), cases, classes);
+    const judged = judgedOf(tracked.judged(), cases, classes, notJudged);
     return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}), ...(judged ? { judged } : {}) };
   };
   /** A failure as the result reports it: its curl reproducer and its stable key. */
@@ -35,7 +35,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     const outcome = await check.run(ctx);
     switch (outcome.verdict) {
       case 'pass': {
-        const seen = done(outcome.cases, outcome.classes);
+        const seen = done(outcome.cases, outcome.classes, outcome.notJudged);
         if (seen.judged === undefined) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: JUDGED_NOTHING, ...seen };
         return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...seen };
       }
@@ -88,10 +88,10 @@ function errorCause(err: unknown): ErrorCause {
 }
 
 /** What the answers a check read hold: how many, their stream chunks, and the cases it put; undefined for none. */
-function judgedOf(answers: readonly Exchange[], cases: number | undefined, classes: ClassCoverage | undefined): Judged | undefined {
+function judgedOf(answers: readonly Exchange[], cases: number | undefined, classes: ClassCoverage | undefined, notJudged?: number): Judged | undefined {
   if (answers.length === 0) return undefined;
   const chunks = answers.reduce((n, e) => n + (e.response?.events?.filter((ev) => !ev.data.startsWith(':') && ev.data !== '[DONE]').length ?? 0), 0);
-  return { exchanges: answers.length, ...(chunks > 0 ? { chunks } : {}), ...(cases === undefined ? {} : { cases }), ...(classes === undefined ? {} : { classes }) };
+  return { exchanges: answers.length, ...(chunks > 0 ? { chunks } : {}), ...(cases === undefined ? {} : { cases }), ...(notJudged ? { notJudged } : {}), ...(classes === undefined ? {} : { classes }) };
 }
 
 /** What a check's run left for the runner: its tokens (read once it ended) and the endpoint's answers it read. */

@@ -7,6 +7,8 @@ import { startServer, type TestServer } from './httpTestServer.ts';
 export const LOAD_PROXY_MODES = [
   // Each breaks the contract under load.
   'crossed', '500', 'cut', 'hung', 'html-429', 'usage-dropped', 'empty-200',
+  // Issue 47: streams under load handed to another request, usage in a stream only when asked; another model named under load.
+  'streams-crossed', 'model-renamed',
   // Each is what the description allows.
   'queued', '429', '503',
 ] as const;
@@ -19,12 +21,18 @@ export interface LoadProxy extends TestServer {
   peak(): number;
 }
 
+/** What `model-renamed` names in answers under load: a model of another service. */
+export const RENAMED_MODEL = 'gpt-4o-mini';
+
 const ENVELOPE = (message: string, type: string, code: string) => JSON.stringify({ error: { message, type, code, param: null } });
 
 /**
  * Starts the proxy on 127.0.0.1 in front of `target`. `beyond`: the requests in flight it still
  * serves as the target does (default 8). `crossed` hands each non-streamed chat answer under load
- * to another request waiting under load (two answers swapped).
+ * to another request waiting under load (two answers swapped). `streams-crossed` sends a stream's
+ * usage only when the request asks `stream_options.include_usage` (as llama-server and LiteLLM do),
+ * and swaps streams under load the same way. `model-renamed` names another model
+ * (RENAMED_MODEL) in every chat answer under load, bodies and chunks.
  */
 export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond = 8): Promise<LoadProxy> {
   let inFlight = 0;
@@ -32,8 +40,8 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
   let misbehaved = 0;
   /** `queued`: requests waiting for a slot, in order. */
   const queue: (() => void)[] = [];
-  /** `crossed`: an answer held for the next request under load, and the request it was meant for. */
-  let held: { deliver(status: number, headers: Record<string, string>, body: string): void; own: { status: number; headers: Record<string, string>; body: string }; timer: NodeJS.Timeout } | undefined;
+  /** `crossed`, `streams-crossed`: an answer held for the next request under load of its kind (a body, a stream), and the request it was meant for. */
+  const held: Partial<Record<'body' | 'stream', { deliver(status: number, headers: Record<string, string>, body: string): void; own: { status: number; headers: Record<string, string>; body: string }; timer: NodeJS.Timeout }>> = {};
 
   const server = await startServer(async (req, res) => {
     inFlight += 1;
@@ -51,6 +59,7 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
     const path = (req.url ?? '/').split('?')[0]!;
     const chat = req.method === 'POST' && path.endsWith('/chat/completions');
     const streamed = chat && /"stream"\s*:\s*true/.test(body.toString('utf8'));
+    const usageAsked = streamed && /"include_usage"\s*:\s*true/.test(body.toString('utf8'));
     if (loaded && chat) {
       switch (mode) {
         case '500':
@@ -88,8 +97,17 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
     try {
       const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body.length > 0 ? { body } : {}), signal: upstream.signal });
       const out = Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding'));
+      // `streams-crossed`: usage only when asked, at rest too.
+      if (mode === 'streams-crossed' && streamed && answer.status === 200) {
+        const text = usageAsked ? await answer.text() : withoutUsageText(await answer.text(), true);
+        return loaded ? crossed(res, answer.status, out, text, 'stream') : void res.writeHead(answer.status, out).end(text);
+      }
       if (!loaded || !chat || answer.status !== 200 || mode === 'queued') return await pipe(answer, res, out);
-      if (mode === 'crossed' && !streamed) return crossed(res, answer.status, out, await answer.text());
+      if (mode === 'crossed' && !streamed) return crossed(res, answer.status, out, await answer.text(), 'body');
+      if (mode === 'model-renamed') {
+        misbehaved += 1;
+        return void res.writeHead(answer.status, out).end((await answer.text()).replace(/"model"\s*:\s*"[^"]*"/g, `"model":${JSON.stringify(RENAMED_MODEL)}`));
+      }
       if (mode === 'cut' && streamed) {
         misbehaved += 1;
         return await cut(answer, res, out);
@@ -104,20 +122,20 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
     }
   });
 
-  function crossed(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  function crossed(res: ServerResponse, status: number, headers: Record<string, string>, body: string, kind: 'body' | 'stream'): void {
     const deliver = (s: number, h: Record<string, string>, b: string) => void res.writeHead(s, h).end(b);
-    if (held === undefined) {
+    if (held[kind] === undefined) {
       // The first waits a little for another answer to swap with, then takes its own.
       const timer = setTimeout(() => {
-        const h = held;
-        held = undefined;
+        const h = held[kind];
+        delete held[kind];
         h?.deliver(h.own.status, h.own.headers, h.own.body);
       }, 300);
-      held = { deliver, own: { status, headers, body }, timer };
+      held[kind] = { deliver, own: { status, headers, body }, timer };
       return;
     }
-    const other = held;
-    held = undefined;
+    const other = held[kind];
+    delete held[kind];
     clearTimeout(other.timer);
     misbehaved += 2;
     other.deliver(status, headers, body);
@@ -149,7 +167,10 @@ async function cut(answer: Response, res: ServerResponse, headers: Record<string
 
 /** The answer without `usage`: in a body, and in each chunk of a stream. */
 async function withoutUsage(answer: Response, res: ServerResponse, headers: Record<string, string>, streamed: boolean): Promise<void> {
-  const text = await answer.text();
+  res.writeHead(answer.status, headers).end(withoutUsageText(await answer.text(), streamed));
+}
+
+function withoutUsageText(text: string, streamed: boolean): string {
   const strip = (json: string) => {
     try {
       const o = JSON.parse(json) as Record<string, unknown>;
@@ -159,6 +180,5 @@ async function withoutUsage(answer: Response, res: ServerResponse, headers: Reco
       return json;
     }
   };
-  const out = streamed ? text.replace(/^data: (\{.*\})$/gm, (_, json: string) => `data: ${strip(json)}`) : strip(text);
-  res.writeHead(answer.status, headers).end(out);
+  return streamed ? text.replace(/^data: (\{.*\})$/gm, (_, json: string) => `data: ${strip(json)}`) : strip(text);
 }

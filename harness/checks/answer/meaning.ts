@@ -12,7 +12,7 @@ import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '.
 import { brokeOff, type ReadStream } from '../support/stream.ts';
 
 /** What one answer shows, from a body or from a stream (its first and last chunk, its assembled calls). */
-interface Seen {
+export interface Seen {
   res: CheckResponse;
   where: 'the completion' | 'the stream';
   /** Objects that carry `created` and `model`: the body, or the stream's first and last chunk. */
@@ -22,14 +22,14 @@ interface Seen {
 
 type Source = (ctx: CheckContext) => Promise<Seen | { outcome: CheckOutcome }>;
 
-function fromBody(res: CheckResponse, body: unknown, unreadable?: string): Seen | { outcome: CheckOutcome } {
+export function fromBody(res: CheckResponse, body: unknown, unreadable?: string): Seen | { outcome: CheckOutcome } {
   if (res.status !== 200 || !isObject(body)) return { outcome: skip(`the request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so there is no completion to judge`, 'inconclusive') };
   const calls = get(body, 'choices', 0, 'message', 'tool_calls');
   const toolNames = Array.isArray(calls) ? calls.map((c) => get(c, 'function', 'name')).filter((n): n is string => typeof n === 'string') : [];
   return { res, where: 'the completion', carriers: [body], toolNames };
 }
 
-function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | { outcome: CheckOutcome } {
+export function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | { outcome: CheckOutcome } {
   if (res.status !== 200 || !stream) return { outcome: skip(`the streamed request was answered HTTP ${res.status}, so there is no stream to judge`, 'inconclusive') };
   if (stream.error !== undefined) return { outcome: outcomeOf([failure(brokeOff(stream), res)]) };
   const carriers = [stream.first, stream.last, stream.usageCarrier?.body].filter((c): c is Json => c !== undefined);
@@ -56,7 +56,7 @@ const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> =
   },
 };
 
-type Judge = (seen: Seen, ctx: CheckContext, meaning: Meaning) => Promise<CheckOutcome>;
+export type Judge = (seen: Seen, ctx: CheckContext, meaning: Meaning) => Promise<CheckOutcome>;
 
 /**
  * The server's clock when it answered: its Date header, else the run's reference time (--now, a
@@ -112,19 +112,41 @@ const toolJudge: Judge = async (seen) => {
 };
 
 
-/** Checks of what the description's words mean for an answer (meanings.yaml), on a body and on a stream. */
-export function answerChecks(spec: Spec): Check[] {
-  const plan: { meaning: string; subject: string; expectation: string; title: string; judge: Judge; sources: [keyof typeof SOURCES, string][]; appliesTo: (m: Model) => boolean }[] = [
+type Planned = { meaning: string; subject: string; expectation: string; title: string; judge: Judge; sources: [keyof typeof SOURCES, string][]; appliesTo: (m: Model) => boolean };
+
+/** What the description's words mean for an answer (meanings.yaml): each a check on a body and on a stream. */
+const PLAN: Planned[] = [
     { meaning: 'created-is-unix-seconds', subject: 'created', expectation: 'unix-seconds-near-clock', title: '`created` is Unix time in seconds, near the server clock', judge: createdJudge, sources: [['body', ''], ['stream', 'stream-']], appliesTo: currentModels },
     { meaning: 'model-names-a-model', subject: 'model', expectation: 'names-a-model-of-the-service', title: '`model` names a model of the service', judge: modelJudge, sources: [['body', ''], ['stream', 'stream-']], appliesTo: currentModels },
     { meaning: 'tool-call-names-offered-function', subject: 'tool-call', expectation: 'names-an-offered-function', title: 'a tool call names a function the request offered', judge: toolJudge, sources: [['tool-body', ''], ['tool-stream', 'stream-']], appliesTo: supportsTools },
   ];
-  return plan.flatMap((p) => {
+
+/** The check id of a meaning on a source: `answer.model.…`, `answer.stream-model.…`. */
+const checkIdOf = (p: Planned, prefix: string) => `answer.${prefix}${p.subject}.${p.expectation}`;
+
+/**
+ * The meanings every plain answer is held to (those judged on the plain completion and the plain
+ * stream), each with the ids of its checks at rest: what an answer under load is held to as well
+ * (checks/answer/conformance.ts).
+ */
+export function plainAnswerMeanings(spec: Spec): { meaning: Meaning; id: string; ids: { body: string; stream: string }; judge: Judge }[] {
+  return PLAN.flatMap((p) => {
+    const meaning = spec.meanings[p.meaning];
+    const body = p.sources.find(([s]) => s === 'body');
+    const stream = p.sources.find(([s]) => s === 'stream');
+    if (!meaning || !body || !stream) return [];
+    return [{ meaning, id: p.meaning, ids: { body: checkIdOf(p, body[1]), stream: checkIdOf(p, stream[1]) }, judge: p.judge }];
+  });
+}
+
+/** Checks of what the description's words mean for an answer (meanings.yaml), on a body and on a stream. */
+export function answerChecks(spec: Spec): Check[] {
+  return PLAN.flatMap((p) => {
     const meaning = spec.meanings[p.meaning];
     if (!meaning) return [];
     return p.sources.map(([source, prefix]) =>
       defineCheck({
-        id: `answer.${prefix}${p.subject}.${p.expectation}`,
+        id: checkIdOf(p, prefix),
         title: prefix ? `${p.title}, in a stream` : p.title,
         area: 'answer',
         ...gradeOf(meaning),

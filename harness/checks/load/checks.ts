@@ -4,7 +4,9 @@ import type { CheckContext, CheckOutcome } from '../context.ts';
 import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../define.ts';
 import { get, isObject } from '../support/body.ts';
 import { handOffOnModel } from '../support/handoff.ts';
+import { foldSse } from '#harness/core/sseFold.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
+import type { Breach } from '../answer/conformance.ts';
 import { driveLoad, LOAD_PROMPT_WORDS, type DrivenExchange, type DrivenLoad } from './drive.ts';
 
 /** The rules the load checks are built on: spec/limits.yaml, rate_limits.under_load. */
@@ -94,103 +96,163 @@ const excessRefused: Judge = (run, ctx) => {
   return pass(refused === 0 ? `all ${n} requests under load were served (none refused)` : `${refused} of ${n} requests under load were refused with ${allowed.join(' or ')} and the error envelope; the rest were served`, n);
 };
 
-/** Problems at rest, without the chunk they were found at: what the ordinary checks already judge. */
-const problemKey = (p: string) => p.replace(/^chunk \d+: /, '');
+/** A breach as a kind (its rule, and where a schema or a sum breaks): what is compared with the same request at rest. */
+const problemKey = (p: Breach) => p.kind;
+const said = (p: Breach) => `${p.chunk === undefined ? '' : `chunk ${p.chunk}: `}${p.message} (${p.rule})`;
+
+/** An answer that came whole: 200, not empty, not broken, a stream ended with a finish_reason and `[DONE]`. */
+const whole = (x: DrivenExchange) => x.status === 200 && x.empty !== true && x.trouble === undefined && (x.finished === undefined || (x.finished.done && x.finished.finishReason));
 
 const answersConform: Judge = (run) => {
-  const baseline = (stream: boolean) => new Set(atRest(run).filter((x) => x.stream === stream && x.status === 200).flatMap((x) => x.problems.map(problemKey)));
-  const rest = { true: baseline(true), false: baseline(false) };
+  // What the same kind of request (streamed or not) meets at rest, answered whole: the twin each answer under load is compared with.
+  const twins = (stream: boolean) => atRest(run).filter((x) => x.stream === stream && whole(x));
+  const rest = { true: new Set(twins(true).flatMap((x) => x.problems.map(problemKey))), false: new Set(twins(false).flatMap((x) => x.problems.map(problemKey))) };
+  const hasTwin = { true: twins(true).length > 0, false: twins(false).length > 0 };
   // Usage is reported at rest by every answer of a kind: an answer under load without it is a defect of the load.
-  const usageAtRest = (stream: boolean) => atRest(run).some((x) => x.stream === stream && x.status === 200 && x.promptTokens !== undefined);
+  const usageAtRest = (stream: boolean) => twins(stream).some((x) => x.promptTokens !== undefined);
   const found: { kind: string; message: string; x: DrivenExchange }[] = [];
   let judged = 0;
+  let untwinned = 0;
   for (const x of underLoad(run)) {
     // A stream that did not end is streams.finished's to judge: only whole answers are compared here.
-    if (x.status !== 200 || x.empty === true || x.trouble !== undefined || (x.finished !== undefined && !(x.finished.done && x.finished.finishReason))) continue;
+    if (!whole(x)) continue;
+    // No request of its kind was answered whole at rest: nothing says what it meets there.
+    if (!hasTwin[`${x.stream}`]) {
+      untwinned += 1;
+      continue;
+    }
     judged += 1;
-    for (const p of x.problems) if (!rest[`${x.stream}`].has(problemKey(p))) found.push({ kind: problemKey(p), message: `${where(x)}: ${p} (the same request at rest meets it)`, x });
+    for (const p of x.problems) if (!rest[`${x.stream}`].has(problemKey(p))) found.push({ kind: problemKey(p), message: `${where(x)}: ${said(p)}, a rule the same request meets at rest`, x });
     if (x.promptTokens === undefined && usageAtRest(x.stream)) found.push({ kind: `no usage ${x.stream}`, message: `${where(x)} reported no usage, which the same request reports at rest`, x });
   }
   if (found.length > 0) return outcomeOf(grouped(found));
-  if (judged === 0) return skip('inconclusive: no request under load was answered 200 in full, so no answer under load was judged', 'inconclusive');
-  return pass(`${judged} answers under load meet what the same requests meet at rest`, judged);
+  const notJudged = untwinned === 0 ? '' : `; not judged: ${untwinned} answer(s) under load of a kind (streamed or not) no request at rest was answered whole with`;
+  if (judged === 0) return skip(`inconclusive: no request under load was answered 200 in full beside a twin answered whole at rest, so no answer under load was judged${notJudged}`, 'inconclusive');
+  return pass(`${judged} answers under load meet what the same requests meet at rest${notJudged}`, judged, untwinned);
 };
 
-/** The text of a completion body (JSON text or parsed), or undefined. */
-const contentOf = (body: unknown): string | undefined => {
-  let parsed = body;
-  if (typeof body === 'string') {
+/** The text of a completion, from its body's JSON text or its SSE text (the deltas' content joined), or undefined. */
+function upstreamContent(text: string): string | undefined {
+  const parse = (json: string): unknown => {
     try {
-      parsed = JSON.parse(body);
+      return JSON.parse(json);
     } catch {
       return undefined;
     }
+  };
+  if (!/^\s*(?:data|event|:)/.test(text)) {
+    const c = get(parse(text), 'choices', 0, 'message', 'content');
+    return typeof c === 'string' && c !== '' ? c : undefined;
   }
-  const c = get(parsed, 'choices', 0, 'message', 'content');
-  return typeof c === 'string' && c !== '' ? c : undefined;
-};
+  const pieces = foldSse(text).events.map((e) => get(parse(e.data), 'choices', 0, 'delta', 'content')).filter((c): c is string => typeof c === 'string');
+  return pieces.length > 0 && pieces.join('') !== '' ? pieces.join('') : undefined;
+}
+
+/** One answer's standing in the crossing check: its own (how it was told), another's, or not told apart (why). */
+type Crossing = { own: 'marker' | 'count' | 'text' } | { crossed: string } | { notJudged: string };
 
 /**
- * A gateway run (the harness is the upstream, and each request carries its marker): exact. Each
- * answer under load is compared with what the upstream answered each request; one that is the
- * upstream's answer to another request, and not to its own, crossed.
+ * A gateway run (the harness is the upstream, and each request carries its marker): exact, bodies
+ * and streams. Each answer under load is compared with what the upstream answered its own request;
+ * one that is the upstream's answer to another request, and not to its own, crossed.
  */
-async function crossedThroughGateway(run: DrivenLoad, ctx: CheckContext): Promise<CheckOutcome | undefined> {
+async function byMarker(answered: DrivenExchange[], ctx: CheckContext): Promise<Map<DrivenExchange, Crossing>> {
+  const out = new Map<DrivenExchange, Crossing>();
   const upstream = ctx.upstream;
-  if (upstream === undefined) return undefined;
-  const answered = underLoad(run).filter((x) => x.res !== undefined && x.status === 200 && !x.stream && x.trouble === undefined);
+  if (upstream === undefined) return out;
   const own = new Map<DrivenExchange, string | undefined>();
   const byContent = new Map<string, DrivenExchange>();
   for (const x of answered) {
     const sent = (await upstream.of(x.res!))?.filter((u) => u.response.status === 200).at(-1);
-    const content = sent === undefined ? undefined : contentOf(sent.response.body);
+    const content = sent === undefined ? undefined : upstreamContent(sent.response.body);
     own.set(x, content);
     if (content !== undefined) byContent.set(content, x);
   }
-  const found: { kind: string; message: string; x: DrivenExchange }[] = [];
-  let judged = 0;
   for (const x of answered) {
-    const got = contentOf(x.exchange.response?.body);
-    if (got === undefined || own.get(x) === undefined) continue;
-    judged += 1;
-    const other = byContent.get(got);
-    if (got !== own.get(x) && other !== undefined && other !== x) found.push({ kind: 'crossed', message: `${where(x)} for prompt ${x.prompt} was answered with what the upstream answered another request (prompt ${other.prompt}, sent at ${other.sentAt} ms)`, x });
+    const mine = own.get(x);
+    if (x.content === undefined || x.content === '' || mine === undefined) continue;
+    const other = byContent.get(x.content);
+    if (x.content !== mine && other !== undefined && other !== x) out.set(x, { crossed: `${where(x)} for prompt ${x.prompt} was answered with what the upstream answered another request (prompt ${other.prompt}, sent at ${other.sentAt} ms)` });
+    else if (x.content === mine) out.set(x, { own: 'marker' });
   }
-  if (found.length > 0) return outcomeOf(grouped(found));
-  return judged === 0 ? undefined : pass(`${judged} answers under load each carried what the upstream answered its own request (paired by marker)`, judged);
+  return out;
+}
+
+/**
+ * Two prompt counts are within noise (a special token, a template that varies, a count that drifts
+ * by a few tokens) when they differ by at most this many tokens: such counts tell no two prompts
+ * apart. Each word of the phase's prompts is a token or more in any tokenizer, and any two prompts
+ * differ by more words than this (LOAD_PROMPT_WORDS), so on any server their counts are told apart.
+ */
+export const COUNT_NOISE_TOKENS = 8;
+export const withinNoise = (a: number, b: number) => Math.abs(a - b) <= COUNT_NOISE_TOKENS;
+
+/** By prompt count: what each prompt counted at rest (one request at a time, so no answer can be another's). */
+function byCount(x: DrivenExchange, counts: Map<number, number>): Crossing | undefined {
+  if (x.promptTokens === undefined) return undefined;
+  const own = counts.get(x.prompt);
+  if (own === undefined) return { notJudged: 'its prompt reported no usage.prompt_tokens at rest' };
+  const t = x.promptTokens;
+  const near = [...counts].filter(([p, c]) => p !== x.prompt && withinNoise(t, c)).map(([p]) => p);
+  if (withinNoise(t, own)) return near.length === 0 ? { own: 'count' } : { notJudged: `prompts ${[x.prompt, near[0]!].sort().join(' and ')} count within ${COUNT_NOISE_TOKENS} tokens of each other` };
+  const whose = near.length === 0 ? 'no prompt of the phase counts that' : `that is what prompt ${near[0]} (${LOAD_PROMPT_WORDS[near[0]!]} words) counts: its answer`;
+  return { crossed: `${where(x)} for prompt ${x.prompt} (${LOAD_PROMPT_WORDS[x.prompt]} words, ${own} prompt tokens at rest) was answered with usage.prompt_tokens ${t}; ${whose}` };
+}
+
+/**
+ * By text, where the endpoint is shown to answer a prompt with the same text every time (every
+ * answer under load told apart by its count carried the text its prompt got at rest, and no two
+ * prompts got the same text): an answer with no count is its prompt's when it carries that text,
+ * another's when it carries another prompt's. Elsewhere text tells nothing: a sampled answer differs.
+ */
+function textJudge(run: DrivenLoad, counted: Map<DrivenExchange, Crossing>): ((x: DrivenExchange) => Crossing | undefined) | undefined {
+  const texts = new Map<number, string>();
+  for (const x of atRest(run)) if (x.status === 200 && x.content !== undefined && x.content !== '') texts.set(x.prompt, x.content);
+  if (texts.size < 2 || new Set(texts.values()).size < texts.size) return undefined;
+  const told = [...counted].filter(([, c]) => 'own' in c).map(([x]) => x);
+  if (told.length === 0 || told.some((x) => x.content !== texts.get(x.prompt))) return undefined;
+  const owner = new Map([...texts].map(([p, t]) => [t, p]));
+  return (x) => {
+    if (x.content === undefined || !texts.has(x.prompt)) return undefined;
+    const other = owner.get(x.content);
+    if (other === x.prompt) return { own: 'text' };
+    if (other !== undefined) return { crossed: `${where(x)} for prompt ${x.prompt} reported no usage and carried the text prompt ${other} was answered with at rest (this endpoint answers each prompt with the same text): its answer` };
+    return undefined;
+  };
 }
 
 const notCrossed: Judge = async (run, ctx) => {
-  // Exact where the harness is the upstream (non-streamed answers); every answer is also held to its prompt's count below, streams too.
-  const exact = await crossedThroughGateway(run, ctx);
-  if (exact?.verdict === 'fail') return exact;
-  const paired = exact?.verdict === 'pass' ? `; ${exact.note}` : '';
-  // What each prompt counts at rest: one request at a time, so no answer can be another's.
+  const answered = underLoad(run).filter((x) => x.res !== undefined && x.status === 200 && x.trouble === undefined && x.empty !== true);
+  if (answered.length === 0) return skip('inconclusive: no request under load was answered 200 in full, so no answer was matched to its prompt', 'inconclusive');
+  // Exact where the harness is the upstream; the rest are told by their prompt's count, else by their text.
+  const standing = await byMarker(answered, ctx);
   const counts = new Map<number, number>();
   for (const x of atRest(run)) if (x.status === 200 && x.promptTokens !== undefined) counts.set(x.prompt, x.promptTokens);
-  if (counts.size === 0) return skip('inconclusive: no answer at rest reported usage.prompt_tokens, so what each prompt counts is unknown', 'inconclusive');
-  const owners = new Map([...counts].map(([p, c]) => [c, p]));
-  const found: { kind: string; message: string; x: DrivenExchange }[] = [];
-  const unreported: DrivenExchange[] = [];
-  let judged = 0;
-  for (const x of underLoad(run)) {
-    if (x.status !== 200 || x.trouble !== undefined || !counts.has(x.prompt)) continue;
-    if (x.promptTokens === undefined) {
-      unreported.push(x);
-      continue;
-    }
-    judged += 1;
-    const own = counts.get(x.prompt)!;
-    if (x.promptTokens === own) continue;
-    const other = owners.get(x.promptTokens);
-    const whose = other === undefined ? 'no prompt of the phase counts that' : `that is what prompt ${other} (${LOAD_PROMPT_WORDS[other]} words) counts: its answer`;
-    found.push({ kind: 'crossed', message: `${where(x)} for prompt ${x.prompt} (${LOAD_PROMPT_WORDS[x.prompt]} words, ${own} prompt tokens at rest) was answered with usage.prompt_tokens ${x.promptTokens}; ${whose}`, x });
+  for (const x of answered) {
+    if (standing.has(x)) continue;
+    const c = byCount(x, counts);
+    if (c !== undefined) standing.set(x, c);
   }
+  const text = textJudge(run, standing);
+  for (const x of answered) if (!standing.has(x)) standing.set(x, text?.(x) ?? { notJudged: 'it reported no usage.prompt_tokens, and nothing else tells whose answer it is' });
+  const found = answered.flatMap((x) => {
+    const c = standing.get(x)!;
+    return 'crossed' in c ? [{ kind: 'crossed', message: c.crossed, x }] : [];
+  });
   if (found.length > 0) return outcomeOf(grouped(found));
-  // Usage missing under load is what answers-conform judges; without it nothing here was judged.
-  if (judged === 0 && unreported.length > 0) return handOffOnModel('load.answers.conform', failureOf(unreported[0]!, `inconclusive: ${unreported.length} answer(s) under load reported no usage.prompt_tokens, so whose answer each is cannot be told`));
-  if (judged === 0) return skip('inconclusive: no request under load was answered 200 in full, so no answer was matched to its prompt', 'inconclusive');
-  return pass(`${judged} answers under load each counted its own prompt's tokens${paired}`, judged);
+  const own = answered.filter((x) => 'own' in standing.get(x)!);
+  const unjudged = answered.map((x) => standing.get(x)!).filter((c): c is { notJudged: string } => 'notJudged' in c);
+  const by = (how: string) => own.filter((x) => (standing.get(x) as { own: string }).own === how).length;
+  const told = [['marker', 'paired by marker'], ['count', 'by its prompt count'], ['text', 'by its text']].filter(([how]) => by(how!) > 0).map(([how, words]) => `${by(how!)} ${words}`).join(', ');
+  const reasons = [...new Set(unjudged.map((c) => c.notJudged))];
+  const notJudged = unjudged.length === 0 ? '' : `; not judged: ${unjudged.length} answer(s) under load that could not be told apart (${reasons.join('; ')})`;
+  if (own.length === 0) {
+    const first = answered.find((x) => 'notJudged' in standing.get(x)!)!;
+    // Usage missing under load, where it came at rest, is what answers-conform judges.
+    if (first.promptTokens === undefined && atRest(run).some((x) => x.stream === first.stream && x.promptTokens !== undefined)) return handOffOnModel('load.answers.conform', failureOf(first, `inconclusive: ${unjudged.length} answer(s) under load reported no usage.prompt_tokens, so whose answer each is cannot be told`));
+    return skip(`inconclusive: no answer under load could be told apart from another prompt's (${reasons.join('; ')})`, 'inconclusive');
+  }
+  return pass(`${own.length} answers under load were each their own request's (${told})${notJudged}`, own.length, unjudged.length);
 };
 
 const streamsFinished: Judge = (run) => {

@@ -11,14 +11,13 @@ import { isBlocked } from '#harness/core/blocked.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import { retryAfterMs } from '#harness/core/retryAfter.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
-import { isRecord } from '#harness/core/isRecord.ts';
 import { stepsOf, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { Violation } from '#harness/derive/validators/index.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { get } from '../support/body.ts';
-import { chunkJudge, readStream } from '../support/stream.ts';
+import { readStream } from '../support/stream.ts';
+import { answerJudge, type AnswerJudge, type Breach } from '../answer/conformance.ts';
 import { longPrompt } from '../support/requests.ts';
 
 /**
@@ -34,8 +33,10 @@ export const ROUNDS_PER_STEP = 2;
 /** One request of the phase with what the load checks judge of it; `res` is absent when no answer came. */
 export interface DrivenExchange extends LoadExchange {
   res?: CheckResponse;
-  /** The answer's defects against the contract at must (schema, stream grammar, finish_reason, usage arithmetic); 200s only. */
-  problems: string[];
+  /** The rules the answer breaks at must, each the one its check at rest holds (checks/answer/conformance.ts); 200s only. */
+  problems: Breach[];
+  /** The text it carried (a body's content, a stream's assembled content): what tells deterministic answers apart without usage. */
+  content?: string;
   /** A 200 with nothing in its body: no answer at all, which is the refusal check's to judge. */
   empty?: boolean;
 }
@@ -49,7 +50,8 @@ export interface DrivenLoad extends LoadRun {
 export function loadRequest(ctx: CheckContext, prompt: number, stream: boolean): CheckRequest {
   const words = LOAD_PROMPT_WORDS[prompt % LOAD_PROMPT_WORDS.length]!;
   const content = `Load probe ${prompt}. Answer in one short sentence. ${longPrompt(words)}`;
-  return { base: 'base_url', method: 'POST', path: '/chat/completions', load: true, body: { model: ctx.targetModel, messages: [{ role: 'user', content }], max_tokens: LOAD_MAX_TOKENS, ...(stream ? { stream: true } : {}) } };
+  // A stream asks for its usage as clients do: servers and gateways (llama-server, LiteLLM) send it only when asked, and its prompt count is what tells the streams apart.
+  return { base: 'base_url', method: 'POST', path: '/chat/completions', load: true, body: { model: ctx.targetModel, messages: [{ role: 'user', content }], max_tokens: LOAD_MAX_TOKENS, ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) } };
 }
 
 /** Why the phase cannot go on: the run was stopped, the budget reached. */
@@ -138,34 +140,11 @@ function retryAfterOf(res: CheckResponse | undefined): number | undefined {
   return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
 }
 
-type AnswerJudge = {
-  body(body: unknown): Violation[];
-  chunk(chunk: Record<string, unknown>): Violation[];
-};
-
-/** The violations of a body or a chunk: its schema, and usage whose total is not its sum (meanings.usage-total-is-sum). */
-function answerJudge(ctx: CheckContext): AnswerJudge {
-  const chunks = chunkJudge(ctx.spec, false);
-  return {
-    body: (body) => [...ctx.judge('chat_completion', body), ...usageSum(get(body, 'usage'))],
-    chunk: (chunk) => [...chunks(chunk), ...usageSum(chunk.usage)],
-  };
-}
-
-function usageSum(usage: unknown): Violation[] {
-  if (!isRecord(usage)) return [];
-  const { prompt_tokens: p, completion_tokens: c, total_tokens: t } = usage;
-  if (typeof p !== 'number' || typeof c !== 'number' || typeof t !== 'number' || p + c === t) return [];
-  return [{ path: '/usage/total_tokens', message: `total_tokens ${t} is not prompt_tokens ${p} + completion_tokens ${c}`, level: 'must', specRef: 'meanings.usage-total-is-sum', keyword: 'sum', params: {} }];
-}
-
-const atMust = (vs: readonly Violation[]) => vs.filter((v) => v.level === 'must').map((v) => `${v.path || '/'}: ${v.message}`);
-
 /** Sends one request of the phase and reads it to its end, timing its headers, its first token and its chunks. */
 async function exchangeOf(ctx: CheckContext, judge: AnswerJudge, at: Pick<LoadExchange, 'step' | 'inFlight' | 'prompt' | 'stream'>, t0: number, clock: () => number): Promise<DrivenExchange> {
   const request = loadRequest(ctx, at.prompt, at.stream);
   const start = clock();
-  const base = { ...at, sentAt: Math.round(start - t0), problems: [] as string[] };
+  const base = { ...at, sentAt: Math.round(start - t0), problems: [] as Breach[] };
   let res: CheckResponse;
   try {
     res = await ctx.send(request);
@@ -181,10 +160,12 @@ async function exchangeOf(ctx: CheckContext, judge: AnswerJudge, at: Pick<LoadEx
         const cut = (body as { code?: string }).code;
         if (cut === 'HARNESS_RESET' || cut === 'HARNESS_TIMEOUT') x.trouble = troubleOf(body, true);
         else if ((res.exchange.response?.text ?? '').trim() === '') x.empty = true;
-        else x.problems.push(`the body is not a completion: ${body.message.slice(0, 200)}`);
+        else x.problems.push({ rule: 'schema.chat-completion.matches-schema', kind: 'schema.chat-completion.matches-schema / parse', message: `the body is not a completion: ${body.message.slice(0, 200)}` });
       } else {
-        x.problems.push(...atMust(judge.body(body)));
+        x.problems.push(...(await judge.body(res, body)));
         usageOf(x, get(body, 'usage'));
+        const content = get(body, 'choices', 0, 'message', 'content');
+        if (typeof content === 'string') x.content = content;
       }
     } else await res.text().catch((err: unknown) => (x.trouble = troubleOf(err, true)));
   } catch (err) {
@@ -215,14 +196,13 @@ async function readStreamed(res: CheckResponse, x: DrivenExchange, judge: Answer
   if (s.chunks === 0 && s.malformed.count === 0 && !s.done && s.error === undefined) x.empty = true;
   x.chunkGapsMs = gaps;
   x.finished = { finishReason: s.finishes.count > 0, done: s.done };
-  const must = s.violations?.must;
-  if (must) x.problems.push(...must.first.map((v) => `chunk ${v.chunk}: ${v.path || '/'}: ${v.message}`));
-  if (s.malformed.count > 0) x.problems.push(`${s.malformed.count} event(s) are not a JSON chunk: ${s.malformed.first[0]!.slice(0, 120)}`);
   if (s.error !== undefined) {
     const code = (res.exchange.error?.code ?? '') as string;
     x.trouble = { kind: code === 'HARNESS_TIMEOUT' ? 'hung' : 'cut', code: code || 'STREAM_BROKE', what: s.error };
-  }
+  } else x.problems.push(...(await judge.stream(res, s)));
   usageOf(x, s.message.usage);
+  // The whole text only: a capped one tells nothing apart.
+  if (s.message.content.chars === s.message.content.text.length) x.content = s.message.content.text;
 }
 
 async function* timedEvents(events: AsyncIterable<SseEvent>, seen: (e: SseEvent) => void): AsyncIterable<SseEvent> {

@@ -21,6 +21,21 @@ type Judge = (s: ReadStream, res: CheckResponse) => Failure[];
  */
 type Needs = 'whole' | 'per-event';
 
+/** One rule of the stream grammar: its check's id and title, the spec entries it enforces, the entry its strength is read from, what it needs of the stream. */
+export interface StreamRule {
+  id: string;
+  title: string;
+  specRef: string | string[];
+  strengthOf: string;
+  needs: Needs;
+  judge: Judge;
+}
+
+const grammarRule = (id: string, title: string, specRef: string | string[], strengthOf: string, needs: Needs, judge: Judge): StreamRule => ({ id, title, specRef, strengthOf, needs, judge });
+
+/** The grade a rule of the stream grammar is held at (its entry in streaming.yaml). */
+export const grammarGrade = (spec: Spec, r: StreamRule) => eventGrade(spec, r.strengthOf, r.id);
+
 const choice = (c: Json) => (Array.isArray(c.choices) && isObject(c.choices[0]) ? (c.choices[0] as Json) : {});
 const delta = (c: Json) => (isObject(choice(c).delta) ? (choice(c).delta as Json) : {});
 const finishOf = (c: Json) => choice(c).finish_reason;
@@ -87,6 +102,10 @@ function quoted(t: StreamText, at = 100): string {
 }
 
 export function streamChecks(spec: Spec): Check[] {
+  return [...contentTypeChecks(spec), ...STREAM_GRAMMAR.map((r) => streamCheck(spec, r.id, r.title, r.specRef, r.strengthOf, r.needs, r.judge)), ...assembledChecks(spec)];
+}
+
+function contentTypeChecks(spec: Spec): Check[] {
   const ct = spec.endpoints.chat_completions?.stream?.content_type;
   return [
     defineCheck({
@@ -103,12 +122,21 @@ export function streamChecks(spec: Spec): Check[] {
         return isEventStream(spec, res) ? pass() : outcomeOf([failure(`content-type is ${JSON.stringify(res.headers['content-type'] ?? '')}`, res)]);
       },
     }),
-    streamCheck(spec, 'stream.events.all-parse', 'every data event is a chunk JSON or [DONE]', 'streaming.framing', 'first_chunk', 'per-event', (s, res) => {
+  ];
+}
+
+/**
+ * The stream grammar: what every whole stream is held to, as a whole and event by event. Each rule
+ * is a check at rest (streamChecks), and is applied as it stands to every stream under load
+ * (checks/answer/conformance.ts), so the two are held to one list.
+ */
+export const STREAM_GRAMMAR: readonly StreamRule[] = [
+    grammarRule('stream.events.all-parse', 'every data event is a chunk JSON or [DONE]', 'streaming.framing', 'first_chunk', 'per-event', (s, res) => {
       const shown = s.malformed.first.map((m) => failure(`an event is not JSON: ${m.slice(0, 100)}`, res));
       const more = s.malformed.count - shown.length;
       return more > 0 ? [...shown, failure(`and ${more} more event(s) that are not JSON (${s.malformed.count} in all)`, res)] : shown;
     }),
-    streamCheck(spec, 'stream.events.first-chunk-has-role', 'the first chunk carries role assistant and empty content', 'streaming.events.first_chunk', 'first_chunk', 'per-event', (s, res) => {
+    grammarRule('stream.events.first-chunk-has-role', 'the first chunk carries role assistant and empty content', 'streaming.events.first_chunk', 'first_chunk', 'per-event', (s, res) => {
       const first = s.first;
       if (!first) return s.error === undefined ? [failure('the stream has no chunk', res)] : [];
       const d = delta(first);
@@ -117,11 +145,11 @@ export function streamChecks(spec: Spec): Check[] {
       if (d.content !== '' && d.content !== null && d.content !== undefined) out.push(failure(`first chunk content is ${shown(d.content)}, expected empty`, res));
       return out;
     }),
-    streamCheck(spec, 'stream.events.done-last', '`data: [DONE]` ends the stream and nothing follows it', ['streaming.events.terminator', 'streaming.rules.stream.done-last'], 'terminator', 'whole', (s, res) => {
+    grammarRule('stream.events.done-last', '`data: [DONE]` ends the stream and nothing follows it', ['streaming.events.terminator', 'streaming.rules.stream.done-last'], 'terminator', 'whole', (s, res) => {
       if (!s.done) return [failure('the stream ends without `data: [DONE]`', res)];
       return s.afterDone.count > 0 ? [failure(`${s.afterDone.count} event(s) after [DONE], first: ${s.afterDone.first[0]!.slice(0, 100)}`, res)] : [];
     }),
-    streamCheck(spec, 'stream.events.final-chunk-has-finish-reason', 'a final chunk with an empty delta and finish_reason comes after the content', 'streaming.events.final_chunk', 'final_chunk', 'whole', (s, res) => {
+    grammarRule('stream.events.final-chunk-has-finish-reason', 'a final chunk with an empty delta and finish_reason comes after the content', 'streaming.events.final_chunk', 'final_chunk', 'whole', (s, res) => {
       const last = s.last;
       if (!last) return [failure('the stream has no chunk', res)];
       const out: Failure[] = [];
@@ -129,13 +157,13 @@ export function streamChecks(spec: Spec): Check[] {
       if (hasText(delta(last))) out.push(failure(`the last chunk's delta is not empty: ${JSON.stringify(delta(last)).slice(0, 100)}`, res));
       return out;
     }),
-    streamCheck(spec, 'stream.chunks.one-id', 'every chunk carries the same completion id', 'streaming.rules.stream.one-id', 'stream.one-id', 'per-event', (s, res) => {
+    grammarRule('stream.chunks.one-id', 'every chunk carries the same completion id', 'streaming.rules.stream.one-id', 'stream.one-id', 'per-event', (s, res) => {
       const { first, more } = s.ids;
       if (first.length <= 1 && !more) return [];
       const ids = first.slice(0, 3).map((id) => JSON.stringify(id) ?? 'none').join(', ');
       return [failure(`${more ? `more than ${first.length}` : first.length} different ids in one stream (${ids}${first.length > 3 ? ', …' : ''})`, res)];
     }),
-    streamCheck(spec, 'stream.chunks.finish-reason-only-final', 'finish_reason appears only in the final chunk', 'streaming.rules.stream.finish-reason-only-final', 'stream.finish-reason-only-final', 'per-event', (s, res) => {
+    grammarRule('stream.chunks.finish-reason-only-final', 'finish_reason appears only in the final chunk', 'streaming.rules.stream.finish-reason-only-final', 'stream.finish-reason-only-final', 'per-event', (s, res) => {
       // Every chunk with a finish_reason but the last one that arrived (under a break, the last seen may not be the final one either, but nothing says so).
       const lastHas = s.last !== undefined && carriesFinish(s.last);
       const early = s.finishes.count - (lastHas ? 1 : 0);
@@ -143,6 +171,10 @@ export function streamChecks(spec: Spec): Check[] {
       const at = s.finishes.first.filter((i) => i !== s.chunks - 1).slice(0, 5);
       return [failure(`${early} chunk(s) before the last carry finish_reason (chunk ${at.join(', ')}${early > at.length ? ', …' : ''} of ${s.chunks})`, res)];
     }),
+];
+
+function assembledChecks(spec: Spec): Check[] {
+  return [
     defineCheck({
       id: 'stream.reasoning.deltas-when-thinking',
       title: 'with thinking enabled, chunks carry reasoning text (under a field the description does not name)',

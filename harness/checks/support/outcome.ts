@@ -3,7 +3,8 @@ import type { Violation } from '#harness/derive/validators/index.ts';
 import type { CheckOutcome, CheckResponse } from '../context.ts';
 import type { JsonRead } from './body.ts';
 
-export const pass = (note?: string, cases?: number): CheckOutcome => ({ verdict: 'pass', ...(note === undefined ? {} : { note }), ...(cases === undefined ? {} : { cases }) });
+/** `notJudged`: the cases the check could not judge (answers it could not tell apart), beside the `cases` the pass rests on. */
+export const pass = (note?: string, cases?: number, notJudged?: number): CheckOutcome => ({ verdict: 'pass', ...(note === undefined ? {} : { note }), ...(cases === undefined ? {} : { cases }), ...(notJudged ? { notJudged } : {}) });
 /** A skip of its kind (core/outcome.ts SkipKind): by default the check does not apply here. */
 export const skip = (reason: string, kind: SkipKind = 'not-applicable'): CheckOutcome => ({ verdict: 'skip', reason, kind });
 export const unsupported = (reason: string): CheckOutcome => ({ verdict: 'unsupported', reason });

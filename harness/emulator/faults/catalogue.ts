@@ -182,6 +182,9 @@ export const FAULTS = [
   { id: 'load-usage-dropped', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), chat completions carry no \`usage\`, in bodies and in a stream's final chunk`, breaks: 'rate_limits.under_load.answers-conform', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
   { id: 'load-no-recovery', area: 'load', summary: `once more than ${UNDER_LOAD_IN_FLIGHT} requests were in flight, every later request is refused 429 (with the envelope and Retry-After), for as long as the emulator runs: it never serves again after the peak`, breaks: 'rate_limits.under_load.recovers', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
   { id: 'answers-crossed', area: 'load', summary: `each non-streamed chat completion answered while more than ${CROSSED_IN_FLIGHT} requests are in flight is answered with the body made for the one answered before it (the first with its own)`, breaks: 'meanings.answer-belongs-to-request', inFlightAbove: CROSSED_IN_FLIGHT },
+  // under load, issue 47: streams crossed; another model named
+  { id: 'load-streams-crossed', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), each chat stream is the stream made for the one streamed before it (the first under load its own), its usage and text another request's`, breaks: 'rate_limits.under_load.answers-not-crossed', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
+  { id: 'load-model-renamed', area: 'load', summary: `under load (more than ${UNDER_LOAD_IN_FLIGHT} requests in flight), chat completions and their chunks name \`gpt-4o-mini\`, a model of another service, as a gateway that routes away under load would`, breaks: 'rate_limits.under_load.answers-conform', inFlightAbove: UNDER_LOAD_IN_FLIGHT },
 ] as const satisfies readonly FaultDef[];
 
 export type FaultId = (typeof FAULTS)[number]['id'];

@@ -303,6 +303,8 @@ const batches = <T>(replies: Reply[], at: number, see: (batch: Reply[]) => T) =>
 /** A reply's content is its own prompt's (`Repeat: answer <i>`): how many of a batch were answered with another's. */
 const crossedIn = (batch: Reply[]) => batch.filter((r, i) => message(r).content !== `answer ${i}`).length;
 const repeatAnswer = (i: number) => chat({}, `Repeat: answer ${i}`);
+/** The text a stream adds up to: its chunks' content deltas joined. */
+const streamedText = (r: Reply) => chunks(r).map((c) => rec(chunkChoice(c).delta).content).filter((t) => typeof t === 'string').join('');
 /** A stream long enough to be cut before its end: 40 words. */
 const longStream = () => chat({ stream: true }, `Repeat: ${Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')}`);
 /** How a stream ended: `finished` (a finish_reason, then [DONE]), `cut` (neither), or `partial`. */
@@ -1233,6 +1235,29 @@ const PROBES = {
     clean: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: 0 } },
     // Answered while 8 to 4 were in flight: the first its own, the next four the one before.
     faulty: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: 4 } },
+  }),
+  // under load, issue 47
+  'load-streams-crossed': p({
+    rule: 'with many requests in flight, each chat stream is its own request\'s',
+    options: LOAD_OPTIONS,
+    probe: (send) => twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, (i) => chat({ stream: true }, `Repeat: answer ${i}`)),
+    observe: (replies) => batches(replies, AT_THRESHOLD, (b) => ({ statuses: unique(b.map((r) => r.status)), crossed: b.filter((r, i) => streamedText(r) !== `answer ${i}`).length })),
+    clean: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: 0 } },
+    // Each of the 12 is planned once all 12 have arrived (a stream holds its slot): the first its own, the other eleven the one before.
+    faulty: { at: { statuses: [200], crossed: 0 }, over: { statuses: [200], crossed: OVER_THRESHOLD - 1 } },
+  }),
+  'load-model-renamed': p({
+    rule: 'with many requests in flight, answers name the model that answered, in bodies and chunks',
+    options: LOAD_OPTIONS,
+    probe: async (send) => [...(await twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, repeatAnswer)), ...(await twoBatches(send, AT_THRESHOLD, OVER_THRESHOLD, () => chat({ stream: true })))],
+    observe: (replies) => {
+      const bodies = replies.slice(0, AT_THRESHOLD + OVER_THRESHOLD);
+      const streams = replies.slice(AT_THRESHOLD + OVER_THRESHOLD);
+      return { bodies: batches(bodies, AT_THRESHOLD, (b) => unique(b.map((r) => json(r).model))), streams: batches(streams, AT_THRESHOLD, (b) => unique(b.flatMap((r) => chunks(r).map((c) => c.model)))) };
+    },
+    clean: { bodies: { at: ['svc-v4-flash'], over: ['svc-v4-flash'] }, streams: { at: ['svc-v4-flash'], over: ['svc-v4-flash'] } },
+    // Those planned with more than 8 in flight name another service's model: some bodies (the first answered free their slots), every stream.
+    faulty: { bodies: { at: ['svc-v4-flash'], over: ['gpt-4o-mini', 'svc-v4-flash'] }, streams: { at: ['svc-v4-flash'], over: ['gpt-4o-mini'] } },
   }),
 
   // conversations ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ export async function chatCompletions(input: RouteInput, release: () => void): P
   const body = parsed.value;
   const plan = planChat(input.ctx, input.key, input.base, 'chat_completions', body);
   if ('status' in plan) return done(release, isRecord(body) && body.stream === true ? streamedRefusal(input.ctx, plan) : refusalResponse(plan));
-  if (isRecord(body) && body.stream === true) return streamChat(input.ctx, plan, release);
+  if (isRecord(body) && body.stream === true) return streamChat(input.ctx, streamHandedOver(input.ctx, plan), release);
   // The `completion-text-content-type` fault serves the same JSON as text/plain (a client reads it as text).
   return done(release, jsonResponse(handedOver(input.ctx, completionBody(input.ctx, plan)), 200, input.ctx.fault('completion-text-content-type') ? { 'content-type': 'text/plain; charset=utf-8' } : {}));
 }
@@ -49,6 +49,20 @@ function streamedRefusal(ctx: EmulatorContext, r: Refusal): Response {
   if (ctx.fault('streamed-refusal-as-sse-error')) return sseResponse([dataEvent(refusalBody(r)), dataEvent('[DONE]')], { intervalMs: 0 });
   if (ctx.fault('streamed-refusal-500')) return refusalResponse({ status: 500, message: 'internal error', type: 'server_error', code: 'internal_error', param: null });
   return refusalResponse(r);
+}
+
+/** The stream plan `load-streams-crossed` hands to the next stream begun under load, per emulator (a plan is this route's own type). */
+const heldStreams = new WeakMap<EmulatorContext, ChatPlan>();
+
+/** The `load-streams-crossed` fault: as handedOver, for streams: a stream begun under load is the one planned for the stream before it. */
+function streamHandedOver(ctx: EmulatorContext, plan: ChatPlan): ChatPlan {
+  if (!ctx.underLoad('load-streams-crossed')) {
+    heldStreams.delete(ctx);
+    return plan;
+  }
+  const given = heldStreams.get(ctx) ?? plan;
+  heldStreams.set(ctx, plan);
+  return given;
 }
 
 function done(release: () => void, response: Response): Response {

@@ -124,7 +124,7 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
     id: `chatcmpl-${randomUUID()}`,
     created: ctx.fault('created-in-milliseconds') ? now.getTime() : Math.floor(now.getTime() / 1000),
     served,
-    modelId: ctx.fault('model-unknown-in-answer') ? UNKNOWN_MODEL : servedId,
+    modelId: ctx.fault('model-unknown-in-answer') ? UNKNOWN_MODEL : ctx.underLoad('load-model-renamed') ? RENAMED_UNDER_LOAD : servedId,
     base,
     thinking,
     generated,
@@ -137,6 +137,8 @@ export function planChat(ctx: EmulatorContext, key: string, base: string, endpoi
 
 /** What the `model-unknown-in-answer` fault names: no model of the service. */
 export const UNKNOWN_MODEL = 'svc-imaginary-9';
+/** What the `load-model-renamed` fault names under load: a model of another service. */
+export const RENAMED_UNDER_LOAD = 'gpt-4o-mini';
 /** What the `tool-call-unoffered-function` fault calls: a function no request offers. */
 export const UNOFFERED_FUNCTION = 'run_shell_command';
 
