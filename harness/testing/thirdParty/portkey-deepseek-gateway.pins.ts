@@ -22,6 +22,8 @@ const pins: RecordedThirdParty = {
   args: ['--model', 'svc-v4-flash', '--load', '16'],
   exitCode: 1,
   verdicts: {
+    "output.stop-sequence.non-ascii-ends-output": { verdict: 'skip', why: "not recorded: newer than the recording (issue 47: its requests were never sent to this server); to be established by hand once the server is recorded again" },
+    "answer.non-ascii.answered-intact": { verdict: 'skip', why: "not recorded: newer than the recording (issue 47: its requests were never sent to this server); to be established by hand once the server is recorded again" },
     ...STREAMED_TWINS_NOT_RECORDED,
     // What Portkey's deepseek provider changes, judged against what the harness as its upstream received and sent.
     'gateway.request.parameters-passed-on': { verdict: 'fail', why: '`tools`, `tool_choice`, `thinking` and `reasoning_effort` never reach the upstream (the deepseek allow-list: model, messages, response_format, max_tokens, max_completion_tokens as max_tokens, temperature 0..2, top_p 0..1, stream, frequency_penalty and presence_penalty -2..2, stop, logprobs, top_logprobs 0..20; stream_options too is dropped), and a temperature of 3 reaches it as 2 (clamped); curl through the gateway, the upstream\'s log' },
@@ -36,13 +38,13 @@ const pins: RecordedThirdParty = {
     'gateway.stream.cut-not-finished': { verdict: 'pass', why: 'the upstream broke off after two events; the client got those two, with no finish_reason and no [DONE]' },
 
     // Under load (--load 16) and answers crossed.
-    'answer.requests.not-crossed': { verdict: 'pass', why: 'eight prompts of 1 to 380 words sent at once through the gateway count 14, 20, 32, 56, 104, 200, 392, 772 prompt tokens, each its own prompt\'s, and the shortest and longest count the same sent again (curl burst through the live gateway)' },
+    "answer.requests.not-crossed": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
     'load.answers.conform': { verdict: 'pass', why: '56 answers under load (28 streamed) have the defects of the same requests at rest and no other: the missing cache fields of a body are there at rest too (schema.chat-completion.matches-schema reports them)' },
     'load.answers.not-crossed': { verdict: 'pass', why: 'each of the 28 non-streamed answers under load is the one the upstream gave its own request (paired by marker; an independent pairing of the recording agrees for all 61 requests of the phase, the 30 streams included: content and prompt_tokens). By hand, 16 and 64 distinct prompts at once (and 16 streams) through the gateway to an upstream taking 800 ms: every answer the same as its prompt alone' },
     'load.excess.refused-as-described': { verdict: 'pass', why: 'all 56 requests under load were served: Portkey has no limit or queue of its own (by hand 64 at once reached the upstream together). Not shown by this recording, since the harness\'s upstream took all 16: an upstream 429 under load reaches the client as 429 with Retry-After but with type null (see schema.error-envelope.matches-schema), which this check would fail' },
     'load.streams.finished': { verdict: 'pass', why: '28 streams under load each end with a finish_reason and [DONE]; by hand 16 streams at once, all finished' },
     'load.requests.none-hung': { verdict: 'pass', why: 'all 61 requests of the phase answered, the slowest in 811 ms when recorded' },
-    'load.endpoint.recovers': { verdict: 'pass', why: 'nothing was refused, so 200 at once after the peak' },
+    "load.endpoint.recovers": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
 
     // Passed on, or unchanged by what the provider drops.
     'answer.created.unix-seconds-near-clock': { verdict: 'pass', why: '`created` is the upstream\'s, kept by the transform' },
@@ -116,7 +118,7 @@ const pins: RecordedThirdParty = {
     'rule.prefix.requires-beta-base': { verdict: 'fail', why: 'a prefix message on /v1/chat/completions reaches the upstream whole, its 400 with type null' },
     'request.max-tokens.refused-beyond-bounds': { verdict: 'fail', why: 'max_tokens 384001 (no maximum in the provider) reaches the upstream, 400 with type null' },
     'request.stop.refused-beyond-bounds': { verdict: 'fail', why: 'five stop sequences reach the upstream, 400 with type null' },
-    'property.invalid-requests.refused-with-spec-status': { verdict: 'fail', why: 'max_tokens 384001 is refused 400 with type null (and a temperature or penalty beyond its bound would be clamped and answered 200)' },
+    "property.invalid-requests.refused-with-spec-status": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: fail); to be established again by hand once the server is recorded again" },
 
     // What the deepseek provider breaks: values clamped, fields dropped, the body rebuilt.
     'request.frequency-penalty.refused-beyond-bounds': { verdict: 'fail', why: '-2.01 and 2.01 reach the upstream as -2 and 2, answered 200 (curl, the upstream\'s log)' },
@@ -124,8 +126,8 @@ const pins: RecordedThirdParty = {
     'request.temperature.refused-beyond-bounds': { verdict: 'fail', why: '-0.01 and 2.01 clamped to 0 and 2, answered 200' },
     'request.top-logprobs.refused-beyond-bounds': { verdict: 'fail', why: '-1 and 21 reach the upstream as 0 and 20 (the deepseek provider\'s top_logprobs min 0, max 20), answered 200; "top_logprobs 0 to 20"' },
     'request.reasoning-effort.refused-beyond-bounds': { verdict: 'fail', why: 'a reasoning_effort off the list is dropped (not on the deepseek allow-list), answered 200' },
-    'property.invalid-classes.refused-with-spec-status': { verdict: 'fail', why: '`tools` and `thinking` wrong-typed or off their lists, `tool_choice` = 12345 or off its list, `reasoning_effort` = 12345 and a tool without type, function or name are answered 200 (the fields are dropped before the upstream); `messages` = "wrong-type" is 500 {"status":"failure","message":"Something went wrong"} (the provider\'s messages transform calls .map on a string); the rest reach the upstream and are refused 400 with type null' },
-    'property.valid-requests.accepted': { verdict: 'fail', why: 'a valid request is answered 200 without usage.prompt_cache_hit_tokens and prompt_cache_miss_tokens, which the transform drops' },
+    "property.invalid-classes.refused-with-spec-status": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: fail); to be established again by hand once the server is recorded again" },
+    "property.valid-requests.accepted": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: fail); to be established again by hand once the server is recorded again" },
     'schema.chat-completion.matches-schema': { verdict: 'fail', why: 'usage lacks prompt_cache_hit_tokens and prompt_cache_miss_tokens: the deepseek transform rebuilds usage from three fields (curl: the upstream sent both)' },
     'rule.chat.invalid-json': { verdict: 'fail', why: 'a body that is not JSON is 500 {"status":"failure","message":"Something went wrong"} from Portkey itself, never sent upstream (curl); "invalid JSON" is 400' },
     'bases.v1.chat-parity': { verdict: 'fail', why: '{base_url}/v1/chat/completions is Portkey\'s /v1/v1/chat/completions, the proxy route: the upstream\'s body verbatim (reasoning_content, logprobs, cache fields, no `provider`), while /v1/chat/completions rebuilds it (curl: the same request on both); "{base_url}/v1 is a compatibility alias with identical behaviour"' },

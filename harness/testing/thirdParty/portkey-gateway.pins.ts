@@ -18,6 +18,8 @@ const pins: RecordedThirdParty = {
   args: ['--model', 'svc-v4-flash', '--load', '16'],
   exitCode: 1,
   verdicts: {
+    "output.stop-sequence.non-ascii-ends-output": { verdict: 'skip', why: "not recorded: newer than the recording (issue 47: its requests were never sent to this server); to be established by hand once the server is recorded again" },
+    "answer.non-ascii.answered-intact": { verdict: 'skip', why: "not recorded: newer than the recording (issue 47: its requests were never sent to this server); to be established by hand once the server is recorded again" },
     ...STREAMED_TWINS_NOT_RECORDED,
     // What Portkey changes, judged against what the harness as its upstream received and sent.
     'gateway.request.parameters-passed-on': { verdict: 'fail', why: '`thinking` is dropped (outside the openai provider\'s allow-list) and a temperature of 3 reaches the upstream as 2 (clamped to the provider\'s range): the upstream answers 200 to a request the client never sent' },
@@ -32,13 +34,13 @@ const pins: RecordedThirdParty = {
     'gateway.stream.cut-not-finished': { verdict: 'pass', why: 'a stream the upstream broke off reaches the client broken off, with no finish_reason and no [DONE]' },
 
     // Under load (--load 16) and answers crossed.
-    'answer.requests.not-crossed': { verdict: 'pass', why: 'eight prompts of 1 to 380 words sent at once through the gateway count 14, 20, 32, 56, 104, 200, 392, 772 prompt tokens, each its own prompt\'s, and the shortest and longest count the same sent again (curl burst through the live gateway); one upstream request per client request' },
+    "answer.requests.not-crossed": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
     'load.answers.conform': { verdict: 'pass', why: '56 answers under load (28 streamed), each the upstream\'s answer unchanged (the openai provider passes bodies and streams on), so none has a defect its request at rest lacks' },
     'load.answers.not-crossed': { verdict: 'pass', why: 'each of the 28 non-streamed answers under load is the one the upstream gave its own request (paired by marker; an independent pairing of the recording agrees for all 61 requests of the phase, the 30 streams included: content and prompt_tokens). By hand, 16 and 64 distinct prompts at once through the gateway to an upstream taking 800 ms: every answer the same as its prompt alone' },
     'load.excess.refused-as-described': { verdict: 'pass', why: 'all 56 requests under load were served: Portkey has no limit or queue of its own (build/start-server.js: @hono/node-server and fetch, nothing counts requests; by hand 64 at once reached the upstream together, 64 in flight there); an upstream 429 under load reaches the client as 429 with Retry-After and the envelope (message prefixed "openai error: ")' },
     'load.streams.finished': { verdict: 'pass', why: '28 streams under load each end with a finish_reason and [DONE], as the upstream sent them; by hand 16 streams at once, all finished' },
     'load.requests.none-hung': { verdict: 'pass', why: 'all 61 requests of the phase answered, the slowest in 711 ms when recorded' },
-    'load.endpoint.recovers': { verdict: 'pass', why: 'nothing was refused, so 200 at once after the peak' },
+    "load.endpoint.recovers": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
 
     // Passed on from the emulator: the openai provider forwards its allow-list and hands the body back unchanged.
     'answer.created.unix-seconds-near-clock': { verdict: 'pass', why: '`created` is the upstream\'s, passed on' },
@@ -73,7 +75,7 @@ const pins: RecordedThirdParty = {
     'models.list.lists-current-models': { verdict: 'pass', why: '' },
     'models.list.names-model-ids': { verdict: 'pass', why: '' },
     'property.invalid-messages-classes.refused-with-spec-status': { verdict: 'pass', why: '' },
-    'property.valid-requests.accepted': { verdict: 'pass', why: '' },
+    "property.valid-requests.accepted": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
     'request.frequency-penalty.accepted-within-bounds': { verdict: 'pass', why: '' },
     'request.max-tokens.accepted-within-bounds': { verdict: 'pass', why: '' },
     'request.max-tokens.refused-beyond-bounds': { verdict: 'pass', why: 'max_tokens has no maximum in the openai provider: 384001 reaches the upstream, whose 400 is passed on' },
@@ -132,8 +134,8 @@ const pins: RecordedThirdParty = {
     'usage.total.equals-prompt-plus-completion': { verdict: 'pass', why: '' },
 
     // What Portkey's openai provider breaks.
-    'property.invalid-classes.refused-with-spec-status': { verdict: 'fail', why: '`thinking` = "wrong-type" and `thinking.type` off its list are answered 200: `thinking` is outside the openai allow-list, dropped before the upstream could refuse it (curl: the upstream got the request without it); every other class reaches the upstream and is refused there' },
-    'property.invalid-requests.refused-with-spec-status': { verdict: 'fail', why: 'presence_penalty 2.01 is answered 200: clamped to 2 before the upstream (build/start-server.js, `n>a.max&&(n=a.max)`); "-2.0 to 2.0"' },
+    "property.invalid-classes.refused-with-spec-status": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: fail); to be established again by hand once the server is recorded again" },
+    "property.invalid-requests.refused-with-spec-status": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: fail); to be established again by hand once the server is recorded again" },
     'request.frequency-penalty.refused-beyond-bounds': { verdict: 'fail', why: '-2.01 and 2.01 reach the upstream as -2 and 2 and are answered 200 (curl, the upstream\'s log)' },
     'request.presence-penalty.refused-beyond-bounds': { verdict: 'fail', why: '-2.01 and 2.01 clamped to -2 and 2, answered 200' },
     'request.temperature.refused-beyond-bounds': { verdict: 'fail', why: '-0.01 and 2.01 clamped to 0 and 2, answered 200; "temperature 0 to 2"' },
