@@ -304,6 +304,12 @@ const batches = <T>(replies: Reply[], at: number, see: (batch: Reply[]) => T) =>
 const crossedIn = (batch: Reply[]) => batch.filter((r, i) => message(r).content !== `answer ${i}`).length;
 const repeatAnswer = (i: number) => chat({}, `Repeat: answer ${i}`);
 /** The text a stream adds up to: its chunks' content deltas joined. */
+/** Whether a stream's final chunk (the first with a finish_reason) carries usage, and what follows it: the usage-carrier faults' one observation. */
+function afterFinal([r]: (Reply | undefined)[]) {
+  const all = chunks(r);
+  const final = all.findIndex((c) => chunkChoice(c).finish_reason != null);
+  return { finalHasUsage: 'usage' in (all[final] ?? {}), after: all.slice(final + 1).map((c) => ({ choices: c.choices, usage: typeof c.usage })) };
+}
 const streamedText = (r: Reply) => chunks(r).map((c) => rec(chunkChoice(c).delta).content).filter((t) => typeof t === 'string').join('');
 /** A stream long enough to be cut before its end: 40 words. */
 const longStream = () => chat({ stream: true }, `Repeat: ${Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')}`);
@@ -585,22 +591,14 @@ const PROBES = {
   'stream-usage-separate-chunk': p({
     rule: 'a chat stream carries `usage` in its final chunk, the one with `finish_reason`',
     probe: async (send) => [await postChat(send, chat({ stream: true }))],
-    observe: ([r]) => {
-      const all = chunks(r);
-      const final = all.findIndex((c) => chunkChoice(c).finish_reason != null);
-      return { finalHasUsage: 'usage' in (all[final] ?? {}), after: all.slice(final + 1).map((c) => ({ choices: c.choices, usage: typeof c.usage })) };
-    },
+    observe: afterFinal,
     clean: { finalHasUsage: true, after: [] },
     faulty: { finalHasUsage: false, after: [{ choices: [], usage: 'object' }] },
   }),
   'stream-empty-chunk-after-final': p({
     rule: 'the final chunk, with `finish_reason`, is the last chunk (a usage carrier after it has `usage`)',
     probe: async (send) => [await postChat(send, chat({ stream: true }))],
-    observe: ([r]) => {
-      const all = chunks(r);
-      const final = all.findIndex((c) => chunkChoice(c).finish_reason != null);
-      return { finalHasUsage: 'usage' in (all[final] ?? {}), after: all.slice(final + 1).map((c) => ({ choices: c.choices, usage: typeof c.usage })) };
-    },
+    observe: afterFinal,
     clean: { finalHasUsage: true, after: [] },
     faulty: { finalHasUsage: true, after: [{ choices: [], usage: 'undefined' }] },
   }),
