@@ -8,9 +8,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 /**
  * docs/field.md holds each field class with its report, its check and its test. This holds the
  * table to the code: every check id it names is in the registry, every test file exists, every
- * fault is in the catalogue, every report's link says the repository and number its text says. A
- * row whose check is `TBD-itemN` waits for its check (issue 47, items 1 to 6): it names its
- * planned test, not yet a check.
+ * fault is in the catalogue, every report's link says the repository and number its text says.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'field.md'), 'utf8');
@@ -20,7 +18,6 @@ interface Row {
   name: string;
   reported: string;
   checks: string[];
-  tbd: boolean;
   shownBy: string[];
 }
 
@@ -34,7 +31,7 @@ function rows(): Row[] {
     const cells = line.split(' | ').map((c) => c.replace(/^\| /, '').replace(/ \|$/, ''));
     if (cells.length !== 5) throw new Error(`docs/field.md: a row of ${cells.length} cells, not 5: ${line.slice(0, 80)}`);
     const [name, reported, , check, shown] = cells as [string, string, string, string, string];
-    return { name, reported, checks: ticked(check), tbd: /^`TBD-item[1-6]`$/.test(check), shownBy: ticked(shown) };
+    return { name, reported, checks: ticked(check), shownBy: ticked(shown) };
   });
 }
 
@@ -46,19 +43,18 @@ describe('docs/field.md', () => {
     for (const c of ['SSE error event', 'refusal answered 500', 'non-ASCII', 'thinking-mode plain', 'crossed under load', 'another model', 'usage-only chunk', 'FastAPI', '`function_call`', 'double-encoded', 'arguments cut', 'cache fields dropped', 'usage sent twice', 'usage on every chunk', 'role repeated', '`content: null` beside tool calls']) expect(names, c).toContain(c);
   });
 
-  test('every check it names is in the registry, but for the rows waiting for theirs', () => {
+  test('every check it names is in the registry', () => {
     for (const r of table) {
       expect(r.checks.length, r.name).toBeGreaterThan(0);
-      if (r.tbd) continue;
       for (const id of r.checks) expect(ids.has(id), `${r.name}: ${id}`).toBe(true);
     }
   });
 
-  test('every row has a test; each test file named exists (a planned one once its check is in), each fault is in the catalogue', () => {
+  test('every row has a test; each test file named exists, each fault is in the catalogue', () => {
     for (const r of table) {
       const tests = r.shownBy.filter((s) => s.endsWith('.test.ts'));
       expect(tests.length, r.name).toBeGreaterThan(0);
-      if (!r.tbd) for (const t of tests) expect(existsSync(join(ROOT, t)), `${r.name}: ${t}`).toBe(true);
+      for (const t of tests) expect(existsSync(join(ROOT, t)), `${r.name}: ${t}`).toBe(true);
       for (const f of r.shownBy.filter((s) => !s.endsWith('.test.ts'))) expect(isFaultId(f), `${r.name}: fault ${f}`).toBe(true);
     }
   });
