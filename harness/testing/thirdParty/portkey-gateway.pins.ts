@@ -1,5 +1,4 @@
 import type { RecordedThirdParty } from './recorded.ts';
-import { STREAMED_TWINS_NOT_RECORDED } from './streamedTwins.ts';
 
 /**
  * The Portkey AI gateway 1.15.2 (@portkey-ai/gateway from npm, its `openai` provider with a custom
@@ -18,9 +17,25 @@ const pins: RecordedThirdParty = {
   args: ['--model', 'svc-v4-flash', '--load', '16'],
   exitCode: 1,
   verdicts: {
-    "output.stop-sequence.non-ascii-ends-output": { verdict: 'skip', why: "not recorded: newer than the recording (issue 47: its requests were never sent to this server); to be established by hand once the server is recorded again" },
-    "answer.non-ascii.answered-intact": { verdict: 'skip', why: "not recorded: newer than the recording (issue 47: its requests were never sent to this server); to be established by hand once the server is recorded again" },
-    ...STREAMED_TWINS_NOT_RECORDED,
+    'output.stop-sequence.non-ascii-ends-output': { verdict: 'pass', why: 'stop ["停止🛑"] reaches the upstream as sent (stop is on the allow-list) and the answer is passed on: "café 東京 ", finish_reason "stop", where the same prompt without stop is repeated whole (upstream.json; curl likewise)' },
+    'answer.non-ascii.answered-intact': { verdict: 'pass', why: 'the system message and prompt in accented Latin, CJK, emoji, right-to-left text and combining marks reach the upstream unchanged (upstream.json), and the answer comes back intact, in the body and assembled from the stream (every event valid UTF-8); the tool round trip in other scripts (tools, the call\'s arguments, the result) too: "The tool returned: Zürich: 晴れ ☀️ 22°C". Curl through the gateway likewise, body and stream' },
+    // The streamed twins of the refusal checks (issue 47, item 1): each refusal sent with stream: true.
+    'property.invalid-classes.refused-with-spec-status.streamed': { verdict: 'skip', why: 'inconclusive: the same two classes streamed: `thinking` "wrong-type" and `thinking.type` "not-a-listed-value" with stream: true are dropped by the openai provider and answered 200 with the upstream\'s stream (upstream.json: no `thinking` reached the emulator); property.invalid-classes.refused-with-spec-status fails on it' },
+    'request.frequency-penalty.refused-beyond-bounds.streamed': { verdict: 'skip', why: 'inconclusive: streamed too, -2.01 and 2.01 reach the upstream as -2 and 2 and are answered 200 (curl through a logging proxy: {"frequency_penalty":-2}); request.frequency-penalty.refused-beyond-bounds fails on it' },
+    'request.max-tokens.refused-beyond-bounds.streamed': { verdict: 'pass', why: 'max_tokens 384001 with stream: true reaches the upstream unclamped; its 400 (the JSON envelope, no stream) is passed on, message prefixed "openai error: " (curl likewise)' },
+    'request.presence-penalty.refused-beyond-bounds.streamed': { verdict: 'skip', why: 'inconclusive: streamed too, -2.01 and 2.01 clamped to -2 and 2 and answered 200 (curl: the upstream got 2); request.presence-penalty.refused-beyond-bounds fails on it' },
+    'request.reasoning-effort.refused-beyond-bounds.streamed': { verdict: 'pass', why: 'streamed, a reasoning_effort off the list reaches the upstream (it is on the allow-list); its 400 is passed on (curl likewise)' },
+    'request.stop.refused-beyond-bounds.streamed': { verdict: 'pass', why: 'streamed, five stop sequences reach the upstream; its 400 is passed on (curl likewise)' },
+    'request.temperature.refused-beyond-bounds.streamed': { verdict: 'skip', why: 'inconclusive: streamed too, -0.01 and 2.01 clamped to 0 and 2 and answered 200 (curl: the upstream got {"temperature":0}); request.temperature.refused-beyond-bounds fails on it' },
+    'request.top-logprobs.refused-beyond-bounds.streamed': { verdict: 'pass', why: 'streamed, top_logprobs -1 and 21 reach the upstream unclamped; its 400 is passed on (curl likewise)' },
+    'rule.balance.insufficient.streamed': { verdict: 'skip', why: 'not applicable: no key with an empty balance was named (--empty-balance-key-env)' },
+    'rule.chat.messages.non-empty.streamed': { verdict: 'pass', why: 'streamed, `messages: []` reaches the upstream; its 400 is passed on (curl likewise)' },
+    'rule.chat.model.valid-id.streamed': { verdict: 'pass', why: 'streamed, an unknown model reaches the upstream; its 400 model_not_found is passed on (curl likewise)' },
+    'rule.chat.required-field.missing.streamed': { verdict: 'pass', why: 'both cases streamed are 400 with the envelope: without `messages` the upstream\'s 400 is passed on; without `model` the openai provider fills in its default "glm-4.6", which the upstream refuses 400 as an unknown model (upstream.json, curl): the right status, for Portkey\'s model. As the non-streamed check' },
+    'rule.chat.top-logprobs.requires-logprobs.streamed': { verdict: 'pass', why: 'streamed, top_logprobs without logprobs reaches the upstream; its 400 is passed on (curl likewise)' },
+    'rule.chat.wrong-type.streamed': { verdict: 'pass', why: 'streamed, a temperature of type string reaches the upstream; its 400 is passed on (curl likewise)' },
+    'rule.prefix.requires-beta-base.streamed': { verdict: 'pass', why: 'streamed, a prefix message on /v1/chat/completions reaches the upstream whole; its 400 is passed on (curl likewise)' },
+    'rule.prefix.without-prefix-flag.streamed': { verdict: 'pass', why: 'streamed, on the beta base (the proxy route): the upstream\'s 422 verbatim (curl likewise)' },
     // What Portkey changes, judged against what the harness as its upstream received and sent.
     'gateway.request.parameters-passed-on': { verdict: 'fail', why: '`thinking` is dropped (outside the openai provider\'s allow-list) and a temperature of 3 reaches the upstream as 2 (clamped to the provider\'s range): the upstream answers 200 to a request the client never sent' },
     'gateway.answer.passed-on': { verdict: 'pass', why: 'content, tool calls, finish_reason and logprobs as the upstream sent them' },
@@ -34,13 +49,13 @@ const pins: RecordedThirdParty = {
     'gateway.stream.cut-not-finished': { verdict: 'pass', why: 'a stream the upstream broke off reaches the client broken off, with no finish_reason and no [DONE]' },
 
     // Under load (--load 16) and answers crossed.
-    "answer.requests.not-crossed": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
+    'answer.requests.not-crossed': { verdict: 'pass', why: 'the eight prompts (1 to 380 words, every other one streamed with include_usage) sent at once count 13, 16, 22, 34, 58, 106, 202 and 392 prompt tokens, the upstream\'s counts for each (upstream.json), and the shortest and longest count 13 and 392 sent again; curl: the same burst through the gateway, the same counts' },
     'load.answers.conform': { verdict: 'pass', why: '56 answers under load (28 streamed), each the upstream\'s answer unchanged (the openai provider passes bodies and streams on), so none has a defect its request at rest lacks' },
-    'load.answers.not-crossed': { verdict: 'pass', why: 'each of the 28 non-streamed answers under load is the one the upstream gave its own request (paired by marker; an independent pairing of the recording agrees for all 61 requests of the phase, the 30 streams included: content and prompt_tokens). By hand, 16 and 64 distinct prompts at once through the gateway to an upstream taking 800 ms: every answer the same as its prompt alone' },
+    'load.answers.not-crossed': { verdict: 'pass', why: 'each of the 56 answers under load (28 streamed) is the one the upstream gave its own request (paired by marker; an independent pairing of the recording agrees for all 61 requests of the phase, the 30 streams included: content and prompt_tokens). By hand, 16 and 64 distinct prompts at once through the gateway to an upstream taking 800 ms: every answer the same as its prompt alone; again for issue 47, 16 at once (8 streamed): each the answer and prompt count of its prompt at rest' },
     'load.excess.refused-as-described': { verdict: 'pass', why: 'all 56 requests under load were served: Portkey has no limit or queue of its own (build/start-server.js: @hono/node-server and fetch, nothing counts requests; by hand 64 at once reached the upstream together, 64 in flight there); an upstream 429 under load reaches the client as 429 with Retry-After and the envelope (message prefixed "openai error: ")' },
     'load.streams.finished': { verdict: 'pass', why: '28 streams under load each end with a finish_reason and [DONE], as the upstream sent them; by hand 16 streams at once, all finished' },
-    'load.requests.none-hung': { verdict: 'pass', why: 'all 61 requests of the phase answered, the slowest in 711 ms when recorded' },
-    "load.endpoint.recovers": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
+    'load.requests.none-hung': { verdict: 'pass', why: 'all 61 requests of the phase answered, the slowest in 337 ms when recorded' },
+    'load.endpoint.recovers': { verdict: 'pass', why: 'nothing was refused under load (the harness\'s upstream took all 16 in flight; Portkey has no limit of its own), and the request after the peak was answered 200 at once: 16 ms after it when recorded; by hand, 7 ms after 16 at once' },
 
     // Passed on from the emulator: the openai provider forwards its allow-list and hands the body back unchanged.
     'answer.created.unix-seconds-near-clock': { verdict: 'pass', why: '`created` is the upstream\'s, passed on' },
@@ -56,12 +71,12 @@ const pins: RecordedThirdParty = {
     'balance.total.equals-granted-plus-topped-up': { verdict: 'pass', why: '' },
     'bases.v1.chat-parity': { verdict: 'fail', why: '{base_url}/v1/chat/completions is Portkey\'s /v1/v1/chat/completions, its generic proxy route: the body goes upstream verbatim and thinking is honoured (reasoning_content a string), while /v1/chat/completions drops `thinking` (reasoning_content null); curl: the same request on both, the upstream got `thinking` on one only. "{base_url}/v1 is a compatibility alias with identical behaviour"' },
     'bases.v1.same-models': { verdict: 'pass', why: '' },
-    'caching.short-prompt.never-hits': { verdict: 'pass', why: 'HARNESS BUG (replay): recorded pass, the short prompt sent twice has prompt_cache_hit_tokens 0 (curl likewise); the replay skips it as not recorded: its body carries a time salt, and in a gateway run the marker follows from the salted body, so the replayed request differs from the recorded one in salt and marker, 53% alike, under the fallback\'s 80% (replay/exchangeGroups.ts). Fails until the replay matches it' },
+    'caching.short-prompt.never-hits': { verdict: 'pass', why: 'the short prompt sent twice has prompt_cache_hit_tokens 0 both times, as the upstream sent it (curl likewise). Replayed as recorded since 4bb0253c (a replay compares bodies without their gateway markers)' },
     'conversation.assistant-turns.answered': { verdict: 'pass', why: '' },
     'conversation.history.answer-uses-history-sent': { verdict: 'pass', why: '' },
-    'conversation.thinking-plain-turns.answered': { verdict: 'skip', why: 'not recorded: newer than the recording (issue 47, item 3: the plain turns sent with thinking enabled and disabled); to be established when the server is recorded again' },
+    'conversation.thinking-plain-turns.answered': { verdict: 'pass', why: 'the conversation with the plain assistant turn is answered 200 with thinking enabled and disabled; `thinking` never reaches the upstream in either mode (dropped: upstream.json), so the upstream answers the plain turns; the dropped field is rule.chat.thinking.enabled-carries-reasoning\'s failure' },
     'conversation.tool-round-trip.answers-tool-result': { verdict: 'pass', why: '' },
-    'conversation.tool-round-trip.answers-tool-result.thinking-disabled': { verdict: 'skip', why: 'not recorded: newer than the recording (issue 47, item 3: the tool round trip with thinking disabled); to be established when the server is recorded again' },
+    'conversation.tool-round-trip.answers-tool-result.thinking-disabled': { verdict: 'pass', why: 'with thinking disabled (dropped before the upstream) the forced get_weather call (call_5b5f4512) comes back whole, and sent back with its result it is answered with text ("The tool returned: " and the result, finish_reason "stop")' },
     'endpoint.chat-completions-on-base-url.served': { verdict: 'pass', why: '' },
     'endpoint.chat-completions-on-beta.served': { verdict: 'pass', why: '/v1/beta/chat/completions: the proxy route, forwarded to the custom host\'s /beta/chat/completions' },
     'endpoint.chat-completions-on-v1.served': { verdict: 'pass', why: '/v1/v1/chat/completions: the proxy route, forwarded to the custom host\'s /v1/chat/completions' },
@@ -75,7 +90,7 @@ const pins: RecordedThirdParty = {
     'models.list.lists-current-models': { verdict: 'pass', why: '' },
     'models.list.names-model-ids': { verdict: 'pass', why: '' },
     'property.invalid-messages-classes.refused-with-spec-status': { verdict: 'pass', why: '' },
-    "property.valid-requests.accepted": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: pass); to be established again by hand once the server is recorded again" },
+    'property.valid-requests.accepted': { verdict: 'pass', why: 'the 10 valid requests drawn (bounds included, text in other scripts) are answered 200 with the upstream\'s body unchanged, every usage field there: values at their bounds are inside the provider\'s ranges, so none is clamped, and the `thinking` dropped (gateway.request.parameters-passed-on) leaves the answer well-formed; curl: a drawn request through the gateway, the same body as the upstream\'s' },
     'request.frequency-penalty.accepted-within-bounds': { verdict: 'pass', why: '' },
     'request.max-tokens.accepted-within-bounds': { verdict: 'pass', why: '' },
     'request.max-tokens.refused-beyond-bounds': { verdict: 'pass', why: 'max_tokens has no maximum in the openai provider: 384001 reaches the upstream, whose 400 is passed on' },
@@ -134,8 +149,8 @@ const pins: RecordedThirdParty = {
     'usage.total.equals-prompt-plus-completion': { verdict: 'pass', why: '' },
 
     // What Portkey's openai provider breaks.
-    "property.invalid-classes.refused-with-spec-status": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: fail); to be established again by hand once the server is recorded again" },
-    "property.invalid-requests.refused-with-spec-status": { verdict: 'skip', why: "not recorded: the recording predates issue 47, which changed this check's requests (its verdict when recorded: fail); to be established again by hand once the server is recorded again" },
+    'property.invalid-classes.refused-with-spec-status': { verdict: 'fail', why: 'of the 26 classes sent, two are answered 200: `thinking` "wrong-type" and `thinking.type` "not-a-listed-value". Portkey drops them, the upstream never refuses: `thinking` is outside the openai provider\'s allow-list, so the emulator got the request without it and answered 200 (upstream.json; curl through a logging proxy likewise), while sent to the emulator directly both are 400 invalid_request_error. Every other class reaches the upstream and its 400 is passed on' },
+    'property.invalid-requests.refused-with-spec-status': { verdict: 'fail', why: 'presence_penalty 2.01 reaches the upstream as 2 (clamped to the provider\'s -2..2) and is answered 200, shrunk to {"model":"svc-v4-flash","messages":[{"role":"user","content":"à"}],"presence_penalty":2.01}; curl: the upstream got {"presence_penalty":2}' },
     'request.frequency-penalty.refused-beyond-bounds': { verdict: 'fail', why: '-2.01 and 2.01 reach the upstream as -2 and 2 and are answered 200 (curl, the upstream\'s log)' },
     'request.presence-penalty.refused-beyond-bounds': { verdict: 'fail', why: '-2.01 and 2.01 clamped to -2 and 2, answered 200' },
     'request.temperature.refused-beyond-bounds': { verdict: 'fail', why: '-0.01 and 2.01 clamped to 0 and 2, answered 200; "temperature 0 to 2"' },
