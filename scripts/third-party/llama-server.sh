@@ -19,10 +19,11 @@
 #     bundle (llama/gitRelease.bundle; llama/llama.cpp.info.json names release v0.5.0 of
 #     ggml-org/llama.cpp's binaries, ggml 0.25.1, bundle HEAD de3ff815ea7d, one squashed commit)
 #   torch from the machine's local wheel index (2.13.0+cpu when recorded), one thread
-#   the model: scripts/third-party/llama-tiny-model.py (about 0.94M parameters, chatml template)
+#   the model: scripts/third-party/llama-tiny-model.py (about 0.94M parameters, chatml template),
+#     TRAIN_STEPS steps (724): the same torch, seed and steps make the same file, whatever the machine's speed
 #
 # Needs: node 20, npm (registry reachable), cmake, g++, python3 with the local wheel index
-# (pip config), git. On 2 cores: the build about 20 min, the model about 7 min, the run a few minutes.
+# (pip config), git. On 2 cores: the build about 20 min, the model about 7 min (724 steps on a free core), the run a few minutes.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -32,7 +33,10 @@ NODE_LLAMA_CPP_VERSION="${NODE_LLAMA_CPP_VERSION:-3.22.1}"
 PORT="${PORT:-8099}"
 ALIAS="${ALIAS:-tiny-chatml}"
 MODEL="$LLAMA_DIR/tiny-chatml.gguf"
-TRAIN_SECONDS="${TRAIN_SECONDS:-420}"
+TRAIN_STEPS="${TRAIN_STEPS:-724}"
+# The sha256 of the model the committed recording was made with (FINDINGS.md, "Model"): a model made
+# again with the same torch, seed and steps is this file, so the verdicts that move are the requests'.
+RECORDED_MODEL_SHA256="${RECORDED_MODEL_SHA256:-}"
 MODE="${MODE:-bare}"                                   # bare | v1 (bare, then /v1) | v1-only
 OUT="${OUT:-$REPO/fixtures/llama-server}"
 # The key llama-server is started with (--api-key) and the harness sends (SVC_API_KEY). Local and
@@ -76,11 +80,15 @@ if [ ! -f "$MODEL" ]; then
     venv/bin/pip install -q --index-url file:///opt/pypi/simple --extra-index-url file:///opt/pypi-more/simple \
       --find-links /opt/wheels torch numpy pyyaml
   fi
-  log "training the tiny model (${TRAIN_SECONDS}s; log: $LLAMA_DIR/train.log)"
-  venv/bin/python "$HERE/llama-tiny-model.py" --gguf-py llama.cpp/gguf-py --out "$MODEL.tmp" --seconds "$TRAIN_SECONDS" >"$LLAMA_DIR/train.log" 2>&1
+  log "training the tiny model (${TRAIN_STEPS} steps, about 7 min on a free core; log: $LLAMA_DIR/train.log)"
+  venv/bin/python "$HERE/llama-tiny-model.py" --gguf-py llama.cpp/gguf-py --out "$MODEL.tmp" --steps "$TRAIN_STEPS" >"$LLAMA_DIR/train.log" 2>&1
   mv "$MODEL.tmp" "$MODEL"
 fi
 TORCH_VERSION="$(venv/bin/python -c 'import torch; print(torch.__version__)' 2>/dev/null || echo unknown)"
+MODEL_SHA256="$(sha256sum "$MODEL" | cut -d' ' -f1)"
+if [ -n "$RECORDED_MODEL_SHA256" ] && [ "$MODEL_SHA256" != "$RECORDED_MODEL_SHA256" ]; then
+  log "warning: the model ($MODEL_SHA256) is not the recorded one ($RECORDED_MODEL_SHA256; torch $TORCH_VERSION): verdicts may move with the model, not only with the requests"
+fi
 
 # 4. The server, left running.
 health() { curl -fsS -m 2 "http://127.0.0.1:$PORT/health" >/dev/null 2>&1; }
@@ -95,7 +103,7 @@ if ! health; then
   for _ in $(seq 1 120); do health && break; sleep 0.5; done
   health || { log "llama-server did not become healthy; see $LLAMA_DIR/llama-server.log"; exit 1; }
 fi
-log "llama-server $SERVER_VERSION (llama.cpp $LLAMA_COMMIT, node-llama-cpp $NODE_LLAMA_CPP_VERSION), model $MODEL as $ALIAS, torch $TORCH_VERSION"
+log "llama-server $SERVER_VERSION (llama.cpp $LLAMA_COMMIT, node-llama-cpp $NODE_LLAMA_CPP_VERSION), model $MODEL ($MODEL_SHA256) as $ALIAS, torch $TORCH_VERSION"
 
 # 5. Record. The harness is this checkout's (bin/svc-conformance.js beside this script).
 HARNESS=(node "$REPO/bin/svc-conformance.js")

@@ -6,7 +6,7 @@ language does not matter: the conformance run judges llama-server's behaviour (r
 errors, usage, grammar-constrained JSON and tool calls). The model only has to be a real GGUF that
 llama-server loads and that ends its turns with <|im_end|>.
 
-  python3 llama-tiny-model.py --gguf-py LLAMA_CPP/gguf-py --out model.gguf [--seconds 360]
+  python3 llama-tiny-model.py --gguf-py LLAMA_CPP/gguf-py --out model.gguf [--steps 724]
 
 - Tokenizer: SentencePiece-style ("llama" vocab) written straight into the GGUF: the control tokens
   <unk> <s> </s> <|im_start|> <|im_end|>, 256 byte-fallback tokens, and one token per printable
@@ -16,7 +16,9 @@ llama-server loads and that ends its turns with <|im_end|>.
 - Data: chatml conversations built from Python's standard-library docstrings (each sentence
   answered with the next one) and "Repeat: <words>" turns answered with the words.
 - Chat template: chatml (tokenizer.chat_template), so /v1/chat/completions and --jinja work.
-Deterministic for a given torch version and seed, up to the wall-clock training limit.
+Deterministic for a given torch version, seed and step count: the learning rate follows the step,
+never the clock, so the same command makes the same file (its sha256) on a slow or a busy machine,
+and a re-recording can tell a verdict moved by the model from one moved by the requests.
 """
 import argparse, importlib, inspect, math, random, re, sys, time, warnings
 warnings.filterwarnings("ignore")
@@ -24,8 +26,7 @@ warnings.filterwarnings("ignore")
 ap = argparse.ArgumentParser()
 ap.add_argument('--gguf-py', required=True, help="llama.cpp's gguf-py directory")
 ap.add_argument('--out', required=True)
-ap.add_argument('--seconds', type=float, default=360, help='wall-clock training budget')
-ap.add_argument('--max-steps', type=int, default=4000)
+ap.add_argument('--steps', type=int, default=724, help='training steps (the learning rate decays over them)')
 ap.add_argument('--seed', type=int, default=7)
 args = ap.parse_args()
 sys.path.insert(0, args.gguf_py)
@@ -195,8 +196,8 @@ opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
 BATCH = 16
 start = time.time()
 step = 0
-while step < args.max_steps and time.time() - start < args.seconds:
-    lr = 3e-3 * min(1.0, (step + 1) / 100) * max(0.1, 1 - (time.time() - start) / args.seconds)
+while step < args.steps:
+    lr = 3e-3 * min(1.0, (step + 1) / 100) * max(0.1, 1 - step / args.steps)
     for g in opt.param_groups:
         g['lr'] = lr
     ix = torch.randint(0, len(data) - SEQ - 1, (BATCH,))

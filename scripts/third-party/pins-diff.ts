@@ -1,0 +1,45 @@
+// After a re-recording: which verdicts moved from their pins, each with the harness's reason, so
+// that each can be established by hand (FINDINGS) before its pin is changed. Replays a recording as
+// harness/cli/recordedThirdParty.test.ts does, with no server:
+//   node --import tsx scripts/third-party/pins-diff.ts llama-server [litellm-openai ...]
+// Prints one line per moved verdict (pinned -> replayed), then the exit codes; exits 1 when anything moved.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '#harness/cli/main.ts';
+import type { CheckResult } from '#harness/core/outcome.ts';
+import { captureIO } from '#harness/testing/captureIO.ts';
+import { ALL_CLIENTS_FLAGS, pinnedVerdicts, recordedThirdParties, verdictsPinnable } from '#harness/testing/thirdParty/recorded.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const names = process.argv.slice(2);
+const all = await recordedThirdParties();
+const unknown = names.filter((n) => !all.some((r) => r.name === n));
+if (names.length === 0 || unknown.length > 0) {
+  console.error(`usage: pins-diff.ts NAME...; ${unknown.length ? `unknown: ${unknown.join(', ')}; ` : ''}known: ${all.map((r) => r.name).join(', ')}`);
+  process.exit(2);
+}
+const dir = mkdtempSync(join(tmpdir(), 'svc-pins-diff-'));
+let moved = 0;
+try {
+  for (const r of all.filter((x) => names.includes(x.name))) {
+    const json = join(dir, `${r.name}.json`);
+    const code = await main(['run', '--fixtures', join(ROOT, r.fixtures), '--fast', '--report-dir', join(dir, r.name), '--json', json, '--quiet', ...ALL_CLIENTS_FLAGS, ...r.args], captureIO());
+    const results = (JSON.parse(readFileSync(json, 'utf8')) as { records: { results: CheckResult[] }[] }).records.flatMap((x) => x.results);
+    const got = verdictsPinnable(r, results);
+    const want = pinnedVerdicts(r);
+    for (const id of [...new Set([...Object.keys(got), ...Object.keys(want)])].sort()) {
+      if (got[id] === want[id]) continue;
+      moved += 1;
+      const res = results.find((x) => x.checkId === id);
+      const why = res?.reason ?? res?.failures?.map((f) => f.message).join(' | ') ?? '';
+      console.log(`${r.name}\t${id}\t${want[id] ?? '(unpinned)'} -> ${got[id] ?? '(not pinnable)'}\t[${res?.severity ?? '-'}] ${why}`);
+    }
+    console.log(`${r.name}\texit ${code} (pinned ${r.exitCode})`);
+    if (code !== r.exitCode) moved += 1;
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(moved > 0 ? 1 : 0);
