@@ -1,4 +1,5 @@
 import type { Failure } from '#harness/core/outcome.ts';
+import type { Violation } from '#harness/derive/validators/index.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { failure, schemaFailure, skip, statusDefect } from './outcome.ts';
 
@@ -42,17 +43,30 @@ export const schemaCheckOf = (object: ShapedObject): string => `schema.${SCHEMA_
 
 /**
  * An answer that is not the object a check needs (no message, no content): its shape is the schema
- * check's, so where the schema breaks at must the defect is handed there, as that violation; where
- * the schema holds the answer is well-formed by it and still lacks what the check needs, which
- * nothing else reports: the check fails on it (`what`, at `path`), or, `otherwise`, it is a premise
- * the description does not require, or the defect of another check (a rule's, handed to it).
+ * check's, so where the schema breaks at must on what the check needs (at `path`, above it or
+ * within it) the defect is handed there, as that violation; where it holds there the answer is
+ * well-formed by it and still lacks what the check needs, which nothing else reports: the check
+ * fails on it (`what`, at `path`), or, `otherwise`, it is a premise the description does not
+ * require, or the defect of another check (a rule's, handed to it). A break elsewhere in the body
+ * (usage without a required field, where a tool call is missing) is not why the check lacks it.
  */
 export function shapeHandOff(ctx: CheckContext, object: ShapedObject, res: CheckResponse, body: unknown, what: string, path?: string, otherwise?: Premise | CheckOutcome): CheckOutcome {
-  const broken = ctx.judge(object, body).filter((v) => v.level === 'must');
+  const broken = ctx.judge(object, body).filter((v) => v.level === 'must' && (path === undefined || onPath(violatedAt(v), path)));
   if (broken.length > 0) return handOff(schemaCheckOf(object), ...broken.slice(0, 1).map((v) => schemaFailure(v, res, `${what}: `)));
   if (otherwise !== undefined && 'verdict' in otherwise) return otherwise;
   if (otherwise !== undefined) return skip(`inconclusive: ${what}: ${otherwise.premise}`, 'inconclusive');
   return { verdict: 'fail', failures: [failure(what, res, path === undefined ? {} : { path })] };
+}
+
+/** Where a violation is: a missing field's own place, not its parent's (ajv's `required` names the parent). */
+function violatedAt(v: Violation): string {
+  return v.keyword === 'required' && typeof v.params.missingProperty === 'string' ? `${v.path}/${v.params.missingProperty}` : v.path;
+}
+
+/** Whether two JSON pointers lie on one path: one is the other, or holds it. */
+function onPath(a: string, b: string): boolean {
+  const within = (outer: string, inner: string) => inner === outer || inner.startsWith(`${outer}/`);
+  return within(a, b) || within(b, a);
 }
 
 /**
