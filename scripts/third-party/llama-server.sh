@@ -36,7 +36,7 @@ MODEL="$LLAMA_DIR/tiny-chatml.gguf"
 TRAIN_STEPS="${TRAIN_STEPS:-724}"
 # The sha256 of the model the committed recording was made with (FINDINGS.md, "Model"): a model made
 # again with the same torch, seed and steps is this file, so the verdicts that move are the requests'.
-RECORDED_MODEL_SHA256="${RECORDED_MODEL_SHA256:-}"
+RECORDED_MODEL_SHA256="${RECORDED_MODEL_SHA256:-43a1f68faf1f5f159e6e58e963adf92ee960af0d8fb9a3f948cb90089ca2c26e}"
 MODE="${MODE:-bare}"                                   # bare | v1 (bare, then /v1) | v1-only
 OUT="${OUT:-$REPO/fixtures/llama-server}"
 # The key llama-server is started with (--api-key) and the harness sends (SVC_API_KEY). Local and
