@@ -4,7 +4,7 @@ import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
 import { isMalformedResponseError, isTransportError, PRIORITY, type SendRequest } from '#harness/transport/index.ts';
-import { outOfScope } from './features.ts';
+import { leftOutByRequest, outOfScope } from './features.ts';
 
 /** One endpoint of the spec on one base it is served under, and the feature it belongs to. */
 export interface Route {
@@ -133,7 +133,10 @@ export class ServedGate {
   async #probeStream(route: Route): Promise<void> {
     if (this.#options.without.includes(route.feature)) return;
     const { body } = validRequest(route, this.#options.modelFor(route));
-    const res = await this.#options.send({ method: 'POST', url: this.#options.urlOf(route, route.path), headers: { ...this.#options.headers(), 'content-type': 'application/json' }, body: { ...(body as object), stream: true }, probe: true, priority: PRIORITY.probe, route: routeKey(this.#options.spec, route, true) });
+    const streamed = { ...(body as object), stream: true };
+    // A run that leaves streaming out sends no stream, not even the harness's own probe of one.
+    if (leftOutByRequest(this.#options.spec, this.#options.without, streamed) !== undefined) return;
+    const res = await this.#options.send({ method: 'POST', url: this.#options.urlOf(route, route.path), headers: { ...this.#options.headers(), 'content-type': 'application/json' }, body: streamed, probe: true, priority: PRIORITY.probe, route: routeKey(this.#options.spec, route, true) });
     if (res.status !== 200) return void (await res.text().catch(() => undefined));
     for await (const _ of res.events()) {
       // read to the end; what the stream says is for the checks

@@ -438,9 +438,14 @@ export const REQUIRED_TOP_LEVEL_KEYS: readonly (keyof Spec)[] = [
   'statelessness', 'versioning', 'change_history', 'meanings', 'features',
 ];
 
-/** A feature a run may leave out: a check needs it when a request it sends sets one of `request_fields`, or it judges one of `spec_entries`. */
+/**
+ * A feature a run may leave out: a check needs it when a request it sends sets one of
+ * `request_fields`, or a field of one of its messages is one of `message_fields`, or it judges one
+ * of `spec_entries` (an entry of the spec, or a part of one: `rules.prefix` is every prefix rule).
+ */
 export interface Feature {
   request_fields?: string[];
+  message_fields?: string[];
   spec_entries?: string[];
   source: string;
 }

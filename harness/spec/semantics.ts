@@ -146,12 +146,16 @@ export function checkSemantics(spec: Spec): SemanticProblem[] {
     }
   }
   const requestFields = spec.objects.chat_completion_request?.fields ?? {};
+  const messageFields = spec.objects.message?.fields ?? {};
   for (const [name, feature] of Object.entries(spec.features)) {
     feature.request_fields?.forEach((f, i) => {
       if (!(f in requestFields)) out.push({ path: ['features', name, 'request_fields', i], message: `names field \`${f}\`, which objects.chat_completion_request does not have` });
     });
+    feature.message_fields?.forEach((f, i) => {
+      if (!(f in messageFields)) out.push({ path: ['features', name, 'message_fields', i], message: `names field \`${f}\`, which objects.message does not have` });
+    });
     feature.spec_entries?.forEach((e, i) => {
-      if (!(e in spec)) out.push({ path: ['features', name, 'spec_entries', i], message: `names \`${e}\`, which is no top-level entry of the spec` });
+      if (!specEntryExists(spec, e)) out.push({ path: ['features', name, 'spec_entries', i], message: `names \`${e}\`, which is no entry of the spec (a top-level entry, or a part of one: rules.<id prefix>, objects.<name>, ...)` });
     });
   }
   const behaviours: [string[], Behaviour][] = [
@@ -272,3 +276,24 @@ function fieldsOf(spec: Spec, expr: TypeExpr): Record<string, TypeExpr> | undefi
   return undefined;
 }
 
+
+/**
+ * Whether a feature's spec entry names something in the spec: a top-level entry, a part of one by
+ * its keys (`objects.fim_completion`, `billing.spending_order`), or rules by the start of their ids
+ * (`rules.prefix`: every rule whose id is `prefix` or starts `prefix.`), as check spec refs name them.
+ */
+function specEntryExists(spec: Spec, entry: string): boolean {
+  const [top, ...rest] = entry.split('.');
+  if (top === undefined || !(top in spec)) return false;
+  if (rest.length === 0) return true;
+  if (top === 'rules') {
+    const id = rest.join('.');
+    return spec.rules.some((r) => r.id === id || r.id.startsWith(`${id}.`));
+  }
+  let at: unknown = (spec as unknown as Record<string, unknown>)[top];
+  for (const key of rest) {
+    if (typeof at !== 'object' || at === null || !(key in at)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return true;
+}
