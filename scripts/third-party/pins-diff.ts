@@ -14,6 +14,8 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { ALL_CLIENTS_FLAGS, pinnedVerdicts, recordedThirdParties, verdictsPinnable } from '#harness/testing/thirdParty/recorded.ts';
 
+/** A skip's kind as its words start: inconclusive, not recorded, or another. */
+const skipKindOf = (why: string): string => (why.startsWith('inconclusive') ? 'inconclusive' : why.startsWith('not recorded') ? 'not recorded' : 'other');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const names = process.argv.slice(2);
 const all = await recordedThirdParties();
@@ -33,11 +35,15 @@ try {
     const want = pinnedVerdicts(r);
     for (const id of [...new Set([...Object.keys(got), ...Object.keys(want)])].sort()) {
       const stale = r.verdicts[id]?.why.startsWith('not recorded') === true;
-      if (got[id] === want[id] && !stale) continue;
-      moved += 1;
       const res = results.find((x) => x.checkId === id);
+      // A skip is not the same skip when it moved to "not recorded", or from the inconclusive its pin says.
+      const pinnedKind = skipKindOf(r.verdicts[id]?.why ?? '');
+      const nowKind = skipKindOf(res?.reason ?? '');
+      const kindMoved = got[id] === 'skip' && want[id] === 'skip' && !stale && pinnedKind !== nowKind && (nowKind === 'not recorded' || pinnedKind === 'inconclusive');
+      if (got[id] === want[id] && !stale && !kindMoved) continue;
+      moved += 1;
       const why = res?.reason ?? res?.failures?.map((f) => f.message).join(' | ') ?? '';
-      const change = got[id] === want[id] ? `${want[id]}, pinned as not recorded` : `${want[id] ?? '(unpinned)'} -> ${got[id] ?? '(not pinnable)'}`;
+      const change = got[id] !== want[id] ? `${want[id] ?? '(unpinned)'} -> ${got[id] ?? '(not pinnable)'}` : stale ? `${want[id]}, pinned as not recorded` : `skip (${skipKindOf(r.verdicts[id]?.why ?? '')}) -> skip (${skipKindOf(res?.reason ?? '')})`;
       console.log(`${r.name}\t${id}\t${change}\t[${res?.severity ?? '-'}] ${why}`);
     }
     console.log(`${r.name}\texit ${code} (pinned ${r.exitCode})`);

@@ -8,6 +8,7 @@ import { SAMPLE_TOOLS, toolCallRequest } from '../support/requests.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { handOffOnModel, ownerFor, REQUIRED_FORCES_CALL, shapeHandOff } from '../support/handoff.ts';
 import { failure, outcomeOf, shown, skip } from '../support/outcome.ts';
+import { toolCallCut } from '../support/premises.ts';
 import { plainCompletion, sample, streamedCompletion, streamedToolCall } from '../support/samples.ts';
 import { brokeOff, type ReadStream } from '../support/stream.ts';
 
@@ -18,6 +19,8 @@ export interface Seen {
   /** Objects that carry `created` and `model`: the body, or the stream's first and last chunk. */
   carriers: Json[];
   toolNames: string[];
+  /** Set where the answer was cut off by max_tokens: the tool-call premise (support/premises.ts), failed. */
+  cut?: CheckOutcome;
 }
 
 type Source = (ctx: CheckContext) => Promise<Seen | { outcome: CheckOutcome }>;
@@ -26,14 +29,16 @@ export function fromBody(res: CheckResponse, body: unknown, unreadable?: string)
   if (res.status !== 200 || !isObject(body)) return { outcome: skip(`the request was answered HTTP ${res.status}${unreadable ? ` (${unreadable})` : ''}, so there is no completion to judge`, 'inconclusive') };
   const calls = get(body, 'choices', 0, 'message', 'tool_calls');
   const toolNames = Array.isArray(calls) ? calls.map((c) => get(c, 'function', 'name')).filter((n): n is string => typeof n === 'string') : [];
-  return { res, where: 'the completion', carriers: [body], toolNames };
+  const cut = toolCallCut(get(body, 'choices', 0, 'finish_reason'), get(body, 'usage', 'completion_tokens'));
+  return { res, where: 'the completion', carriers: [body], toolNames, ...(cut ? { cut } : {}) };
 }
 
 export function fromStream(res: CheckResponse, stream: ReadStream | undefined): Seen | { outcome: CheckOutcome } {
   if (res.status !== 200 || !stream) return { outcome: skip(`the streamed request was answered HTTP ${res.status}, so there is no stream to judge`, 'inconclusive') };
   if (stream.error !== undefined) return { outcome: outcomeOf([failure(brokeOff(stream), res)]) };
   const carriers = [stream.first, stream.last, stream.usageCarrier?.body].filter((c): c is Json => c !== undefined);
-  return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text) };
+  const cut = toolCallCut(stream.message.finishReason, get(stream.message.usage, 'completion_tokens'));
+  return { res, where: 'the stream', carriers, toolNames: stream.message.toolCalls.map((c) => c.name.text), ...(cut ? { cut } : {}) };
 }
 
 const SOURCES: Record<'body' | 'stream' | 'tool-body' | 'tool-stream', Source> = {
@@ -106,6 +111,7 @@ const modelJudge: Judge = async (seen, ctx) => {
 
 /** Every tool call names a function of the request's `tools`. */
 const toolJudge: Judge = async (seen) => {
+  if (seen.cut) return seen.cut;
   if (seen.toolNames.length === 0) return handOffOnModel(ownerFor(REQUIRED_FORCES_CALL, seen.where === 'the stream'), failure(`${seen.where} makes no tool call although tool_choice is "required", so no name can be judged`, seen.res));
   const offered = new Set(SAMPLE_TOOLS.map((t) => t.function.name));
   return outcomeOf(seen.toolNames.filter((n) => !offered.has(n)).map((n) => failure(`${seen.where} calls ${shown(n)}, which the request did not offer (${[...offered].join(', ')})`, seen.res)));

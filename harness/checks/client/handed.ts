@@ -3,6 +3,7 @@ import { get, isObject } from '../support/body.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { handOff, handOffOnModel, ownerFor, REQUIRED_FORCES_CALL, shapeHandOff, statusHandOff } from '../support/handoff.ts';
 import { failure, statusDefect } from '../support/outcome.ts';
+import { toolCallCut } from '../support/premises.ts';
 import { UNKNOWN_MODEL } from '../support/build.ts';
 import { chatBody, messagesRequest } from '../support/requests.ts';
 import { endedUnfinished, type ReadStream } from '../support/stream.ts';
@@ -35,6 +36,8 @@ export async function streamToHand(ctx: CheckContext, which: 'plain' | 'tool-cal
   if (stream.error !== undefined) return { outcome: inconclusive(`the stream did not arrive whole (${stream.error}), so what it adds up to cannot be compared`) };
   const unfinished = endedUnfinished(stream, seen.res);
   if (unfinished) return { outcome: unfinished };
+  const cut = which === 'tool-call' ? toolCallCut(stream.message.finishReason, get(stream.message.usage, 'completion_tokens')) : undefined;
+  if (cut) return { outcome: cut };
   if (which === 'tool-call' && stream.message.toolCalls.length === 0) return { outcome: handOffOnModel(ownerFor(REQUIRED_FORCES_CALL, true), failure('the stream makes no tool call although tool_choice is "required": no call to hand the client', seen.res)) };
   return { seen: { ...seen, stream } };
 }

@@ -200,12 +200,13 @@ async function judgeAnswer(ctx: CheckContext, rule: Rule, when: readonly Conditi
   if (effect.cannotJudge) return pass(effect.cannotJudge);
   // What the answer says is in its message: an answer without one shows nothing of the effect.
   if (effect.judge && !isObject(get(body, 'choices', 0, 'message'))) return shapeHandOff(ctx, 'chat_completion', res, body, `${label}the completion carries no message (choices[0].message) whose content could be judged`, '/choices/0/message');
+  // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself
+  // judges the cut), before what it lacks: a call cut off is no call missing, and no other check's defect.
+  const cut = effect.judgesCut || effect.shownWhenCut ? undefined : cutOff(body);
+  if (cut) return inconclusive(cut);
   const missing = effect.needs?.(body);
   if (typeof missing === 'string') return inconclusive(missing);
   if (missing) return handOffOnModel(ownerFor(missing.owner, streamed), failure(`${label}${missing.what}`, res));
-  // A verdict on what the answer says needs an answer that was not cut off (the max_tokens rule itself judges the cut).
-  const cut = effect.judgesCut || effect.shownWhenCut ? undefined : cutOff(body);
-  if (cut) return inconclusive(cut);
   const failures = effect.judge?.(body, res, request, ctx, control) ?? [];
   const shownNothing = failures.length === 0 ? effect.passNeeds?.(body, control) : undefined;
   return shownNothing ? inconclusive(shownNothing) : outcomeOf(failures);

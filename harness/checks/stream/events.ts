@@ -1,5 +1,5 @@
 import type { Failure } from '#harness/core/outcome.ts';
-import { cutOffBy, reasoningPremise, refusedForParameters, ROOM_TOKENS, THINKING_IGNORED, withRoom } from '../support/premises.ts';
+import { cutOffBy, reasoningPremise, refusedForParameters, ROOM_TOKENS, THINKING_IGNORED, toolCallCut, withRoom } from '../support/premises.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, entryFor, gradeOf, type Check } from '../define.ts';
@@ -266,8 +266,8 @@ function assembledChecks(spec: Spec): Check[] {
         const got = await assembled(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: SAMPLE_TOOLS, tool_choice: 'required', max_tokens: ROOM_TOKENS });
         if ('failed' in got) return got.failed;
         const { res, message: m } = got;
-        const cut = cutOffBy(m.finishReason, get(m.usage, 'completion_tokens'));
-        if (cut !== undefined) return inconclusive(cut);
+        const cut = toolCallCut(m.finishReason, get(m.usage, 'completion_tokens'));
+        if (cut) return cut;
         // No call at all is rule.chat.tool-choice.required-forces-call.streamed's finding: how calls add up needs a call.
         if (m.toolCalls.length === 0) return handOffOnModel(ownerFor(REQUIRED_FORCES_CALL, true), failure(`the stream holds no tool call although tool_choice is "required" (finish_reason ${shown(m.finishReason)}), so how calls add up cannot be seen`, res));
         const out: Failure[] = [];

@@ -1,15 +1,11 @@
 import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
 import { acceptanceOwner } from '../request/bounds.ts';
 import { get, isObject } from './body.ts';
-import { failure, shown, statusDefect } from './outcome.ts';
+import { failure, shown, skip, statusDefect } from './outcome.ts';
+import { ROOM_TOKENS } from './requests.ts';
 import { sample } from './samples.ts';
 
-/**
- * Output room for an answer whose content a check judges (a tool call, JSON, a reply to a prompt):
- * enough that a short answer is not cut off by `max_tokens` (the default request asks for 32, to
- * keep a live run cheap), few enough that a model writing on and on costs little.
- */
-export const ROOM_TOKENS = 256;
+export { ROOM_TOKENS };
 
 /** The request with room for its answer: `max_tokens` raised to ROOM_TOKENS where it asks for less. */
 export function withRoom(request: CheckRequest): CheckRequest {
@@ -32,6 +28,18 @@ export function cutOffBy(finishReason: unknown, completionTokens?: unknown): str
   if (finishReason !== 'length') return undefined;
   const used = typeof completionTokens === 'number' ? ` after ${completionTokens} tokens` : '';
   return `the answer was cut off by max_tokens (finish_reason "length"${used}): what it says is incomplete, so it cannot be judged`;
+}
+
+/**
+ * The one premise every check of a tool call rests on, read the same way by each (the rules, the
+ * meaning checks, the streams, the round trips, the clients): the answer that should hold the call
+ * was not cut off by `max_tokens`. A call cut off is half a call, and no call where one was due is no
+ * defect of the check that forces it either: inconclusive, before anything is handed to that check.
+ * Whether `length` itself is reported right is the max_tokens rule's finding.
+ */
+export function toolCallCut(finishReason: unknown, completionTokens?: unknown): CheckOutcome | undefined {
+  const cut = cutOffBy(finishReason, completionTokens);
+  return cut === undefined ? undefined : skip(`inconclusive: ${cut}`, 'inconclusive');
 }
 
 /**

@@ -20,11 +20,19 @@ export function chat(ctx: CheckContext, extra: Record<string, unknown> = {}, bas
 }
 
 /**
+ * Output room for an answer whose content a check judges (a tool call, JSON, a reply to a prompt):
+ * enough that a short answer is not cut off by `max_tokens` (the default request asks for 32, to
+ * keep a live run cheap; a real model's tool call, its name, JSON arguments and the template's own
+ * markers, runs past that), few enough that a model writing on and on costs little.
+ */
+export const ROOM_TOKENS = 256;
+
+/**
  * A request that makes a tool call: the sample tools, one call required. Its own prompt, so that an
  * answer recorded for another request (a capture whose request offered other tools) never stands in.
  */
 export function toolCallRequest(ctx: CheckContext, stream: boolean): CheckRequest {
-  return chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris? Call one of the functions.' }], tools: SAMPLE_TOOLS, tool_choice: 'required', ...(stream ? { stream: true } : {}) });
+  return chat(ctx, { messages: [{ role: 'user', content: 'What is the weather in Paris? Call one of the functions.' }], tools: SAMPLE_TOOLS, tool_choice: 'required', max_tokens: ROOM_TOKENS, ...(stream ? { stream: true } : {}) });
 }
 
 /** A prompt of about `words` words, for caching (static content first, as the description advises). */
