@@ -78,7 +78,8 @@ export interface CheckContext {
   load?: LoadPhaseView;
   /** `keyVariable`: the environment variable the key came from, for reproducers that read it back (never the key). */
   /** `coverage`: classes the coverage phase sends per operation and model, when the run sets it (--coverage). */
-  options: { strict: boolean; runs: number; coverage?: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string };
+  /** `without`: the features the run leaves out (`--without`), whose requests are never sent. */
+  options: { strict: boolean; runs: number; coverage?: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string; without?: readonly string[] };
 }
 
 /** The load phase as a load check sees it: N (this shard's share of it), and the one run of the phase on the model. */

@@ -212,7 +212,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     samples: judgedSamples(shared.samples, tracker),
     ...(loadShareOf(config) > 0 ? { load: loadView(shared.loads, model, loadShareOf(config), tracker) } : {}),
     ...(upstream ? { upstream: upstreamView(upstream) } : {}),
-    options: { strict: config.strict, runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv },
+    options: { strict: config.strict, runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv, ...(config.without && config.without.length > 0 ? { without: config.without } : {}) },
   };
 }
 

@@ -179,7 +179,7 @@ async function judgeClass(ctx: CheckContext, base: CheckRequest, c: CoverageClas
     const { plain, streamed: asked } = askTwins(ctx, request, twin);
     if (streamed) {
       const [seen, unstreamed] = await Promise.all([asked, plain.catch(() => undefined)]);
-      failures = await judgeStreamedRefusal(ctx, seen.res, unstreamed?.res, expect, what, unstreamedCheck);
+      failures = await judgeStreamedRefusal(ctx, seen, unstreamed?.res, expect, what, unstreamedCheck);
     } else {
       failures = await judgeRefusal(ctx, (await plain).res, expect, what);
       await settled(asked);

@@ -1,5 +1,5 @@
 import type { Rule, Spec, TypeExpr } from '#harness/spec/model.ts';
-import type { CheckContext, CheckRequest } from '../context.ts';
+import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { currentModels, defineCheck, gradeOf, type Check } from '../define.ts';
 import { modelMax } from '../support/build.ts';
 import { chat } from '../support/requests.ts';
@@ -8,7 +8,7 @@ import { judgeRefusal } from '../support/refusal.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { plainCompletion, sample, settled } from '../support/samples.ts';
 import { handOff } from '../support/handoff.ts';
-import { askTwins, carriesStream, STREAMED, streamedTwinOf, judgeStreamedRefusal } from '../support/streamedRefusal.ts';
+import { askTwins, carriesStream, errorObjectIn, STREAMED, streamedTwinOf, judgeStreamedRefusal } from '../support/streamedRefusal.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
@@ -43,6 +43,8 @@ const refusalCheckOf = (field: string): string => `request.${kebab(field)}.refus
 interface Probe {
   value: unknown;
   label: string;
+  /** Asks for an answer that may run long: a per-model output maximum (`max_tokens` 384000). */
+  long?: true;
 }
 
 /** Fields other fields need to be accepted at all (top_logprobs needs logprobs = true), from the rules. */
@@ -87,7 +89,7 @@ export function boundChecks(spec: Spec): Check[] {
       if (typeof expr.maximum === 'object' && expr.maximum.per_model === 'max_output_tokens') {
         const max = modelMax(ctx.spec, ctx.model);
         if (!max) return { skip: `${ctx.model} states no maximum output` };
-        return { inside: [{ value: max.accept, label: `${max.accept} (the maximum, ${max.asWritten})` }], outside: [{ value: max.reject, label: `${max.reject} (beyond ${max.asWritten} under either reading)` }] };
+        return { inside: [{ value: max.accept, label: `${max.accept} (the maximum, ${max.asWritten})`, long: true }], outside: [{ value: max.reject, label: `${max.reject} (beyond ${max.asWritten} under either reading)` }] };
       }
       const inside: Probe[] = [];
       const outside: Probe[] = [];
@@ -129,13 +131,13 @@ export function boundChecks(spec: Spec): Check[] {
           const p = probes(ctx);
           if ('skip' in p) return skip(p.skip, 'inconclusive');
           // Sent together (none depends on another), each shared with the refusal check's control: the same request, one answer.
-          const answers = await Promise.all(p.inside.map(async (probe) => ({ probe, res: (await sample(ctx, request(ctx, probe.value))).res })));
-          const refused = answers.filter(({ res }) => res.status !== 200);
+          const answers = await Promise.all(p.inside.map(async (probe) => ({ probe, ...(await acceptanceOf(ctx, request(ctx, probe.value), twinned && probe.long === true)) })));
+          const refused = answers.filter((a) => !a.accepted);
           if (refused.length === 0) return pass();
           // A refusal is of the value only where the same request without the field is accepted.
           const { res: without } = await plainCompletion(ctx);
           if (without.status !== 200) return inconclusive(`the smallest valid request, without \`${name}\`, is answered HTTP ${without.status} too: the refusal is not of \`${name}\``);
-          return outcomeOf(refused.map(({ probe, res }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}`, res, statusDefect(res))));
+          return outcomeOf(refused.map(({ probe, res, errorEvent }) => failure(`\`${name}\` = ${probe.label} was refused with HTTP ${res.status}${errorEvent ? `: the stream's first event is an error (${errorEvent.slice(0, 200)})` : ''}`, res, statusDefect(res))));
         },
       }),
       ...[false, ...(twinned ? [true] : [])].map((streamed) => defineCheck({
@@ -151,18 +153,43 @@ export function boundChecks(spec: Spec): Check[] {
           // A refusal shows a bound only where a valid value is accepted: the control, sent with the
           // probes (no round trip waits on another; the accepted check shares its answer).
           const valid = p.inside[0]!;
-          const control = sample(ctx, request(ctx, valid.value));
+          const control = acceptanceOf(ctx, request(ctx, valid.value), twinned && valid.long === true);
           const judged = await Promise.all(p.outside.map((probe) => judgeProbe(ctx, request(ctx, probe.value), `\`${name}\` = ${probe.label}`, rule, streamed, twinned, refusalCheckOf(name))));
           const failures = judged.flat();
           if (failures.length > 0) return (await settled(control), { verdict: 'fail', failures });
-          const { res } = await control;
-          if (res.status !== 200) return handOff(acceptanceCheckOf(name), failure(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}): refusing the values beyond the bounds shows no bound`, res, statusDefect(res)));
+          const { res, accepted } = await control;
+          if (!accepted) return handOff(acceptanceCheckOf(name), failure(`a valid value, \`${name}\` = ${valid.label}, is refused too (HTTP ${res.status}): refusing the values beyond the bounds shows no bound`, res, statusDefect(res)));
           return pass();
         },
       })),
     );
   }
   return checks;
+}
+
+/**
+ * Whether a valid value is accepted. A value that may ask for a long generation (`streamed`: a
+ * per-model output maximum, `max_tokens` 384000) is asked as a stream, judged on its status and
+ * first event, then closed: an endpoint serving one request at a time (`transformers serve`) would
+ * make every other request wait for it. Any other value (the largest `top_logprobs` among them: its
+ * answer is as long as `max_tokens` 32 lets it be) is asked as it is. Unstreamed too where the run
+ * leaves streams out (`--without streaming`). Shared (one answer) by the acceptance check and the
+ * refusal checks' control.
+ */
+async function acceptanceOf(ctx: CheckContext, request: CheckRequest, streamed: boolean): Promise<{ res: CheckResponse; accepted: boolean; errorEvent?: string }> {
+  const twin = streamed && !leavesOutStreams(ctx) ? streamedTwinOf(request) : undefined;
+  if (twin === undefined) {
+    const { res } = await sample(ctx, request);
+    return { res, accepted: res.status === 200 };
+  }
+  const { res, first } = await sample(ctx, twin, 'head');
+  const errorEvent = first === undefined ? undefined : errorObjectIn(first.data);
+  return { res, accepted: res.status === 200 && errorEvent === undefined, ...(errorEvent ? { errorEvent } : {}) };
+}
+
+/** Whether the run leaves out what `stream: true` asks for (a feature whose request fields hold `stream`). */
+function leavesOutStreams(ctx: CheckContext): boolean {
+  return (ctx.options.without ?? []).some((f) => ctx.spec.features[f]?.request_fields?.includes('stream') === true);
 }
 
 /**
@@ -179,5 +206,5 @@ async function judgeProbe(ctx: CheckContext, request: CheckRequest, what: string
     return (await settled(asked), failures);
   }
   const [seen, unstreamed] = await Promise.all([asked, plain.catch(() => undefined)]);
-  return judgeStreamedRefusal(ctx, seen.res, unstreamed?.res, rule.expect, what, unstreamedCheck);
+  return judgeStreamedRefusal(ctx, seen, unstreamed?.res, rule.expect, what, unstreamedCheck);
 }

@@ -118,7 +118,7 @@ async function judgeRefusalCase(ctx: CheckContext, rule: Rule, when: readonly Co
     return (await settled(asked), outcomeOf(failures));
   }
   const [seen, unstreamed] = await Promise.all([asked, plain.catch(() => undefined)]);
-  return outcomeOf(await judgeStreamedRefusal(ctx, seen.res, unstreamed?.res, rule.expect, `${label}${rule.statement}`, `rule.${rule.id}`));
+  return outcomeOf(await judgeStreamedRefusal(ctx, seen, unstreamed?.res, rule.expect, `${label}${rule.statement}`, `rule.${rule.id}`));
 }
 
 const isRefusal = (rule: Rule) => rule.expect.status !== undefined || rule.expect.status_any_of !== undefined || rule.expect.error === true;

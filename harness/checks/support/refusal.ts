@@ -17,11 +17,13 @@ export function allowedStatuses(expect: Expectation): number[] | undefined {
  */
 export async function judgeRefusal(ctx: CheckContext, res: CheckResponse, expect: Expectation, what: string): Promise<Failure[]> {
   const allowed = allowedStatuses(expect);
-  const read = await readJson(res);
   if (allowed ? !allowed.includes(res.status) : res.status < 400 || res.status >= 500) {
     const want = allowed ? allowed.join(' or ') : 'an error status (4xx; the spec does not name one)';
+    // The status is the finding: an answer accepted (a generation that may run to max_tokens) is not read to its end.
+    if (res.status >= 400) await readJson(res);
     return [statusFailure(what, res, want)];
   }
+  const read = await readJson(res);
   if (!read.ok) {
     return [failure(`${what}: refused with ${res.status}; the description says errors carry a JSON body, but ${read.why}`, res, { specRef: 'errors.envelope' })];
   }

@@ -5,14 +5,16 @@ import { chat, messagesRequest, toolCallRequest } from './requests.ts';
 import { chunkJudge, readStream, type ReadStream } from './stream.ts';
 
 /** One answer as every check asking its request reads it: the response, and its body or stream read once. */
-export type SharedAnswer = { res: CheckResponse; body?: unknown; stream?: ReadStream; events?: SseEvent[]; unreadable?: string };
+export type SharedAnswer = { res: CheckResponse; body?: unknown; stream?: ReadStream; events?: SseEvent[]; unreadable?: string; first?: SseEvent };
 
 /**
  * How an answer is read, once, for every check sharing it: its JSON body; a chat stream's chunks,
- * each judged as it arrives (`chunks`); or a stream's events as sent (`events`, a format whose
- * events are not chat chunks).
+ * each judged as it arrives (`chunks`); a stream's events as sent (`events`, a format whose
+ * events are not chat chunks); or (`head`) a stream's status, headers and first event, then closed:
+ * a probe of acceptance whose answer could run long (max_tokens at its bound) never holds the
+ * endpoint to a long generation (a JSON answer, a refusal, is read as `body`).
  */
-export type ReadAs = 'body' | 'chunks' | 'events';
+export type ReadAs = 'body' | 'chunks' | 'events' | 'head';
 
 /**
  * The one answer to a request, shared by every check of the run that asks the same thing: the
@@ -33,6 +35,7 @@ export function sample(ctx: CheckContext, request: CheckRequest, readAs: ReadAs 
       // Each chunk is judged as it arrives (the schema checks read the findings), not kept.
       if (readAs === 'chunks') return { res, stream: await readStream(res, { judge: chunkJudge(ctx.spec, ctx.options.strict) }) };
       if (readAs === 'events') return { res, events: await eventsOf(res) };
+      if (readAs === 'head' && isEventStream(res)) return { res, ...(await firstEventOf(res)) };
       // Why there is no body (not JSON, not UTF-8, cut at the size cap) is kept for the message; a
       // harness error (reset, timeout) rejects the sample, and every check sharing it ends in error.
       const read = await readJson(res);
@@ -48,6 +51,14 @@ export function sample(ctx: CheckContext, request: CheckRequest, readAs: ReadAs 
 
 function keyOf(r: CheckRequest, readAs: ReadAs): string {
   return JSON.stringify([r.base, r.method, r.path, r.auth ?? 'key', r.retry ?? true, readAs, r.rawBody ?? null, r.body ?? null]);
+}
+
+const isEventStream = (res: CheckResponse): boolean => (res.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+
+/** A stream's first data event, then the stream closed (breaking off cancels the body and frees the slot). */
+async function firstEventOf(res: CheckResponse): Promise<{ first?: SseEvent }> {
+  for await (const e of res.events()) if (e.kind === 'data') return { first: e };
+  return {};
 }
 
 /** A stream's data events, in order, read to its end (comments and keep-alives left out). */

@@ -35,7 +35,9 @@ export function streamedTwinOf(request: CheckRequest): CheckRequest | undefined 
  * refusal is credited on the unstreamed twin's control.
  */
 export function askTwins(ctx: CheckContext, request: CheckRequest, twin: CheckRequest): { plain: Promise<SharedAnswer>; streamed: Promise<SharedAnswer> } {
-  return { plain: sample(ctx, request), streamed: sample(ctx, twin) };
+  // The twin read to its first event, then closed: a refusal shows there, and a stream of chunks is
+  // a generation (max_tokens beyond its bound) that is never read, nor waited for, to its end.
+  return { plain: sample(ctx, request), streamed: sample(ctx, twin, 'head') };
 }
 
 /**
@@ -44,9 +46,10 @@ export function askTwins(ctx: CheckContext, request: CheckRequest, twin: CheckRe
  * unstreamed twin was answered the same status and fails too, the defect is one: it is handed to
  * `unstreamedCheck` (it stands where that check does not fail); otherwise the unstreamed answer is its comparison.
  */
-export async function judgeStreamedRefusal(ctx: CheckContext, streamed: CheckResponse, plain: CheckResponse | undefined, expect: Expectation, what: string, unstreamedCheck: string): Promise<Failure[]> {
+export async function judgeStreamedRefusal(ctx: CheckContext, seen: SharedAnswer, plain: CheckResponse | undefined, expect: Expectation, what: string, unstreamedCheck: string): Promise<Failure[]> {
   const sent = `${what} (sent with stream: true)`;
-  const errorEvent = streamed.status < 300 ? await errorEventOf(streamed) : undefined;
+  const streamed = seen.res;
+  const errorEvent = streamed.status < 300 ? errorEventOf(seen) : undefined;
   const failures = errorEvent !== undefined ? [errorEventFailure(sent, streamed, expect, errorEvent)] : await judgeRefusal(ctx, streamed, expect, sent);
   if (failures.length === 0 || plain === undefined) return failures;
   // The unstreamed answer failing too, with the same status: the unstreamed check's defect, on its own answer.
@@ -54,19 +57,25 @@ export async function judgeStreamedRefusal(ctx: CheckContext, streamed: CheckRes
   return failures.map((f) => ({ ...f, message: `${f.message}; the same request unstreamed was answered HTTP ${plain.status}`, comparison: plain.exchange }));
 }
 
-/** The first data event of a stream that is an error object (`{"error": {...}}`), as sent. */
-async function errorEventOf(res: CheckResponse): Promise<string | undefined> {
-  const text = await res.text();
-  for (const e of foldSse(text).events) {
-    if (e.kind !== 'data') continue;
-    try {
-      const parsed: unknown = JSON.parse(e.data);
-      if (isObject(parsed) && parsed.error !== undefined) return e.data;
-    } catch {
-      // A data event that is not JSON is no error object.
-    }
+/**
+ * The twin's first data event (or, served as anything but a stream, the first of the events its
+ * body holds), where it is an error object: the one event a 2xx refusal-not-made shows.
+ */
+function errorEventOf(seen: SharedAnswer): string | undefined {
+  if (seen.first !== undefined) return errorObjectIn(seen.first.data);
+  const text = seen.res.exchange.response?.text;
+  return typeof text === 'string' ? foldSse(text).events.flatMap((e) => (e.kind === 'data' ? [errorObjectIn(e.data)] : [])).find((d) => d !== undefined) : undefined;
+}
+
+/** The data of an event, where it is an error object (`{"error": {...}}`). */
+export function errorObjectIn(data: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return isObject(parsed) && parsed.error !== undefined ? data : undefined;
+  } catch {
+    // A data event that is not JSON is no error object.
+    return undefined;
   }
-  return undefined;
 }
 
 function errorEventFailure(what: string, res: CheckResponse, expect: Expectation, event: string): Failure {
