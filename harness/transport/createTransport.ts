@@ -7,6 +7,7 @@ import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import { redactHeaders, redactText } from '#harness/core/redact.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
+import { waitDefect } from '#harness/core/waitDefect.ts';
 import { BodyPump } from './bodyPump.ts';
 import { AnswerTimesMeter } from './answerTimes.ts';
 import { RouteHealth } from './routeHealth.ts';
@@ -149,6 +150,7 @@ export function createTransport(options: TransportOptions): Transport {
     const headersMs = headersAt - context.attemptStartedAt;
     const responseHeaders = flattenHeaders(data.headers);
     exchange.attempts = context.attempts;
+    if (context.beyondCap) exchange.beyondCap = context.beyondCap;
     const withResponse = Object.assign(exchange, {
       response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
     });
@@ -165,6 +167,12 @@ export function createTransport(options: TransportOptions): Transport {
       ...(record ? { onSettled: record } : {}),
     });
     record?.();
+    if (context.beyondCap) {
+      // Not waited out, so not an answer to judge: the request was refused. Its body read first, as evidence.
+      await response.text().catch(() => undefined);
+      const { askedMs, capMs } = context.beyondCap;
+      throw new TransportError('HARNESS_WAIT_REFUSED', waitDefect(data.statusCode, askedMs, capMs).what, exchange);
+    }
     return response;
   }
 

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { dateHeaderMs } from '#harness/core/clock.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
-import { backoffMs, retryDelayMs } from '../retryDelayMs.ts';
+import { backoffMs, beyondCap, retryDelayMs } from '../retryDelayMs.ts';
 import { contextOf, urlOf, type RequestContext } from './context.ts';
 import { ForwardingHandler } from './forwardingHandler.ts';
 
@@ -127,6 +127,13 @@ class RetryHandler extends ForwardingHandler {
     const { policy, random } = this.#options;
     const attempt = this.#context.attempts;
     if (this.#context.final === true) return undefined;
+    // A wait beyond the description's cap is not waited out, nor asked again: the answer is final, a refusal that says what it asked.
+    const beyond = beyondCap(policy, retryAfter, now);
+    delete this.#context.beyondCap;
+    if (beyond !== undefined) {
+      this.#context.beyondCap = beyond;
+      return undefined;
+    }
     // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
     if (policy.statuses.includes(status)) return retryDelayMs(policy, attempt, status, retryAfter, random, now);
     if (!CONFIRMED_5XX.has(status) || this.#previous === status || attempt >= policy.max_attempts) return undefined;
