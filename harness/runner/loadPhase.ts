@@ -1,4 +1,4 @@
-import { driveLoad } from '#harness/checks/load/drive.ts';
+import { driveLoad, type RecoveryWindow } from '#harness/checks/load/drive.ts';
 import { stepsOf, type LoadRun } from '#harness/core/load.ts';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import { createCheckContext } from './checkContext.ts';
@@ -14,6 +14,8 @@ export interface LoadProgress {
   sent: number;
   answered: number;
   refused: number;
+  /** Set once, as the recovery after the peak begins: its window, and why it is that long. */
+  recovery?: RecoveryWindow;
 }
 
 /**
@@ -28,14 +30,17 @@ export async function driveLoadPhase(scope: RunScope, model: string, progress?: 
   const load = ctx.load;
   if (load === undefined) throw new Error(`driveLoadPhase: the run has no load phase (--load) for ${model}`);
   const seen = { sent: 0, answered: 0, refused: 0 };
+  const steps = stepsOf(load.n);
   const run = await load.run(() =>
     driveLoad(ctx, load.n, {
       onExchange: (x) => {
         seen.sent += 1;
         if (x.status === 200) seen.answered += 1;
         else if (x.status !== undefined) seen.refused += 1;
-        progress?.({ model, step: x.step + 1, steps: stepsOf(load.n).length, inFlight: x.inFlight, ...seen });
+        progress?.({ model, step: x.step + 1, steps: steps.length, inFlight: x.inFlight, ...seen });
       },
+      onRecovery: (recovery) => progress?.({ model, step: steps.length, steps: steps.length, inFlight: 1, ...seen, recovery }),
+      ...(scope.stop ? { stop: scope.stop.signal } : {}),
     }),
   );
   return { run, tokens: tracker.settle(), tracker };

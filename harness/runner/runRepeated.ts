@@ -11,8 +11,8 @@ export interface RepeatOptions {
   configOf(): RunConfig;
   /** Each result as it comes: `n` counts within its repetition, `repetition` from 0. */
   progress?(result: CheckResult, n: number, repetition: number): void;
-  /** Aborting stops the current repetition as runChecks does, and starts no other. */
-  stop?: AbortSignal;
+  /** The run's stop: the current repetition stops as runChecks does, and no other starts. */
+  stop?: SuitesOptions['stop'];
   /** Each wait before a retry, in every repetition (runChecks). */
   onRetry?: SuitesOptions['onRetry'];
   /** The cap on requests in flight shared by every target of the run. */
@@ -34,7 +34,7 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   const { stop } = options;
   const runs: SuitesRun[] = [];
   // A refused key ends the run: another repetition would only be refused again.
-  for (let i = 0; i < options.repeat && !(i > 0 && (stop?.aborted || runs.at(-1)?.keyRefused)); i++) {
+  for (let i = 0; i < options.repeat && !(i > 0 && (stop?.signal.aborted || runs.at(-1)?.keyRefused)); i++) {
     const config = options.configOf();
     const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}), ...(options.loadProgress ? { loadProgress: options.loadProgress } : {}) });
     options.ran?.(config, run.results);

@@ -21,6 +21,7 @@ import { finishRecording, startRecording } from './startRecording.ts';
 import { Semaphore } from '#harness/transport/index.ts';
 import { DEFAULT_MAX_IN_FLIGHT } from './maxInFlight.ts';
 import { heldUpstream } from '#harness/gateway/held.ts';
+import { causeText, stopAlsoOn, type RunStop } from './runStop.ts';
 
 /** One target of a run, with what a targets file may set per target. */
 export interface RunTarget {
@@ -33,8 +34,8 @@ export interface RunTarget {
 export type { RunSettings } from './runConfig.ts';
 
 export interface RunHooks {
-  /** Aborted on SIGINT or SIGTERM: no new check starts, the reports are written partial. */
-  stop: { signal: AbortSignal; signalName: string };
+  /** The run's one stop (runStop.ts: SIGINT, SIGTERM, the time ceiling armed here): nothing new starts, every wait ends a grace later, the reports are written partial. */
+  stop: RunStop;
   /** The day the run happens (core/clock.ts): the records' startedAt and finishedAt, which known failures' `until` is judged against. */
   calendar: Clock;
   budget?: BudgetLedger;
@@ -157,10 +158,15 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
   // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
   const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
-  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}), loadProgress: (l) => {
+  // The budget reached stops this target as a signal stops the run.
+  const here = watch ? stopAlsoOn(stop, watch.signal, stop.graceMs) : undefined;
+  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: here ?? stop, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}), loadProgress: (l) => {
       pulse?.beat();
       hooks.loadProgress?.(l, named);
-    } }).finally(() => pulse?.stop());
+    } }).finally(() => {
+    pulse?.stop();
+    here?.dispose();
+  });
   run.clock.add(suites);
   // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
   if (recordDir !== undefined) finishRecording(recordDir, suites.results, target.upstream ? await heldUpstream(target.upstream.id)?.all() : undefined);
@@ -168,7 +174,7 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   // Said once, whatever --quiet: the one thing to fix before anything else can be judged.
   const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
   if (endedEarly) log(`svc-conformance: ${endedEarly.message}`);
-  const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
+  const why = stop.cause ? `interrupted: not run (${causeText(stop.cause)})` : watch?.signal.aborted ? budget?.notRun : undefined;
   const unrun = why === undefined ? [] : notRun(plan, suites.results, why, stop.signal.aborted ? 'interrupted' : 'budget');
   // Spent nothing; settled only so that checks the budget kept from running mark it reached.
   budget?.settle([], unrun);
@@ -195,7 +201,7 @@ async function estimate(spec: Spec, config: RunConfig, planned: number, pricedAt
   // Loaded when needed: a run without an estimate does not load what the dry run uses.
   const { estimateCost } = await import('./spend/estimate.ts');
   // Each repetition sends the whole plan afresh: N runs cost N times one.
-  const e = repeatedEstimate(await estimateCost(spec, config, pricedAt, stop.signal), settings.repeat);
+  const e = repeatedEstimate(await estimateCost(spec, config, pricedAt, stop), settings.repeat);
   if (stop.signal.aborted) return e;
   const how = e.method === 'plan-profile' ? 'as each check cost on the embedded emulator' : 'measured on the embedded emulator';
   log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices, ${how}); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);

@@ -55,7 +55,10 @@ export function createTransport(options: TransportOptions): Transport {
   const closing = new AbortController();
   // Every request waiting out a Retry-After listens for the close, as many at once as the limit allows.
   setMaxListeners(0, closing.signal);
-  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: closing.signal }));
+  // A wait ends at the close, or when the run's stop abandons what is running.
+  const waits = options.abandon ? AbortSignal.any([closing.signal, options.abandon]) : closing.signal;
+  setMaxListeners(0, waits);
+  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: waits }));
   const semaphore = new Semaphore(options.concurrency);
   const limiter = new AdaptiveLimit({ initial: options.concurrency, max: options.maxConcurrency ?? options.concurrency }, (n) => semaphore.resize(n));
   const counters = { requests: 0, retries: 0 };
@@ -106,6 +109,12 @@ export function createTransport(options: TransportOptions): Transport {
     ...(options.runCap ? [limit(options.runCap, { adaptive: false })] : []),
     limit(semaphore),
   );
+
+  // The run's stop: nothing more is sent, and what is in flight is abandoned (breaker.ts).
+  const abandon = options.abandon;
+  const onAbandon = () => breaker.interrupt(`the run was stopped (${abandon?.reason instanceof Error ? abandon.reason.message : String(abandon?.reason ?? 'stop')})`);
+  if (abandon?.aborted) onAbandon();
+  else abandon?.addEventListener('abort', onAbandon, { once: true });
 
   async function send(req: SendRequest): Promise<SendResult> {
     const { payload, headers, recorded } = prepare(req, secrets);
@@ -182,6 +191,7 @@ export function createTransport(options: TransportOptions): Transport {
     async close() {
       if (closed) return;
       closed = true;
+      abandon?.removeEventListener('abort', onAbandon);
       closing.abort(); // default-sleep retry waits end now, with an AbortError: HARNESS_CLOSED
       // Nothing running: close gracefully. Otherwise (a retry waiting, a body nobody reads) do not hang.
       if (semaphore.active === 0 && semaphore.waiting === 0 && breaker.probing === 0) await agent.close();

@@ -1,4 +1,4 @@
-import { retryAfterMs } from '#harness/core/retryAfter.ts';
+import { backoffCapMs, retryAfterMs } from '#harness/core/retryAfter.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 
 /**
@@ -51,9 +51,6 @@ export interface BeyondCap {
   capMs: number;
 }
 
-/** The longest wait the description's guidance allows a `Retry-After` (its back-off cap, `max_delay_seconds`). */
-export const backoffCapMs = (policy: RetryPolicy): number => policy.max_delay_seconds * 1000;
-
 /**
  * Whether the `Retry-After` of an answer asks for more than the cap: then it is not waited out, and
  * the answer is the request's last (a refusal, reported with the wait it asked). Backoff without
@@ -65,4 +62,4 @@ export function beyondCap(policy: RetryPolicy, retryAfter: string | undefined, n
   return askedMs !== undefined && askedMs > capMs ? { askedMs: Math.round(askedMs), capMs } : undefined;
 }
 
-export { retryAfterMs };
+export { backoffCapMs, retryAfterMs };

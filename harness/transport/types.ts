@@ -32,6 +32,12 @@ export interface TransportOptions {
   maxStreamBytes?: number;
   /** 5xx retries allowed in the whole life of the transport (a run). Default 24; 429 is not counted. */
   retryBudget?: number;
+  /**
+   * The run's stop (runner/runStop.ts `abandon`): once it aborts, nothing more is sent, and every
+   * request in flight (its body being read, its Retry-After being waited out) ends now with
+   * HARNESS_INTERRUPTED, quoting the signal's reason.
+   */
+  abandon?: AbortSignal;
   /** For tests: replace the clock's sleep and the jitter source. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
