@@ -31,6 +31,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
   // The stop reaches the transport: a grace after it, every request and wait of the running checks is abandoned.
   const scope = openRunScope(config, spec, options.onRetry, options.runCap, stop);
   const run: SuitesRun = { results: [], sent: [], requestMs: 0, cancelled: false };
+  const unwatch = options.waits?.add(scope.transport);
   const boundMs = checkBoundMs(timingOf(config));
   /** What each result's check did with the key, for judging it again once the key is refused. */
   const auth = new Map<CheckResult, CheckTracker['auth']>();
@@ -57,9 +58,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
         options.progress?.(result, run.results.length);
       }
     };
-    // Twice the limit: a check waiting on an answer another check shares, or on a route's probe,
-    // holds no request slot; checks beyond the limit wait for one in the transport, in chain order.
-    const workers = 2 * Math.max(1, config.concurrency, config.maxConcurrency ?? 0);
+    const workers = checkWorkers(config);
     await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker(queue)));
     // The load phase, once every other check has ended: model by model, its run driven, then judged.
     for (const model of loadModelsOf(spec, config)) {
@@ -95,9 +94,19 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     run.results = settleHandoffs(run.results);
   } finally {
     stop?.signal.removeEventListener('abort', cancel);
+    unwatch?.();
     await closeQuietly(scope);
   }
   return run;
+}
+
+/**
+ * How many checks run at once: twice the limit. A check waiting on an answer another check shares,
+ * or on a route's probe, holds no request slot; checks beyond the limit wait for one in the
+ * transport, in chain order.
+ */
+export function checkWorkers(config: Pick<RunConfig, 'concurrency' | 'maxConcurrency'>): number {
+  return 2 * Math.max(1, config.concurrency, config.maxConcurrency ?? 0);
 }
 
 /**

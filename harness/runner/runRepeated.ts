@@ -19,6 +19,8 @@ export interface RepeatOptions {
   runCap?: SuitesOptions['runCap'];
   /** The load phase's progress (runChecks). */
   loadProgress?: SuitesOptions['loadProgress'];
+  /** What the requests of each repetition wait on (runChecks). */
+  waits?: SuitesOptions['waits'];
   /** After each repetition, with the config it ran under and its results (the budget settles what it spent). */
   ran?(config: RunConfig, results: readonly CheckResult[]): void;
 }
@@ -36,7 +38,7 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   // A refused key ends the run: another repetition would only be refused again.
   for (let i = 0; i < options.repeat && !(i > 0 && (stop?.signal.aborted || runs.at(-1)?.keyRefused)); i++) {
     const config = options.configOf();
-    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}), ...(options.loadProgress ? { loadProgress: options.loadProgress } : {}) });
+    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}), ...(options.loadProgress ? { loadProgress: options.loadProgress } : {}), ...(options.waits ? { waits: options.waits } : {}) });
     options.ran?.(config, run.results);
     runs.push(run);
   }

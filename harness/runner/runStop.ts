@@ -85,10 +85,12 @@ export class RunStop implements Stop {
     if (!this.#abandoned.signal.aborted) this.#abandoned.abort(this.#asked.signal.reason);
   }
 
-  /** Stops the run with cause `ceiling` once `ms` have passed, unless it has ended (dispose) or stopped before. */
-  ceiling(ms: number): void {
+  /** Stops the run with cause `ceiling` once `ms` have passed, unless it stopped before; returns what disarms it (the run has ended). */
+  ceiling(ms: number): () => void {
     this.#cancelCeiling?.();
-    this.#cancelCeiling = this.#schedule(ms, () => this.stop({ kind: 'ceiling', ms }));
+    const cancel = this.#schedule(ms, () => this.stop({ kind: 'ceiling', ms }));
+    this.#cancelCeiling = cancel;
+    return cancel;
   }
 
   /** The run has ended: no timer of it is left. */

@@ -11,7 +11,7 @@ import { keyRefusedMessage } from './keyRefused.ts';
 import { notRun } from './notRun.ts';
 import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
-import { heartbeat } from './heartbeat.ts';
+import { heartbeat, Waits } from './heartbeat.ts';
 import { RunClock } from './runClock.ts';
 import { checkSettingsOf, loadShareOf, type RunConfig, type RunSettings } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
@@ -22,6 +22,8 @@ import { Semaphore } from '#harness/transport/index.ts';
 import { DEFAULT_MAX_IN_FLIGHT } from './maxInFlight.ts';
 import { heldUpstream } from '#harness/gateway/held.ts';
 import { causeText, stopAlsoOn, type RunStop } from './runStop.ts';
+import { runCeiling } from './runCeiling.ts';
+import { durationText } from '#harness/core/durationText.ts';
 
 /** One target of a run, with what a targets file may set per target. */
 export interface RunTarget {
@@ -75,9 +77,21 @@ interface Prepared {
  * left. What the budget or an interruption kept from running is reported as skipped, saying why.
  */
 export async function runTargets(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks): Promise<TargetsRun> {
-  const { stop, budget } = hooks;
+  const together = targets.length > 1 && hooks.budget === undefined && settings.recordDir === undefined;
+  // Said before anything is sent, and armed: past it the run stops as a signal stops it.
+  const ceiling = runCeiling(spec, targets.map(({ target }) => (target.upstream ? { upstream: target.upstream } : {})), settings, together);
+  if (!settings.quiet) hooks.log(`svc-conformance: the run ends by ${new Date(hooks.calendar().getTime() + ceiling.ms).toISOString().replace(/\.\d+Z$/, 'Z')} at the latest: its time ceiling is ${durationText(ceiling.ms)} (${ceiling.parts.join('; ')}); past it, it stops as INTERRUPTED, with the partial reports`);
+  const disarm = hooks.stop.ceiling(ceiling.ms);
+  try {
+    return await runEach(spec, targets, settings, hooks, together);
+  } finally {
+    disarm();
+  }
+}
+
+async function runEach(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks, together: boolean): Promise<TargetsRun> {
+  const { stop } = hooks;
   const run: TargetsRun = { records: [], clock: new RunClock() };
-  const together = targets.length > 1 && budget === undefined && settings.recordDir === undefined;
   const runCap = together ? new Semaphore(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) : undefined;
   const counter = { count: 0, planned: 0 };
   if (!together) {
@@ -148,7 +162,8 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   // A silent endpoint shows as waiting, with what bounds the wait, not as a hang.
   // Named in progress lines and the heartbeat when targets run at once.
   const named = runCap === undefined ? undefined : target.baseUrl;
-  const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings), undefined, named);
+  const waits = new Waits();
+  const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings), undefined, { ...(named === undefined ? {} : { target: named }), waits, calendar });
   const onResult = (r: CheckResult, _n: number, i: number) => {
     pulse?.beat();
     counter.count += 1;
@@ -160,7 +175,7 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
   // The budget reached stops this target as a signal stops the run.
   const here = watch ? stopAlsoOn(stop, watch.signal, stop.graceMs) : undefined;
-  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: here ?? stop, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}), loadProgress: (l) => {
+  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: here ?? stop, waits, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}), loadProgress: (l) => {
       pulse?.beat();
       hooks.loadProgress?.(l, named);
     } }).finally(() => {

@@ -6,6 +6,7 @@ import type { ConcurrencyStats, KeyRefused, Semaphore, TransportOptions } from '
 import type { RequestBound } from './spend/requestBound.ts';
 import type { UpstreamTraffic } from '#harness/results/index.ts';
 import type { Stop } from './runStop.ts';
+import type { Waits } from './heartbeat.ts';
 
 /** What one target's checks came to, whichever executor ran them (runChecks in-process, runSuites under vitest). */
 export interface SuitesRun {
@@ -42,4 +43,6 @@ export interface SuitesOptions {
   runCap?: Semaphore;
   /** The load phase's progress, as each of its requests ends. */
   loadProgress?: (p: LoadProgress) => void;
+  /** Where the run's transport says what its requests wait on (the heartbeat reads it). */
+  waits?: Waits;
 }

@@ -201,6 +201,7 @@ export function createTransport(options: TransportOptions): Transport {
       return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries, concurrency: limiter.stats(), answerTimes: answerTimes.figures() };
     },
     keyRefused: () => keys.declared(),
+    waiting: () => breaker.waiting(),
   };
 }
 

@@ -91,6 +91,23 @@ export interface TransportStats {
   answerTimes: AnswerTimes;
 }
 
+/**
+ * What one request waits on now, for the run's progress: its response headers (sent, none yet), its
+ * body (headers came, the last byte not), or a retry (the endpoint said "not now"; it is asked again
+ * after). `since` and `until` are performance.now(): `until` is the bound that ends the wait (the
+ * headers timeout, the body's deadline, the retry's wait).
+ */
+export interface Waiting {
+  /** `POST https://host/chat/completions`, redacted. */
+  request: string;
+  on: 'headers' | 'body' | 'retry';
+  since: number;
+  until: number;
+  /** A retry's: the status that asked for it, and whether its Retry-After set the wait (else the backoff). */
+  status?: number;
+  retryAfter?: boolean;
+}
+
 export interface Transport {
   send(req: SendRequest): Promise<SendResult>;
   /** The run was stopped: nothing more is sent, and requests in flight end now with HARNESS_INTERRUPTED. */
@@ -99,4 +116,6 @@ export interface Transport {
   stats(): TransportStats;
   /** Set once the endpoint refused the run's key (keyRefusal.ts): requests carrying it are no longer sent. */
   keyRefused(): KeyRefused | undefined;
+  /** What each request on the wire waits on now (the progress line's "waiting on"). */
+  waiting(): Waiting[];
 }

@@ -32,6 +32,22 @@ export const LOAD_MAX_TOKENS = 16;
 /** Requests each slot of a step sends one after another: a step is held this many rounds. */
 export const ROUNDS_PER_STEP = 2;
 
+/** The requests the phase sends at step `step` holding `inFlight` at once: each slot sends its share one after another. */
+export function stepRequests(step: number, inFlight: number): number {
+  // At rest (one in flight) every prompt goes once, streamed and not by turns: what each counts at rest.
+  return step === 0 ? LOAD_PROMPT_WORDS.length : Math.max(inFlight * ROUNDS_PER_STEP, LOAD_PROMPT_WORDS.length);
+}
+
+/** The requests one slot sends one after another over the whole ramp of `n`: the phase's longest chain of requests, before its recovery. */
+export function rampChain(n: number): number {
+  return stepsOf(n).reduce((sum, inFlight, step) => sum + Math.ceil(stepRequests(step, inFlight) / inFlight), 0);
+}
+
+/** The longest the recovery may wait, whatever the endpoint says: the back-off cap, or the spec's window without a Retry-After if longer. */
+export function recoveryBoundMs(spec: Spec): number {
+  return Math.max(backoffCapMs(spec.errors.retry), recoverySeconds(spec) * 1000);
+}
+
 /** One request of the phase with what the load checks judge of it; `res` is absent when no answer came. */
 export interface DrivenExchange extends LoadExchange {
   res?: CheckResponse;
@@ -116,8 +132,7 @@ export async function driveLoad(ctx: CheckContext, n: number, options: DriveOpti
   const judge = answerJudge(ctx);
   let sent = 0;
   for (const [step, inFlight] of steps.entries()) {
-    // At rest (one in flight) every prompt goes once, streamed and not by turns: what each counts at rest.
-    const total = step === 0 ? LOAD_PROMPT_WORDS.length : Math.max(inFlight * ROUNDS_PER_STEP, LOAD_PROMPT_WORDS.length);
+    const total = stepRequests(step, inFlight);
     let next = 0;
     const started = clock();
     const slot = async () => {

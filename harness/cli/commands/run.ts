@@ -13,7 +13,7 @@ import { recordedCheckIds, replayModels } from '#harness/replay/replayModels.ts'
 import { parseFlags, type Command, type CommandIO } from '../command.ts';
 import { configFlags } from '../configFlags.ts';
 import { interruptions } from '../interruptions.ts';
-import { interruptedBy } from '#harness/runner/runStop.ts';
+import { interruptedBy, RunStop } from '#harness/runner/runStop.ts';
 import { runOutputs } from '../outputs.ts';
 import { loadProgressLine, progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
@@ -107,7 +107,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     spec,
   );
 
-  const stop = interruptions(io);
+  const stop = interruptions(io, new RunStop(io.schedule ? { schedule: io.schedule } : {}));
   try {
     // A baseline without this run's cells would gate nothing: refused before anything is spent.
     if (baseline) checkBaselineCovers(targets.flatMap(({ target }) => models.map((model) => ({ model, target }))), baseline.records, baseline.source);

@@ -19,6 +19,8 @@ export interface RequestContext {
   route?: string;
   /** The smallest valid request to its route (servedGate.ts): no answer to it declares the route at once. */
   probe?: boolean;
+  /** Set by `retry` while it waits before asking again: after which status, whether its Retry-After set the wait, and from when until when (performance.now()). */
+  waiting?: { status: number; retryAfter: boolean; since: number; until: number };
   /** Set by `retry` when the last answer's Retry-After asked for more than the back-off cap: it was not waited out. */
   beyondCap?: BeyondCap;
   /** This exchange's body deadline, from its headers (deadline.ts). */
