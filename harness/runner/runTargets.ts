@@ -137,7 +137,7 @@ async function prepare(spec: Spec, entry: RunTarget, settings: RunSettings, hook
   const startedAt = calendar();
   // Tokens are priced as of when they were spent: a recording's, when it was made.
   const spentAt = target.recordedAt !== undefined ? new Date(target.recordedAt) : startedAt;
-  const referenceTime = await referenceTimeOf(spec, entry, settings, calendar);
+  const referenceTime = await referenceTimeOf(spec, entry, settings, calendar, stop.signal);
   const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
   if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models, load: loadShareOf(settings) });
   // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
@@ -204,10 +204,10 @@ function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'a
 }
 
 /** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts); a live target that gives none, this machine's, which the calendar reads. */
-function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings, calendar: Clock): Promise<RunConfig['referenceTime']> {
+function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings, calendar: Clock, stop: AbortSignal): Promise<RunConfig['referenceTime']> {
   if (target.clock !== undefined && s.now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
   const ask = { modelsUrl: `${target.baseUrl}/models`, apiKey: target.apiKey, headers: headersOf(headers), secrets: [target.apiKey, ...secretValues(headers)], retry: spec.errors.retry, timing: timingOf(s) };
-  return resolveReferenceTime(s.now?.toISOString(), ask, calendar);
+  return resolveReferenceTime(s.now?.toISOString(), ask, calendar, stop);
 }
 
 /** The run's cost, from the cost profile or a free dry run of the plan (spend/estimate.ts); a budget it is above stops the run before anything is spent. */
