@@ -65,6 +65,15 @@ describe('heartbeat: a silent endpoint shows as waiting', () => {
     pulse.stop();
   });
 
+  test('a wait outside the transport (the load phase\'s recovery between tries) is held, then let go', () => {
+    const waits = new Waits();
+    const now = performance.now();
+    const end = waits.hold({ request: "the load phase's recovery: POST http://h/chat/completions", on: 'retry', since: now, until: now + 5000, status: 429, retryAfter: true });
+    expect(waits.now().map((w) => w.request)).toEqual(["the load phase's recovery: POST http://h/chat/completions"]);
+    end();
+    expect(waits.now()).toEqual([]);
+  });
+
   test('a body being read is said with its deadline; no wait, no text', () => {
     vi.useFakeTimers();
     const calendar = () => new Date('2026-06-01T12:00:00Z');

@@ -21,6 +21,12 @@ export class Waits {
     return () => this.#transports.delete(transport);
   }
 
+  /** A wait outside the transport (the load phase's recovery between its tries), until the function returned is called. */
+  hold(wait: Waiting): () => void {
+    const held = { waiting: () => [wait] };
+    return this.add(held);
+  }
+
   now(): Waiting[] {
     return [...this.#transports].flatMap((t) => t.waiting());
   }

@@ -1,9 +1,10 @@
-import { driveLoad, type RecoveryWindow } from '#harness/checks/load/drive.ts';
+import { driveLoad, type RecoveryWait, type RecoveryWindow } from '#harness/checks/load/drive.ts';
 import { stepsOf, type LoadRun } from '#harness/core/load.ts';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import { createCheckContext } from './checkContext.ts';
 import { CheckTracker } from './checkTracker.ts';
 import type { RunScope } from './runScope.ts';
+import type { Waits } from './heartbeat.ts';
 
 /** Where the load phase stands, for the progress line: the step, the requests in flight it holds, and what came back so far. */
 export interface LoadProgress {
@@ -24,7 +25,7 @@ export interface LoadProgress {
  * the run is left in the scope for the load checks to judge (`ctx.load.run`). Returns the run and
  * the tokens it spent.
  */
-export async function driveLoadPhase(scope: RunScope, model: string, progress?: (p: LoadProgress) => void): Promise<{ run: LoadRun; tokens: TokenUse; tracker: CheckTracker }> {
+export async function driveLoadPhase(scope: RunScope, model: string, progress?: (p: LoadProgress) => void, waits?: Waits): Promise<{ run: LoadRun; tokens: TokenUse; tracker: CheckTracker }> {
   const tracker = new CheckTracker(scope.meter, scope.spec);
   const ctx = createCheckContext(scope.spec, scope.config, scope.transport, model, tracker, scope);
   const load = ctx.load;
@@ -41,6 +42,8 @@ export async function driveLoadPhase(scope: RunScope, model: string, progress?: 
       },
       onRecovery: (recovery) => progress?.({ model, step: steps.length, steps: steps.length, inFlight: 1, ...seen, recovery }),
       ...(scope.stop ? { stop: scope.stop.signal } : {}),
+      // Said by the heartbeat as any wait is: which request, until when.
+      ...(waits ? { onWait: ({ status, ...w }: RecoveryWait) => waits.hold({ ...w, on: 'retry', ...(status === undefined ? {} : { status }) }) } : {}),
     }),
   );
   return { run, tokens: tracker.settle(), tracker };

@@ -68,7 +68,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
       const driving = !scope.meter.reached() && loadNotRecordedReason(config.target.recording, loadShareOf(config)) === undefined;
       // Driving is the phase's checks at work: the run's time goes to requests, not start-up.
       run.firstCheckAt ??= performance.now();
-      const driven = driving ? await driveLoadPhase(scope, model, options.loadProgress) : undefined;
+      const driven = driving ? await driveLoadPhase(scope, model, options.loadProgress, options.waits) : undefined;
       if (driven) (run.loads ??= new Map()).set(model, driven.run);
       const from = run.results.length;
       next = 0;

@@ -84,6 +84,15 @@ export interface DrivenRecovery extends RecoveryWindow {
   stopped?: string;
 }
 
+/** The recovery's wait before its next try: the try that got `status`, whether its Retry-After set the wait, from and until (performance.now()). */
+export interface RecoveryWait {
+  request: string;
+  status: number | undefined;
+  retryAfter: boolean;
+  since: number;
+  until: number;
+}
+
 /** The window in words: `10 s (the peak gave no Retry-After: the spec's window without one)`. */
 export function recoveryWindowText(w: RecoveryWindow): string {
   const why =
@@ -113,6 +122,8 @@ export interface DriveOptions {
   onExchange?: (x: LoadExchange) => void;
   /** Once the peak is over: the recovery's window, before its first try (the run's progress line). */
   onRecovery?: (w: RecoveryWindow) => void;
+  /** While the recovery waits before its next try: what it waits on, until when; returns what says it has ended. */
+  onWait?: (w: RecoveryWait) => () => void;
   /**
    * The run's stop (runner/runStop.ts `signal`): once it aborts no request of the phase is sent and
    * the recovery's wait ends; the requests in flight end with the transport's grace.
@@ -196,7 +207,10 @@ async function recover(ctx: CheckContext, judge: AnswerJudge, run: DrivenLoad, t
     // Wait as told (or a second, doubling), never past the window, and not past a stop.
     const left = window.windowMs - (clock() - from);
     if (left <= 0) return { ...window, tries };
-    await sleepUnless(Math.min(left, asked ?? 1000 * 2 ** Math.min(attempt, 4)), stop);
+    const ms = Math.min(left, asked ?? 1000 * 2 ** Math.min(attempt, 4));
+    const ended = options.onWait?.({ request: `the load phase's recovery: ${x.exchange.request.method} ${x.exchange.request.url}`, status: x.status, retryAfter: asked !== undefined, since: performance.now(), until: performance.now() + ms });
+    await sleepUnless(ms, stop);
+    ended?.();
     if (stop?.aborted) return { ...window, tries, stopped: stoppedBy(stop) };
   }
 }
