@@ -187,7 +187,6 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     send,
-    interrupt: (why) => breaker.interrupt(why),
     async close() {
       if (closed) return;
       closed = true;

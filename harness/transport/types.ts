@@ -110,8 +110,6 @@ export interface Waiting {
 
 export interface Transport {
   send(req: SendRequest): Promise<SendResult>;
-  /** The run was stopped: nothing more is sent, and requests in flight end now with HARNESS_INTERRUPTED. */
-  interrupt(why: string): void;
   close(): Promise<void>;
   stats(): TransportStats;
   /** Set once the endpoint refused the run's key (keyRefusal.ts): requests carrying it are no longer sent. */
