@@ -54,8 +54,9 @@ export interface Reproducer {
  * - `client`: a client library broke on the answer;
  * - `changed`: a gateway passed on at `path` (dotted) other than the upstream sent or was sent:
  *   `dropped`, `replaced` or `added`, each side's value as JSON text when it has one;
- * - `wait`: an answer (`status`, 429 or 503) asked to be waited out longer than the description's
- *   back-off cap (`askedMs` > `capMs`): not waited out, the request was refused.
+ * - `wait`: an answer (`status`: a 429 or 503, or a 5xx asked again) whose Retry-After asked for a
+ *   longer wait than the description's back-off cap (`askedMs` > `capMs`): not waited out, the
+ *   request was refused.
  */
 export type Defect =
   | { kind: 'schema'; path: string; keyword: string; what: string }

@@ -12,7 +12,7 @@ import type { Declaration } from './routeHealth.ts';
  * - `HARNESS_UNRESPONSIVE`: not sent (or abandoned): its route, or the endpoint, was declared unresponsive (routeHealth.ts);
  * - `HARNESS_KEY_REFUSED`: not sent: the request carries the run's key, which the endpoint refused (keyRefusal.ts);
  * - `HARNESS_INTERRUPTED`: not sent, or abandoned after the stop's grace: the run was stopped (SIGINT, SIGTERM, its time ceiling);
- * - `HARNESS_WAIT_REFUSED`: answered 429 or 503 with a Retry-After beyond the description's back-off
+ * - `HARNESS_WAIT_REFUSED`: answered (429, 503, a 5xx it would ask again) with a Retry-After beyond the description's back-off
  *   cap: not waited out, the request is refused (the exchange holds the answer and `beyondCap`).
  */
 export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' | 'HARNESS_INTERRUPTED' | 'HARNESS_WAIT_REFUSED';

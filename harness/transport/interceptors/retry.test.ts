@@ -116,6 +116,14 @@ describe('retry: a Retry-After beyond the back-off cap', () => {
     expect(isTransportError(err) && err.what).toBe('HTTP 429 asked to wait 3 s; the description caps back-off at 2 s');
   });
 
+  test('a 500 asked again once (its confirmation) is not held an hour by its Retry-After either', async () => {
+    const { seen } = await scriptedServer([{ status: 500, headers: { 'retry-after': '3600' } }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    const err = await transport.send({ method: 'GET', url: `${server!.url}/models` }).catch((e: unknown) => e);
+    expect(isTransportError(err) && [err.code, err.what]).toEqual(['HARNESS_WAIT_REFUSED', 'HTTP 500 asked to wait 3600 s; the description caps back-off at 60 s']);
+    expect([waits, seen.length]).toEqual([[], 1]);
+  });
+
   test('a request whose first answer is final (a gateway check, the load phase) gets the 429 as it came', async () => {
     await scriptedServer([{ status: 429, headers: { 'retry-after': '3600' } }]);
     const { transport } = recordingTransport();
