@@ -37,6 +37,7 @@ const LONGEST_FIRST = [
   'harness/bench/streamBudget.test.ts',
   'harness/cli/gateway.test.ts',
   'harness/cli/loadPhase.test.ts',
+  'harness/cli/waits.test.ts',
   'harness/runner/runChecks.test.ts',
   'harness/cli/manyTargets.test.ts',
   'harness/runner/latency.test.ts',

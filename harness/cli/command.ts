@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Clock } from '#harness/core/clock.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
+import type { Schedule } from '#harness/runner/runStop.ts';
 
 /** Exit codes of every command: CI reads them. */
 export const EXIT = { ok: 0, conformanceFailure: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
@@ -29,6 +30,8 @@ export interface CommandIO {
   stderr: (text: string) => void;
   /** The calendar: the day the run happens (core/clock.ts). The machine's clock, or one a test hands. */
   calendar: Clock;
+  /** The timers of a run's stop (its time ceiling, the stop's grace): the machine's, or ones a test hands (runner/runStop.ts). */
+  schedule?: Schedule;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { RunRecord, RunSummary } from '#harness/results/index.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { startEmulator } from '#harness/emulator/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import { startStallingProxy } from '#harness/testing/stallingProxy.ts';
+import { STOP_GRACE_MS } from '#harness/transport/timing.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/svc-conformance.js');
 const tmp = tempDirs('svc-interrupt-');
@@ -63,6 +67,35 @@ describe('a signal during a run', () => {
     for (const f of ['report.md', 'report.html', 'junit.xml']) expect(readFileSync(join(dirname(file!), f), 'utf8')).toMatch(/interrupted/i);
     const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: RunRecord[] };
     expect(all.records[0]?.interrupted).toBe(true);
+  }, 120_000);
+
+  test('a second SIGINT while the first one\'s grace runs (a check waiting out a Retry-After): exit 130 at once, not after the grace', async () => {
+    const { spec } = loadSpec();
+    const key = 'sk-interrupt-twice-0123456789';
+    const emu = await startEmulator({ spec, apiKeys: [key], now: () => new Date('2026-06-01T00:00:00Z') });
+    let refused = false;
+    const proxy = await startStallingProxy(emu.url, (r) => (r.method === 'POST' && r.n > 20 && !refused ? ((refused = true), { kind: 'refuse', status: 429, retryAfter: String(spec.errors.retry.max_delay_seconds) }) : undefined));
+    try {
+      const child = spawn(process.execPath, [BIN, 'run', '--base-url', proxy.url, '--api-key-env', 'SVC_INTERRUPT_TWICE', '--now', '2026-06-01T00:00:00Z', '--model', 'svc-v4-flash', '--report-dir', tmp()], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SVC_INTERRUPT_TWICE: key } });
+      let stderr = '';
+      child.stdout.resume();
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const closed = new Promise<number | null>((done) => child.on('close', done));
+      await proxy.firstStall;
+      await new Promise((r) => setTimeout(r, 300));
+      const first = performance.now();
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill('SIGINT');
+      const code = await closed;
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain('svc-conformance: SIGINT again: stopping now');
+      // At once: before the first signal's grace would have ended the waits.
+      expect(performance.now() - first).toBeLessThan(STOP_GRACE_MS);
+    } finally {
+      await proxy.close();
+      await emu.close();
+    }
   }, 120_000);
 
   test('SIGTERM: the same, exit 143', async () => {

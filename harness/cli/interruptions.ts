@@ -1,4 +1,4 @@
-import { STOP_GRACE_MS } from '#harness/transport/timing.ts';
+import { RunStop } from '#harness/runner/runStop.ts';
 import { EXIT } from './command.ts';
 import type { CommandIO } from './command.ts';
 
@@ -26,21 +26,25 @@ export function onStopSignal(handle: (signal: StopSignal) => void): () => void {
 }
 
 /**
- * SIGINT and SIGTERM while a run goes on: the first stops new checks (those running get a short
- * grace, then their requests are abandoned: timing.ts STOP_GRACE_MS), and the partial reports are
- * written; a second one exits at once.
+ * SIGINT and SIGTERM while a run goes on, handed to the run's one stop (runner/runStop.ts): the
+ * first stops new checks and every new request; what is running gets the stop's grace, then every
+ * wait is abandoned (requests in flight, a body being read, a Retry-After, the load phase's
+ * recovery) and the partial reports are written. A second one exits at once.
  */
-export function interruptions(io: CommandIO): { signal: AbortSignal; signalName: StopSignal; dispose(): void } {
-  const controller = new AbortController();
+export function interruptions(io: CommandIO, stop: RunStop = new RunStop()): RunStop & { dispose(): void } {
   const dispose = onStopSignal((signal) => {
-    if (controller.signal.aborted) {
+    if (stop.signal.aborted) {
       io.stderr(`svc-conformance: ${signal} again: stopping now, reports not written.`);
       process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
     }
-    state.signalName = signal;
-    io.stderr(`svc-conformance: ${signal}: no new checks start; the running ones get ${STOP_GRACE_MS / 1000} s, then the partial reports are written (${signal === 'SIGINT' ? 'Ctrl-C' : 'send it'} again to stop at once).`);
-    controller.abort(signal);
+    io.stderr(`svc-conformance: ${signal}: no new check or request starts; what is running gets ${stop.graceMs / 1000} s, then every wait is abandoned and the partial reports are written (${signal === 'SIGINT' ? 'Ctrl-C' : 'send it'} again to stop at once).`);
+    stop.stop({ kind: 'signal', signal });
   });
-  const state = { signal: controller.signal, signalName: 'SIGINT' as StopSignal, dispose };
-  return state;
+  const disposeStop = stop.dispose.bind(stop);
+  return Object.assign(stop, {
+    dispose: () => {
+      dispose();
+      disposeStop();
+    },
+  });
 }

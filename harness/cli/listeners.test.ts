@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { systemClock } from '#harness/core/clock.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
+import { RunStop } from '#harness/runner/runStop.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget } from '#harness/targets/target.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
@@ -58,11 +59,11 @@ describe('listeners of in-process runs', () => {
 
   test(`the runner ${RUNS} times with one stop signal: no abort listener is left on it`, async () => {
     const { spec } = loadSpec();
-    const stop = new AbortController();
+    const stop = new RunStop();
     const settings: RunSettings = { command: 'run', models: ['svc-v4-flash'], only: ['usage.total.*'], skip: [], strict: false, clients: [], clientsGate: false, repeat: 1, allowFlaky: false, runs: 1, seed: 1, concurrency: 4, now: new Date(NOW), quiet: true, version: 'test' };
     for (let i = 0; i < RUNS; i++) {
       const target = await emulatorTarget(spec, { now: new Date(NOW) });
-      const run = await runTargets(spec, [{ target, modelMap: {}, headers: [], without: [] }], settings, { stop: { signal: stop.signal, signalName: 'SIGINT' }, calendar: systemClock, log: () => undefined });
+      const run = await runTargets(spec, [{ target, modelMap: {}, headers: [], without: [] }], settings, { stop, calendar: systemClock, log: () => undefined });
       expect(run.records[0]!.results.filter((r) => r.verdict === 'pass').length).toBeGreaterThan(0);
     }
     expect(getEventListeners(stop.signal, 'abort')).toEqual([]);

@@ -1,6 +1,7 @@
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import type { CommandIO } from './command.ts';
 import type { LoadProgress } from '#harness/runner/loadPhase.ts';
+import { recoveryWindowText } from '#harness/checks/load/drive.ts';
 
 /** Longest reason a progress line shows; the report holds the whole. */
 const MAX_REASON = 300;
@@ -66,11 +67,16 @@ export function progressLine(io: CommandIO) {
 
 /**
  * The load phase's progress (run --load): a line as each step begins and every 20 requests within
- * it: the step, the requests in flight it holds, and what came back so far on the model.
+ * it: the step, the requests in flight it holds, and what came back so far on the model; and one as
+ * the recovery after the peak begins, with its window and why it is that long.
  */
 export function loadProgressLine(io: CommandIO) {
   let last: string | undefined;
   return (p: LoadProgress, target?: string) => {
+    if (p.recovery) {
+      io.stderr(`load  ${p.model}${target ? ` @ ${target}` : ''}: the peak is over: asking at rest until HTTP 200, for at most ${recoveryWindowText(p.recovery)}`);
+      return;
+    }
     const step = `${target ?? ''}|${p.model}|${p.step}`;
     if (step === last && p.sent % 20 !== 0) return;
     last = step;

@@ -23,8 +23,8 @@ export interface ReportOptions {
   budget?: BudgetLedger;
   /** `record`: where the recording went. */
   recordDir?: string;
-  /** Set once SIGINT or SIGTERM stopped the run. */
-  interrupted?: 'SIGINT' | 'SIGTERM';
+  /** Set once SIGINT, SIGTERM or the run's time ceiling stopped it. */
+  interrupted?: RunRecord['interruptedBy'];
 }
 
 /** The record with its score (score.ts), judged under the policy it now carries (known failures left out). */
@@ -76,6 +76,6 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   if (summary.outcome === 'nothing-judged') io.stderr('svc-conformance: nothing was shown to hold, so this is not a pass. Each skip says why in report.md: widen --only or --skip, drop a --without, or record the checks a replay lacks.');
   io.stdout(`reports: ${reportDir} (summary.md)${summary.outcome === 'fail' ? ' — failures are listed in each report.md' : ''}`);
   if (options.recordDir !== undefined) io.stdout(`recording: ${options.recordDir} (manifest.json, exchanges/)`);
-  if (interrupted) io.stderr(`svc-conformance: interrupted (${interrupted}): the reports are partial; checks not run are reported as skipped (interrupted).`);
+  if (interrupted) io.stderr(`svc-conformance: interrupted (${interrupted === 'ceiling' ? 'its time ceiling' : interrupted}): the reports are partial; checks not run are reported as skipped (interrupted).`);
   return summary.exitCode;
 }

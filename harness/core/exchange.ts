@@ -42,4 +42,10 @@ export interface Exchange {
   error?: { code: string; message: string };
   /** Attempts made (retries included). */
   attempts: number;
+  /**
+   * Set when the answer's Retry-After asked for a longer wait than the description's back-off cap
+   * (`errors.retry.max_delay_seconds`): it was not waited out, and is the request's last answer, a
+   * refusal. Both in milliseconds.
+   */
+  beyondCap?: { askedMs: number; capMs: number };
 }

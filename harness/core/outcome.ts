@@ -53,7 +53,10 @@ export interface Reproducer {
  * - `transport`: no complete answer came back (`code`, a HARNESS_ code);
  * - `client`: a client library broke on the answer;
  * - `changed`: a gateway passed on at `path` (dotted) other than the upstream sent or was sent:
- *   `dropped`, `replaced` or `added`, each side's value as JSON text when it has one.
+ *   `dropped`, `replaced` or `added`, each side's value as JSON text when it has one;
+ * - `wait`: an answer (`status`: a 429 or 503, or a 5xx asked again) whose Retry-After asked for a
+ *   longer wait than the description's back-off cap (`askedMs` > `capMs`): not waited out, the
+ *   request was refused.
  */
 export type Defect =
   | { kind: 'schema'; path: string; keyword: string; what: string }
@@ -61,7 +64,8 @@ export type Defect =
   | { kind: 'value'; what: string; path?: string }
   | { kind: 'transport'; code: string; what: string }
   | { kind: 'client'; client: string; version: string; what: string }
-  | { kind: 'changed'; path: string; change: 'dropped' | 'replaced' | 'added'; atClient?: string; atUpstream?: string; what: string };
+  | { kind: 'changed'; path: string; change: 'dropped' | 'replaced' | 'added'; atClient?: string; atUpstream?: string; what: string }
+  | { kind: 'wait'; status: number; askedMs: number; capMs: number; what: string };
 
 export interface Failure {
   message: string;

@@ -3,6 +3,13 @@
  * too) or an HTTP date (a date in the past means now). `undefined` when absent or unreadable. One
  * reading for the transport's retries and the load phase's recovery window alike.
  */
+/**
+ * The longest wait the description's retry guidance allows a `Retry-After`: its back-off cap
+ * (`errors.retry.max_delay_seconds`). One beyond it is not waited out, in any phase: the request
+ * is taken as refused.
+ */
+export const backoffCapMs = (policy: { max_delay_seconds: number }): number => policy.max_delay_seconds * 1000;
+
 export function retryAfterMs(value: string | undefined, now: number): number | undefined {
   const text = value?.trim();
   if (!text) return undefined;

@@ -58,6 +58,9 @@ export function causeKey(f: Failure): string {
     case 'changed':
       // The same change at the same place, whatever the values this time.
       return `changed ${d.change} ${folded(d.path)}`;
+    case 'wait':
+      // Whatever wait it asked: each is a refusal the guidance does not wait out.
+      return `wait ${d.status} beyond the back-off cap`;
   }
 }
 
@@ -73,6 +76,7 @@ export function headlineOf(d: Defect): string {
     case 'client':
     case 'value':
     case 'changed':
+    case 'wait':
       return d.what;
   }
 }

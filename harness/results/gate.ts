@@ -91,7 +91,7 @@ export function cellGate(record: RunRecord): CellGate {
   let reason: string;
   if (record.interrupted) {
     outcome = 'interrupted';
-    reason = `stopped${record.interruptedBy ? ` by ${record.interruptedBy}` : ''} after ${ran} of ${record.results.length} checks: the report is partial${gating.length > 0 ? `, and ${failingTheRun(gating.length)} already` : ''}`;
+    reason = `stopped${record.interruptedBy === 'ceiling' ? ' at its time ceiling' : record.interruptedBy ? ` by ${record.interruptedBy}` : ''} after ${ran} of ${record.results.length} checks: the report is partial${gating.length > 0 ? `, and ${failingTheRun(gating.length)} already` : ''}`;
   } else if (record.endedEarly) {
     outcome = 'fail';
     reason = `${record.endedEarly.message}${gating.length > 0 ? `; ${failingTheRun(gating.length)}` : ''}`;

@@ -82,7 +82,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
   const { shard: _dropped, ...options } = earliest.options;
   // SIGTERM if any shard was terminated: the merged exit code (143) is the one a terminated shard gave.
   const signals = group.map(({ record }) => record.interruptedBy);
-  const interruptedBy = signals.includes('SIGTERM') ? 'SIGTERM' : signals.includes('SIGINT') ? 'SIGINT' : undefined;
+  const interruptedBy = signals.includes('SIGTERM') ? 'SIGTERM' : signals.includes('SIGINT') ? 'SIGINT' : signals.includes('ceiling') ? 'ceiling' : undefined;
   const endedEarly = group.find(({ record }) => record.endedEarly)?.record.endedEarly;
   // Each shard ran its own transport: requests and retries add up. Concurrency keeps the shard that
   // reached the most, since each shard's limit was its own and in-flight counts of separate

@@ -62,8 +62,8 @@ export interface RunRecord {
   usage: UsageTotals;
   /** True when the run was stopped (SIGINT) before every check ran. */
   interrupted: boolean;
-  /** The signal that interrupted it: SIGTERM exits 143, SIGINT 130. */
-  interruptedBy?: 'SIGINT' | 'SIGTERM';
+  /** What interrupted it: a signal (SIGTERM exits 143, SIGINT 130), or the run's time ceiling (`ceiling`, 130). */
+  interruptedBy?: 'SIGINT' | 'SIGTERM' | 'ceiling';
   /**
    * Set when the harness itself ended the run early on what the endpoint answered, e.g. every
    * authenticated request refused with 401 (`key-refused`): `message` is the one line that says so
@@ -226,7 +226,7 @@ export interface RunSummary {
 
 /**
  * The run's outcome, most telling first:
- * - `interrupted`: SIGINT or SIGTERM stopped it (exit 130 or 143): the reports are partial, never PASS;
+ * - `interrupted`: SIGINT, SIGTERM or its time ceiling stopped it (exit 130, 143 for SIGTERM): the reports are partial, never PASS;
  * - `fail`: a result fails the run, or the harness ended it early (the key was refused) (exit 1);
  * - `nothing-judged`: a cell in which no must-check was judged, pass or fail (every one skipped,
  *   blocked, not recorded, unsupported or errored below the gate); with no must-check in the

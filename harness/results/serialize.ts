@@ -46,12 +46,13 @@ const LOAD = object(['n', 'totals', 'recovery', 'endedEarly', 'steps'], {
   ),
 });
 
-const EXCHANGE = object(['request', 'response', 'error', 'attempts'], {
+const EXCHANGE = object(['request', 'response', 'error', 'attempts', 'beyondCap'], {
   request: object(['method', 'url', 'headers', 'body', 'rawBody']),
   response: object(['status', 'headers', 'durationMs', 'truncated', 'body', 'text', 'events'], {
     events: array(object(['at', 'event', 'data'])),
   }),
   error: object(['code', 'message']),
+  beyondCap: object(['askedMs', 'capMs']),
 });
 
 const CHECK_RESULT = object(
@@ -65,7 +66,7 @@ const CHECK_RESULT = object(
     handedTo: array(object(['check', 'request', 'defect'])),
     failures: array(
       object(['message', 'key', 'defect', 'ownedBy', 'ownedOn', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
-        defect: object(['kind', 'path', 'change', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'atUpstream', 'atClient', 'what']),
+        defect: object(['kind', 'path', 'change', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'atUpstream', 'atClient', 'status', 'askedMs', 'capMs', 'what']),
         reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,
         comparison: EXCHANGE,

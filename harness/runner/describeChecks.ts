@@ -4,6 +4,7 @@ import './meta.ts';
 import { planRun } from './plan.ts';
 import type { RunConfig } from './runConfig.ts';
 import { runChecks } from './runChecks.ts';
+import { graced } from './runStop.ts';
 import type { SuitesRun } from './suitesRun.ts';
 
 /** The one run of a worker's config: its suite files share it (runSuites runs them in one worker, one after another). */
@@ -18,7 +19,9 @@ function theRun(config: RunConfig, signal: AbortSignal): Promise<SuitesRun> {
   const key = JSON.stringify(config);
   if (shared?.key !== key) {
     const stop = new AbortController();
-    shared = { key, stop, run: runChecks(config, { stop: stop.signal }) };
+    // Its waits end a grace after the cancel, as a run's do after a signal (runStop.ts).
+    const graceful = graced(stop.signal);
+    shared = { key, stop, run: runChecks(config, { stop: graceful }).finally(graceful.dispose) };
   }
   const { stop } = shared;
   signal.addEventListener('abort', () => stop.abort('the vitest run was cancelled'), { once: true });

@@ -6,6 +6,7 @@ import { isTransportError } from '#harness/transport/index.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import type { CheckResult, ClassCoverage, ErrorCause, Failure, Judged, TokenUse } from '#harness/core/outcome.ts';
 import { NO_TOKENS } from '#harness/core/tokens.ts';
+import { waitDefect } from '#harness/core/waitDefect.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
 import { failureKey } from '#harness/results/failureKey.ts';
@@ -66,6 +67,8 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     }
     // The answer it read was shared, and the check that asked first was refused by the budget: this one judged nothing either.
     if (isBudgetReached(err)) return { ...base, verdict: 'skip', skipKind: 'budget', reason: err.message, ...done() };
+    // A "not now" asking for a wait beyond the description's cap was not waited out: the request was refused, and that is the failure.
+    if (isTransportError(err) && err.code === 'HARNESS_WAIT_REFUSED' && err.exchange.beyondCap) return { ...base, verdict: 'fail', failures: [reported(refusedBeyondCap(err.exchange))], ...done() };
     // Stopped by the user, not by the endpoint: the check judged nothing.
     if (isTransportError(err) && err.code === 'HARNESS_INTERRUPTED') return { ...base, verdict: 'skip', skipKind: 'interrupted', reason: `interrupted: ${err.message}`, ...done() };
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
@@ -109,6 +112,13 @@ export const JUDGED_NOTHING = 'inconclusive: the check read no answer of the end
 function answeredNotNow(f: Failure, statuses: readonly number[]): boolean {
   const status = f.evidence?.response?.status;
   return status !== undefined && statuses.includes(status);
+}
+
+/** A "not now" whose Retry-After the guidance does not wait out (beyond its cap), as the refusal it is: the wait asked and the cap, typed. */
+function refusedBeyondCap(evidence: Exchange): Failure {
+  const { askedMs, capMs } = evidence.beyondCap!;
+  const defect = waitDefect(evidence.response?.status ?? 0, askedMs, capMs);
+  return { message: `${evidence.request.method} ${new URL(evidence.request.url).pathname} was refused: ${defect.what}, so it was not asked again`, defect, evidence };
 }
 
 function notNowReason(evidence: Exchange): string {

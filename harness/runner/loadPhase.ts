@@ -1,9 +1,10 @@
-import { driveLoad } from '#harness/checks/load/drive.ts';
+import { driveLoad, type RecoveryWait, type RecoveryWindow } from '#harness/checks/load/drive.ts';
 import { stepsOf, type LoadRun } from '#harness/core/load.ts';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import { createCheckContext } from './checkContext.ts';
 import { CheckTracker } from './checkTracker.ts';
 import type { RunScope } from './runScope.ts';
+import type { Waits } from './heartbeat.ts';
 
 /** Where the load phase stands, for the progress line: the step, the requests in flight it holds, and what came back so far. */
 export interface LoadProgress {
@@ -14,6 +15,8 @@ export interface LoadProgress {
   sent: number;
   answered: number;
   refused: number;
+  /** Set once, as the recovery after the peak begins: its window, and why it is that long. */
+  recovery?: RecoveryWindow;
 }
 
 /**
@@ -22,20 +25,25 @@ export interface LoadProgress {
  * the run is left in the scope for the load checks to judge (`ctx.load.run`). Returns the run and
  * the tokens it spent.
  */
-export async function driveLoadPhase(scope: RunScope, model: string, progress?: (p: LoadProgress) => void): Promise<{ run: LoadRun; tokens: TokenUse; tracker: CheckTracker }> {
+export async function driveLoadPhase(scope: RunScope, model: string, progress?: (p: LoadProgress) => void, waits?: Waits): Promise<{ run: LoadRun; tokens: TokenUse; tracker: CheckTracker }> {
   const tracker = new CheckTracker(scope.meter, scope.spec);
   const ctx = createCheckContext(scope.spec, scope.config, scope.transport, model, tracker, scope);
   const load = ctx.load;
   if (load === undefined) throw new Error(`driveLoadPhase: the run has no load phase (--load) for ${model}`);
   const seen = { sent: 0, answered: 0, refused: 0 };
+  const steps = stepsOf(load.n);
   const run = await load.run(() =>
     driveLoad(ctx, load.n, {
       onExchange: (x) => {
         seen.sent += 1;
         if (x.status === 200) seen.answered += 1;
         else if (x.status !== undefined) seen.refused += 1;
-        progress?.({ model, step: x.step + 1, steps: stepsOf(load.n).length, inFlight: x.inFlight, ...seen });
+        progress?.({ model, step: x.step + 1, steps: steps.length, inFlight: x.inFlight, ...seen });
       },
+      onRecovery: (recovery) => progress?.({ model, step: steps.length, steps: steps.length, inFlight: 1, ...seen, recovery }),
+      ...(scope.stop ? { stop: scope.stop.signal } : {}),
+      // Said by the heartbeat as any wait is: which request, until when.
+      ...(waits ? { onWait: ({ status, ...w }: RecoveryWait) => waits.hold({ ...w, on: 'retry', ...(status === undefined ? {} : { status }) }) } : {}),
     }),
   );
   return { run, tokens: tracker.settle(), tracker };

@@ -20,9 +20,10 @@ export interface ReferenceTimeAsk {
  * the transport, with the run's timing (only as long as a connection may take: a Date header is no
  * reason to wait for a slow answer) and its redaction.
  */
-export async function resolveReferenceTime(now: string | undefined, ask: ReferenceTimeAsk, local: Clock): Promise<RunConfig['referenceTime']> {
+export async function resolveReferenceTime(now: string | undefined, ask: ReferenceTimeAsk, local: Clock, stop?: AbortSignal): Promise<RunConfig['referenceTime']> {
   if (now !== undefined) return { value: new Date(now).toISOString(), source: 'flag' };
-  const transport = createTransport({ secrets: ask.secrets, concurrency: 1, retry: { ...ask.retry, max_attempts: 1 }, timing: probeTiming(ask.timing) });
+  // A stop ends the ask at once: a Date header is no check to give a grace to.
+  const transport = createTransport({ secrets: ask.secrets, concurrency: 1, retry: { ...ask.retry, max_attempts: 1 }, timing: probeTiming(ask.timing), ...(stop ? { abandon: stop } : {}) });
   try {
     const res = await transport.send({ method: 'GET', url: ask.modelsUrl, headers: { ...ask.headers, authorization: `Bearer ${ask.apiKey}` } });
     const date = dateHeaderMs(res.headers.date);

@@ -13,6 +13,7 @@ import type { RunConfig } from './runConfig.ts';
 import { runChecks } from './runChecks.ts';
 import { runSuites } from './runVitest.ts';
 import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
+import { graced } from './runStop.ts';
 
 const { spec } = loadSpec();
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -70,7 +71,7 @@ describe('runSuites: the suites are an adapter over runChecks', () => {
     const target = await emulatorTarget(spec, { now: NOW, latencyMs: 200 });
     try {
       const config = emulatorRunConfig(target, defaultModels(spec), NOW);
-      const run = await runSuites(config, { stop: AbortSignal.timeout(3_000) });
+      const run = await runSuites(config, { stop: graced(AbortSignal.timeout(3_000)) });
       expect(run.cancelled).toBe(true);
       // The run stopped with the stop, not after every check (at 200 ms a round trip the plan takes 12 s or more):
       // counted, not timed, so a busy machine cannot fail it.
@@ -96,7 +97,7 @@ describe('runChecks', () => {
 
   test('a stop lets the running checks finish and starts no other', async () => {
     const stop = new AbortController();
-    const { config, run } = await onEmulator(runChecks, [], { models: ['svc-v4-flash'], concurrency: 2 }, { stop: stop.signal, progress: (_r, n) => n === 3 && stop.abort() });
+    const { config, run } = await onEmulator(runChecks, [], { models: ['svc-v4-flash'], concurrency: 2 }, { stop: graced(stop.signal), progress: (_r, n) => n === 3 && stop.abort() });
     expect(run.cancelled).toBe(true);
     // The checks running when the stop came finish (twice the limit run at once: at most three more
     // besides the third); nothing starts after.
@@ -106,7 +107,7 @@ describe('runChecks', () => {
   }, 60_000);
 
   test('a stop before the run starts runs nothing', async () => {
-    const { run } = await onEmulator(runChecks, [], { models: ['svc-v4-flash'] }, { stop: AbortSignal.abort() });
+    const { run } = await onEmulator(runChecks, [], { models: ['svc-v4-flash'] }, { stop: graced(AbortSignal.abort()) });
     expect(run).toMatchObject({ results: [], sent: [], cancelled: true });
     expect(run.firstCheckAt).toBeUndefined();
   }, 60_000);

@@ -16,32 +16,31 @@ import { upstreamTrafficOf } from './upstreamTraffic.ts';
 import { openRunScope, type RunScope } from './runScope.ts';
 import type { RequestBound } from './spend/requestBound.ts';
 import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
-import { checkBoundMs, STOP_GRACE_MS, timingOf } from '#harness/transport/timing.ts';
+import { checkBoundMs, timingOf } from '#harness/transport/timing.ts';
 
 /**
  * Runs one target's checks in this process: the one runner (the suites under vitest are a thin
  * adapter over it, describeChecks.ts). Every planned (check, model) pair goes into one queue, longest
  * chain first (schedule.ts), and twice as many run at once as the transport's limit may grow to;
  * the transport holds requests in flight to its limit (adaptiveLimit.ts). Each check runs through
- * runMetered with one scope for the whole run. A stop lets the running checks finish and starts no other.
+ * runMetered with one scope for the whole run. A stop starts no other check; the running ones get its grace.
  */
 export async function runChecks(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
   const { spec } = loadSpec(config.specDir);
-  const scope = openRunScope(config, spec, options.onRetry, options.runCap);
-  const run: SuitesRun = { results: [], sent: [], requestMs: 0, cancelled: false };
   const { stop } = options;
+  // The stop reaches the transport: a grace after it, every request and wait of the running checks is abandoned.
+  const scope = openRunScope(config, spec, options.onRetry, options.runCap, stop);
+  const run: SuitesRun = { results: [], sent: [], requestMs: 0, cancelled: false };
+  const unwatch = options.waits?.add(scope.transport);
   const boundMs = checkBoundMs(timingOf(config));
   /** What each result's check did with the key, for judging it again once the key is refused. */
   const auth = new Map<CheckResult, CheckTracker['auth']>();
-  let grace: NodeJS.Timeout | undefined;
+  // No check starts once the run is asked to stop; the running ones end by the stop's grace.
   const cancel = () => {
     run.cancelled = true;
-    // The checks running may finish within the grace; then their requests are abandoned, so a
-    // body that never ends cannot keep the partial reports from being written.
-    grace = setTimeout(() => scope.transport.interrupt(`the run was stopped (${String(stop?.reason instanceof Error ? stop.reason.message : stop?.reason ?? 'stop')})`), STOP_GRACE_MS);
   };
-  if (stop?.aborted) cancel();
-  stop?.addEventListener('abort', cancel, { once: true });
+  if (stop?.signal.aborted) cancel();
+  stop?.signal.addEventListener('abort', cancel, { once: true });
   try {
     const planned = planRun(spec, config);
     const queue = longestChainFirst(planned.filter((p) => p.check.phase !== 'load'), config.runs);
@@ -59,9 +58,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
         options.progress?.(result, run.results.length);
       }
     };
-    // Twice the limit: a check waiting on an answer another check shares, or on a route's probe,
-    // holds no request slot; checks beyond the limit wait for one in the transport, in chain order.
-    const workers = 2 * Math.max(1, config.concurrency, config.maxConcurrency ?? 0);
+    const workers = checkWorkers(config);
     await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker(queue)));
     // The load phase, once every other check has ended: model by model, its run driven, then judged.
     for (const model of loadModelsOf(spec, config)) {
@@ -71,7 +68,7 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
       const driving = !scope.meter.reached() && loadNotRecordedReason(config.target.recording, loadShareOf(config)) === undefined;
       // Driving is the phase's checks at work: the run's time goes to requests, not start-up.
       run.firstCheckAt ??= performance.now();
-      const driven = driving ? await driveLoadPhase(scope, model, options.loadProgress) : undefined;
+      const driven = driving ? await driveLoadPhase(scope, model, options.loadProgress, options.waits) : undefined;
       if (driven) (run.loads ??= new Map()).set(model, driven.run);
       const from = run.results.length;
       next = 0;
@@ -96,11 +93,20 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
     }
     run.results = settleHandoffs(run.results);
   } finally {
-    stop?.removeEventListener('abort', cancel);
-    clearTimeout(grace);
+    stop?.signal.removeEventListener('abort', cancel);
+    unwatch?.();
     await closeQuietly(scope);
   }
   return run;
+}
+
+/**
+ * How many checks run at once: twice the limit. A check waiting on an answer another check shares,
+ * or on a route's probe, holds no request slot; checks beyond the limit wait for one in the
+ * transport, in chain order.
+ */
+export function checkWorkers(config: Pick<RunConfig, 'concurrency' | 'maxConcurrency'>): number {
+  return 2 * Math.max(1, config.concurrency, config.maxConcurrency ?? 0);
 }
 
 /**

@@ -11,14 +11,16 @@ export interface RepeatOptions {
   configOf(): RunConfig;
   /** Each result as it comes: `n` counts within its repetition, `repetition` from 0. */
   progress?(result: CheckResult, n: number, repetition: number): void;
-  /** Aborting stops the current repetition as runChecks does, and starts no other. */
-  stop?: AbortSignal;
+  /** The run's stop: the current repetition stops as runChecks does, and no other starts. */
+  stop?: SuitesOptions['stop'];
   /** Each wait before a retry, in every repetition (runChecks). */
   onRetry?: SuitesOptions['onRetry'];
   /** The cap on requests in flight shared by every target of the run. */
   runCap?: SuitesOptions['runCap'];
   /** The load phase's progress (runChecks). */
   loadProgress?: SuitesOptions['loadProgress'];
+  /** What the requests of each repetition wait on (runChecks). */
+  waits?: SuitesOptions['waits'];
   /** After each repetition, with the config it ran under and its results (the budget settles what it spent). */
   ran?(config: RunConfig, results: readonly CheckResult[]): void;
 }
@@ -34,9 +36,9 @@ export async function runRepeated(options: RepeatOptions): Promise<SuitesRun> {
   const { stop } = options;
   const runs: SuitesRun[] = [];
   // A refused key ends the run: another repetition would only be refused again.
-  for (let i = 0; i < options.repeat && !(i > 0 && (stop?.aborted || runs.at(-1)?.keyRefused)); i++) {
+  for (let i = 0; i < options.repeat && !(i > 0 && (stop?.signal.aborted || runs.at(-1)?.keyRefused)); i++) {
     const config = options.configOf();
-    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}), ...(options.loadProgress ? { loadProgress: options.loadProgress } : {}) });
+    const run = await runChecks(config, { progress: (r, n) => options.progress?.(r, n, i), ...(stop ? { stop } : {}), ...(options.onRetry ? { onRetry: options.onRetry } : {}), ...(options.runCap ? { runCap: options.runCap } : {}), ...(options.loadProgress ? { loadProgress: options.loadProgress } : {}), ...(options.waits ? { waits: options.waits } : {}) });
     options.ran?.(config, run.results);
     runs.push(run);
   }

@@ -7,6 +7,7 @@ import { timingOf } from '#harness/transport/timing.ts';
 import { createRunShared, type RunShared } from './checkContext.ts';
 import type { RunConfig } from './runConfig.ts';
 import { Meter } from './spend/meter.ts';
+import type { Stop } from './runStop.ts';
 
 /**
  * Everything the checks of one target run share, and nothing another run sees: one transport (the
@@ -18,14 +19,16 @@ export interface RunScope extends RunShared {
   config: RunConfig;
   transport: Transport;
   meter: Meter;
+  /** The run's stop (runStop.ts): the load phase starts nothing after it, and its transport abandons every wait a grace later. */
+  stop?: Stop;
   close(): Promise<void>;
 }
 
-export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.specDir).spec, onRetry?: TransportOptions['onRetry'], runCap?: TransportOptions['runCap']): RunScope {
+export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.specDir).spec, onRetry?: TransportOptions['onRetry'], runCap?: TransportOptions['runCap'], stop?: Stop): RunScope {
   // Secret 0 is the key, secret 1 the empty-balance key: fixtures keep the index, never the key.
   const secrets = secretsOf(config);
   const record = config.recordDir !== undefined ? fixtureRecorder(config.recordDir, config.target.baseUrl) : undefined;
-  const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}), ...(onRetry ? { onRetry } : {}), ...(runCap ? { runCap } : {}) });
+  const transport = createTransport({ secrets, concurrency: config.concurrency, ...(config.maxConcurrency !== undefined ? { maxConcurrency: config.maxConcurrency } : {}), retry: spec.errors.retry, timing: timingOf(config), ...(record ? { record } : {}), ...(onRetry ? { onRetry } : {}), ...(runCap ? { runCap } : {}), ...(stop ? { abandon: stop.abandon } : {}) });
   const meter = new Meter(spec, config.budget);
   // The served gate's probes wait on the network as any check's request does (a 503's backoff too):
   // their time is the run's request time, not judging.
@@ -35,7 +38,7 @@ export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.spe
       return transport.send(req).finally(end);
     },
   };
-  return { spec, config, transport, meter, ...createRunShared(spec, config, metered), close: () => transport.close() };
+  return { spec, config, transport, meter, ...(stop ? { stop } : {}), ...createRunShared(spec, config, metered), close: () => transport.close() };
 }
 
 /**

@@ -11,7 +11,7 @@ import { keyRefusedMessage } from './keyRefused.ts';
 import { notRun } from './notRun.ts';
 import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
-import { heartbeat } from './heartbeat.ts';
+import { heartbeat, Waits } from './heartbeat.ts';
 import { RunClock } from './runClock.ts';
 import { checkSettingsOf, loadShareOf, type RunConfig, type RunSettings } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
@@ -21,6 +21,9 @@ import { finishRecording, startRecording } from './startRecording.ts';
 import { Semaphore } from '#harness/transport/index.ts';
 import { DEFAULT_MAX_IN_FLIGHT } from './maxInFlight.ts';
 import { heldUpstream } from '#harness/gateway/held.ts';
+import { causeText, stopAlsoOn, type RunStop } from './runStop.ts';
+import { runCeiling } from './runCeiling.ts';
+import { durationText } from '#harness/core/durationText.ts';
 
 /** One target of a run, with what a targets file may set per target. */
 export interface RunTarget {
@@ -33,8 +36,8 @@ export interface RunTarget {
 export type { RunSettings } from './runConfig.ts';
 
 export interface RunHooks {
-  /** Aborted on SIGINT or SIGTERM: no new check starts, the reports are written partial. */
-  stop: { signal: AbortSignal; signalName: string };
+  /** The run's one stop (runStop.ts: SIGINT, SIGTERM, the time ceiling armed here): nothing new starts, every wait ends a grace later, the reports are written partial. */
+  stop: RunStop;
   /** The day the run happens (core/clock.ts): the records' startedAt and finishedAt, which known failures' `until` is judged against. */
   calendar: Clock;
   budget?: BudgetLedger;
@@ -74,9 +77,21 @@ interface Prepared {
  * left. What the budget or an interruption kept from running is reported as skipped, saying why.
  */
 export async function runTargets(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks): Promise<TargetsRun> {
-  const { stop, budget } = hooks;
+  const together = targets.length > 1 && hooks.budget === undefined && settings.recordDir === undefined;
+  // Said before anything is sent, and armed: past it the run stops as a signal stops it.
+  const ceiling = runCeiling(spec, targets.map(({ target }) => (target.upstream ? { upstream: target.upstream } : {})), settings, together);
+  if (!settings.quiet) hooks.log(`svc-conformance: the run ends by ${new Date(hooks.calendar().getTime() + ceiling.ms).toISOString().replace(/\.\d+Z$/, 'Z')} at the latest: its time ceiling is ${durationText(ceiling.ms)} (${ceiling.parts.join('; ')}); past it, it stops as INTERRUPTED, with the partial reports`);
+  const disarm = hooks.stop.ceiling(ceiling.ms);
+  try {
+    return await runEach(spec, targets, settings, hooks, together);
+  } finally {
+    disarm();
+  }
+}
+
+async function runEach(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks, together: boolean): Promise<TargetsRun> {
+  const { stop } = hooks;
   const run: TargetsRun = { records: [], clock: new RunClock() };
-  const together = targets.length > 1 && budget === undefined && settings.recordDir === undefined;
   const runCap = together ? new Semaphore(settings.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) : undefined;
   const counter = { count: 0, planned: 0 };
   if (!together) {
@@ -122,7 +137,7 @@ async function prepare(spec: Spec, entry: RunTarget, settings: RunSettings, hook
   const startedAt = calendar();
   // Tokens are priced as of when they were spent: a recording's, when it was made.
   const spentAt = target.recordedAt !== undefined ? new Date(target.recordedAt) : startedAt;
-  const referenceTime = await referenceTimeOf(spec, entry, settings, calendar);
+  const referenceTime = await referenceTimeOf(spec, entry, settings, calendar, stop.signal);
   const recordDir = settings.recordDir !== undefined && !stop.signal.aborted ? settings.recordDir : undefined;
   if (recordDir !== undefined) startRecording(recordDir, target, { spec, startedAt, clock: referenceTime.value, version: settings.version, models: settings.models, load: loadShareOf(settings) });
   // Asked again before each repetition: what the budget leaves shrinks with what each one spent.
@@ -147,7 +162,8 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   // A silent endpoint shows as waiting, with what bounds the wait, not as a hang.
   // Named in progress lines and the heartbeat when targets run at once.
   const named = runCap === undefined ? undefined : target.baseUrl;
-  const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings), undefined, named);
+  const waits = new Waits();
+  const pulse = settings.quiet ? undefined : heartbeat(log, timingOf(settings), undefined, { ...(named === undefined ? {} : { target: named }), waits, calendar });
   const onResult = (r: CheckResult, _n: number, i: number) => {
     pulse?.beat();
     counter.count += 1;
@@ -157,10 +173,15 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   const timing = () => ({ startedAt, finishedAt: calendar(), spentAt, interrupted: stop.signal.aborted, version: settings.version, referenceTime, options: recordOptions(settings) });
   // Each repetition's spend is settled as it ends, so the next one's budget share is what is left.
   const settle = budget ? (c: RunConfig, results: readonly CheckResult[]) => budget.settle(buildRecords(spec, c, results, timing()), results) : undefined;
-  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: watch ? AbortSignal.any([stop.signal, watch.signal]) : stop.signal, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}), loadProgress: (l) => {
+  // The budget reached stops this target as a signal stops the run.
+  const here = watch ? stopAlsoOn(stop, watch.signal, stop.graceMs) : undefined;
+  const suites = await runRepeated({ repeat, configOf, progress: onResult, ...(pulse ? { onRetry: pulse.retried } : {}), stop: here ?? stop, waits, ...(settle ? { ran: settle } : {}), ...(runCap ? { runCap } : {}), loadProgress: (l) => {
       pulse?.beat();
       hooks.loadProgress?.(l, named);
-    } }).finally(() => pulse?.stop());
+    } }).finally(() => {
+    pulse?.stop();
+    here?.dispose();
+  });
   run.clock.add(suites);
   // The manifest names the checks the recording holds, so a replay skips any other as not recorded.
   if (recordDir !== undefined) finishRecording(recordDir, suites.results, target.upstream ? await heldUpstream(target.upstream.id)?.all() : undefined);
@@ -168,7 +189,7 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   // Said once, whatever --quiet: the one thing to fix before anything else can be judged.
   const endedEarly = suites.keyRefused === undefined ? undefined : { kind: 'key-refused' as const, message: keyRefusedMessage(suites.keyRefused, config.apiKeyEnv, target.baseUrl) };
   if (endedEarly) log(`svc-conformance: ${endedEarly.message}`);
-  const why = stop.signal.aborted ? `interrupted: not run (${stop.signalName})` : watch?.signal.aborted ? budget?.notRun : undefined;
+  const why = stop.cause ? `interrupted: not run (${causeText(stop.cause)})` : watch?.signal.aborted ? budget?.notRun : undefined;
   const unrun = why === undefined ? [] : notRun(plan, suites.results, why, stop.signal.aborted ? 'interrupted' : 'budget');
   // Spent nothing; settled only so that checks the budget kept from running mark it reached.
   budget?.settle([], unrun);
@@ -183,10 +204,10 @@ function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'a
 }
 
 /** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts); a live target that gives none, this machine's, which the calendar reads. */
-function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings, calendar: Clock): Promise<RunConfig['referenceTime']> {
+function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings, calendar: Clock, stop: AbortSignal): Promise<RunConfig['referenceTime']> {
   if (target.clock !== undefined && s.now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
   const ask = { modelsUrl: `${target.baseUrl}/models`, apiKey: target.apiKey, headers: headersOf(headers), secrets: [target.apiKey, ...secretValues(headers)], retry: spec.errors.retry, timing: timingOf(s) };
-  return resolveReferenceTime(s.now?.toISOString(), ask, calendar);
+  return resolveReferenceTime(s.now?.toISOString(), ask, calendar, stop);
 }
 
 /** The run's cost, from the cost profile or a free dry run of the plan (spend/estimate.ts); a budget it is above stops the run before anything is spent. */
@@ -195,7 +216,7 @@ async function estimate(spec: Spec, config: RunConfig, planned: number, pricedAt
   // Loaded when needed: a run without an estimate does not load what the dry run uses.
   const { estimateCost } = await import('./spend/estimate.ts');
   // Each repetition sends the whole plan afresh: N runs cost N times one.
-  const e = repeatedEstimate(await estimateCost(spec, config, pricedAt, stop.signal), settings.repeat);
+  const e = repeatedEstimate(await estimateCost(spec, config, pricedAt, stop), settings.repeat);
   if (stop.signal.aborted) return e;
   const how = e.method === 'plan-profile' ? 'as each check cost on the embedded emulator' : 'measured on the embedded emulator';
   log(`svc-conformance: estimated cost ${e.expected.costUsd} USD (${e.requests} requests, ${e.expected.promptTokens + e.expected.completionTokens} tokens at the spec's prices, ${how}); at most ${e.upperBound.costUsd} USD if every answer used its whole max_tokens`);

@@ -56,12 +56,12 @@ export async function runSuites(config: RunConfig, options: SuitesOptions = {}):
     cancelled = true;
     void vitest.cancelCurrentRun('keyboard-input');
   };
-  if (options.stop?.aborted) cancel();
-  options.stop?.addEventListener('abort', cancel, { once: true });
+  if (options.stop?.signal.aborted) cancel();
+  options.stop?.signal.addEventListener('abort', cancel, { once: true });
   try {
     if (!cancelled) await vitest.start([]);
   } finally {
-    options.stop?.removeEventListener('abort', cancel);
+    options.stop?.signal.removeEventListener('abort', cancel);
     await vitest.close();
     // Vitest sets the exit code from its own view of failures; the CLI decides it from the checks.
     process.exitCode = saved;

@@ -155,6 +155,8 @@ export class ServedGate {
       // The run's key was refused before this probe went out: nothing is known of the route, and the
       // checks that send there with the key are refused in their turn; those sending none still run.
       if (isTransportError(err) && err.code === 'HARNESS_KEY_REFUSED') return { unknown: err.message };
+      // Refused with a wait beyond the cap (not waited out): that tells no more of the route than "not now" does.
+      if (isTransportError(err) && err.code === 'HARNESS_WAIT_REFUSED') return { unavailable: `a valid request to ${route.method} ${this.#options.spec.bases[route.base]?.placeholder ?? route.base}${route.path} was refused: ${err.what}: whether it is served cannot be told`, evidence: [err.exchange] };
       throw err;
     }
     // A recording that holds no answer to the probe: nothing is known, so nothing is blocked either.

@@ -5,6 +5,8 @@ import type { CheckResult } from '#harness/core/outcome.ts';
 import type { ConcurrencyStats, KeyRefused, Semaphore, TransportOptions } from '#harness/transport/index.ts';
 import type { RequestBound } from './spend/requestBound.ts';
 import type { UpstreamTraffic } from '#harness/results/index.ts';
+import type { Stop } from './runStop.ts';
+import type { Waits } from './heartbeat.ts';
 
 /** What one target's checks came to, whichever executor ran them (runChecks in-process, runSuites under vitest). */
 export interface SuitesRun {
@@ -33,12 +35,14 @@ export interface SuitesOptions {
   /** Each wait before a retry, as the transport starts it (the heartbeat says what the run waits for). */
   onRetry?: TransportOptions['onRetry'];
   /**
-   * Aborting cancels the run: the others never start, and the checks running get a short grace
-   * (timing.ts STOP_GRACE_MS) before their requests are abandoned. The signal's reason says why.
+   * The run's stop (runStop.ts): once its signal aborts no other check starts, nor any request of
+   * the load phase; once it abandons (a grace later), every wait of the running checks ends.
    */
-  stop?: AbortSignal;
+  stop?: Stop;
   /** The cap on requests in flight shared by every target of the run (--max-in-flight). */
   runCap?: Semaphore;
   /** The load phase's progress, as each of its requests ends. */
   loadProgress?: (p: LoadProgress) => void;
+  /** Where the run's transport says what its requests wait on (the heartbeat reads it). */
+  waits?: Waits;
 }

@@ -382,27 +382,29 @@ describe('every exchange ends in bounded time', () => {
     expect(bodyDeadlineMs(DEFAULT_TIMING, undefined)).toBe(30_000);
   });
 
-  test('interrupt(): a body in flight ends at once with HARNESS_INTERRUPTED, and nothing more is sent', async () => {
+  test('the run\'s stop (abandon): a body in flight ends at once with HARNESS_INTERRUPTED, and nothing more is sent', async () => {
     await tricklingServer();
-    transport = createTransport({ secrets: [], concurrency: 2, retry: SPEC_RETRY_POLICY });
+    const abandon = new AbortController();
+    transport = createTransport({ secrets: [], concurrency: 2, retry: SPEC_RETRY_POLICY, abandon: abandon.signal });
     const res = await transport.send({ method: 'GET', url: `${server!.url}/models` });
     const reading = failure(res.text());
-    transport.interrupt('the run was stopped (SIGTERM)');
+    abandon.abort(new Error('SIGTERM'));
     const err = await reading;
     expect(isTransportError(err) && err.code).toBe('HARNESS_INTERRUPTED');
     expect((err as Error).message).toMatch(/^abandoned: the run was stopped \(SIGTERM\)/);
     expect((await failure(transport.send({ method: 'GET', url: `${server!.url}/other` })) as TransportError).code).toBe('HARNESS_INTERRUPTED');
   });
 
-  test('interrupt() during a retry wait ends the request now, not after the wait', async () => {
+  test('the run\'s stop during a retry wait ends the request now, not after the wait', async () => {
     server = await startServer((req, res) => {
       req.resume();
       res.writeHead(503).end('{}');
     });
-    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY });
+    const abandon = new AbortController();
+    transport = createTransport({ secrets: [], concurrency: 1, retry: SPEC_RETRY_POLICY, abandon: abandon.signal });
     const pending = failure(transport.send({ method: 'GET', url: `${server.url}/models` }));
     await pause(200); // the 503 is in, its 30 s wait begun
-    transport.interrupt('stopped');
+    abandon.abort(new Error('SIGINT'));
     expect((await pending) as TransportError).toMatchObject({ code: 'HARNESS_INTERRUPTED' });
   });
 });

@@ -7,6 +7,7 @@ import type { Exchange, RecordedRequest } from '#harness/core/exchange.ts';
 import { redactHeaders, redactText } from '#harness/core/redact.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
+import { waitDefect } from '#harness/core/waitDefect.ts';
 import { BodyPump } from './bodyPump.ts';
 import { AnswerTimesMeter } from './answerTimes.ts';
 import { RouteHealth } from './routeHealth.ts';
@@ -54,7 +55,10 @@ export function createTransport(options: TransportOptions): Transport {
   const closing = new AbortController();
   // Every request waiting out a Retry-After listens for the close, as many at once as the limit allows.
   setMaxListeners(0, closing.signal);
-  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: closing.signal }));
+  // A wait ends at the close, or when the run's stop abandons what is running.
+  const waits = options.abandon ? AbortSignal.any([closing.signal, options.abandon]) : closing.signal;
+  setMaxListeners(0, waits);
+  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: waits }));
   const semaphore = new Semaphore(options.concurrency);
   const limiter = new AdaptiveLimit({ initial: options.concurrency, max: options.maxConcurrency ?? options.concurrency }, (n) => semaphore.resize(n));
   const counters = { requests: 0, retries: 0 };
@@ -106,6 +110,12 @@ export function createTransport(options: TransportOptions): Transport {
     limit(semaphore),
   );
 
+  // The run's stop: nothing more is sent, and what is in flight is abandoned (breaker.ts).
+  const abandon = options.abandon;
+  const onAbandon = () => breaker.interrupt(`the run was stopped (${abandon?.reason instanceof Error ? abandon.reason.message : String(abandon?.reason ?? 'stop')})`);
+  if (abandon?.aborted) onAbandon();
+  else abandon?.addEventListener('abort', onAbandon, { once: true });
+
   async function send(req: SendRequest): Promise<SendResult> {
     const { payload, headers, recorded } = prepare(req, secrets);
     const exchange: Exchange = { request: recorded, attempts: 0 };
@@ -149,6 +159,7 @@ export function createTransport(options: TransportOptions): Transport {
     const headersMs = headersAt - context.attemptStartedAt;
     const responseHeaders = flattenHeaders(data.headers);
     exchange.attempts = context.attempts;
+    if (context.beyondCap) exchange.beyondCap = context.beyondCap;
     const withResponse = Object.assign(exchange, {
       response: { status: data.statusCode, headers: redactHeaders(responseHeaders, secrets), durationMs: Math.round(headersMs) },
     });
@@ -165,15 +176,21 @@ export function createTransport(options: TransportOptions): Transport {
       ...(record ? { onSettled: record } : {}),
     });
     record?.();
+    if (context.beyondCap) {
+      // Not waited out, so not an answer to judge: the request was refused. Its body read first, as evidence.
+      await response.text().catch(() => undefined);
+      const { askedMs, capMs } = context.beyondCap;
+      throw new TransportError('HARNESS_WAIT_REFUSED', waitDefect(data.statusCode, askedMs, capMs).what, exchange);
+    }
     return response;
   }
 
   return {
     send,
-    interrupt: (why) => breaker.interrupt(why),
     async close() {
       if (closed) return;
       closed = true;
+      abandon?.removeEventListener('abort', onAbandon);
       closing.abort(); // default-sleep retry waits end now, with an AbortError: HARNESS_CLOSED
       // Nothing running: close gracefully. Otherwise (a retry waiting, a body nobody reads) do not hang.
       if (semaphore.active === 0 && semaphore.waiting === 0 && breaker.probing === 0) await agent.close();
@@ -183,6 +200,7 @@ export function createTransport(options: TransportOptions): Transport {
       return { maxInFlight: semaphore.peak, requests: counters.requests, retries: counters.retries, concurrency: limiter.stats(), answerTimes: answerTimes.figures() };
     },
     keyRefused: () => keys.declared(),
+    waiting: () => breaker.waiting(),
   };
 }
 

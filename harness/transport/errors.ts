@@ -11,9 +11,11 @@ import type { Declaration } from './routeHealth.ts';
  * - `HARNESS_CLOSED`: the transport was closed while the request waited or ran;
  * - `HARNESS_UNRESPONSIVE`: not sent (or abandoned): its route, or the endpoint, was declared unresponsive (routeHealth.ts);
  * - `HARNESS_KEY_REFUSED`: not sent: the request carries the run's key, which the endpoint refused (keyRefusal.ts);
- * - `HARNESS_INTERRUPTED`: not sent, or abandoned after the stop's grace: the run was stopped (SIGINT, SIGTERM).
+ * - `HARNESS_INTERRUPTED`: not sent, or abandoned after the stop's grace: the run was stopped (SIGINT, SIGTERM, its time ceiling);
+ * - `HARNESS_WAIT_REFUSED`: answered (429, 503, a 5xx it would ask again) with a Retry-After beyond the description's back-off
+ *   cap: not waited out, the request is refused (the exchange holds the answer and `beyondCap`).
  */
-export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' | 'HARNESS_INTERRUPTED';
+export type TransportErrorCode = 'HARNESS_CONNECT' | 'HARNESS_TIMEOUT' | 'HARNESS_RESET' | 'HARNESS_PROTOCOL' | 'HARNESS_CLOSED' | 'HARNESS_UNRESPONSIVE' | 'HARNESS_KEY_REFUSED' | 'HARNESS_INTERRUPTED' | 'HARNESS_WAIT_REFUSED';
 
 /** The codes that mean the endpoint gave no answer at all: silence, which alone makes a route (or the endpoint) unresponsive. */
 export const NO_ANSWER: ReadonlySet<string> = new Set<TransportErrorCode>(['HARNESS_CONNECT', 'HARNESS_TIMEOUT', 'HARNESS_RESET', 'HARNESS_PROTOCOL']);

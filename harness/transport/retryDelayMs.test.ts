@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { retryAfterMs, retryDelayMs } from './retryDelayMs.ts';
+import { backoffCapMs, beyondCap, retryAfterMs, retryDelayMs } from './retryDelayMs.ts';
 import { SPEC_RETRY_POLICY as POLICY } from '#harness/testing/httpTestServer.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -52,6 +52,18 @@ describe('retryDelayMs', () => {
     const waits = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((attempt) => retryDelayMs(many, attempt, 429, undefined, half, NOW));
     expect(waits).toEqual([1500, 2500, 4500, 8500, 16_500, 32_500, 60_500, 60_500, 60_500]);
     expect(retryDelayMs(many, 10, 429, undefined, half, NOW)).toBeUndefined();
+  });
+
+  test('beyondCap: a Retry-After longer than max_delay is not waited out; up to it, and backoff, are', () => {
+    expect(backoffCapMs(POLICY)).toBe(POLICY.max_delay_seconds * 1000);
+    expect(beyondCap(POLICY, '3600', NOW)).toEqual({ askedMs: 3_600_000, capMs: 60_000 });
+    expect(beyondCap(POLICY, 'Sun, 01 Mar 2026 12:01:30 GMT', NOW)).toEqual({ askedMs: 90_000, capMs: 60_000 });
+    expect(beyondCap(POLICY, '60', NOW)).toBeUndefined();
+    expect(beyondCap(POLICY, undefined, NOW)).toBeUndefined();
+    expect(beyondCap(POLICY, 'soon', NOW)).toBeUndefined();
+    // The cap is the policy's, whatever it is.
+    expect(beyondCap({ ...POLICY, max_delay_seconds: 5 }, '6', NOW)).toEqual({ askedMs: 6000, capMs: 5000 });
+    expect(beyondCap({ ...POLICY, read_retry_after_first: false }, '3600', NOW)).toBeUndefined();
   });
 
   test('read_retry_after_first false: the header is ignored', () => {

@@ -1,4 +1,4 @@
-import { retryAfterMs } from '#harness/core/retryAfter.ts';
+import { backoffCapMs, retryAfterMs } from '#harness/core/retryAfter.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
 
 /**
@@ -9,7 +9,8 @@ import type { RetryPolicy } from '#harness/spec/model.ts';
  * - retry on `statuses` (429, 503) and on `advised_statuses` (500); anything else is final;
  * - at most `max_attempts` attempts in total: after attempt `max_attempts` the response is final;
  * - `Retry-After` first (when `read_retry_after_first`): delta-seconds or an HTTP date, taken as
- *   the server gave it (no jitter, no cap); an unreadable value falls back to backoff;
+ *   the server gave it (no jitter) up to the back-off cap `max_delay_seconds`; one beyond the cap is
+ *   not waited out at all (`beyondCap`: the answer is final); an unreadable value falls back to backoff;
  * - otherwise `initial_delay * multiplier^(attempt-1)`, capped at `max_delay`, plus jitter drawn
  *   uniformly from `[jitter.min, jitter.max]` seconds;
  * - after a 503, never less than `min_delay_after_503_seconds`.
@@ -44,4 +45,21 @@ export function backoffMs(policy: RetryPolicy, attempt: number, status: number, 
   return Math.round(ms);
 }
 
-export { retryAfterMs };
+/** A `Retry-After` the guidance does not wait out: longer than its back-off cap, with both in ms. */
+export interface BeyondCap {
+  askedMs: number;
+  capMs: number;
+}
+
+/**
+ * Whether the `Retry-After` of an answer asks for more than the cap: then it is not waited out, and
+ * the answer is the request's last (a refusal, reported with the wait it asked). Backoff without
+ * Retry-After is capped by the policy itself, and never beyond.
+ */
+export function beyondCap(policy: RetryPolicy, retryAfter: string | undefined, now: number): BeyondCap | undefined {
+  const askedMs = policy.read_retry_after_first ? retryAfterMs(retryAfter, now) : undefined;
+  const capMs = backoffCapMs(policy);
+  return askedMs !== undefined && askedMs > capMs ? { askedMs: Math.round(askedMs), capMs } : undefined;
+}
+
+export { backoffCapMs, retryAfterMs };

@@ -32,6 +32,12 @@ export interface TransportOptions {
   maxStreamBytes?: number;
   /** 5xx retries allowed in the whole life of the transport (a run). Default 24; 429 is not counted. */
   retryBudget?: number;
+  /**
+   * The run's stop (runner/runStop.ts `abandon`): once it aborts, nothing more is sent, and every
+   * request in flight (its body being read, its Retry-After being waited out) ends now with
+   * HARNESS_INTERRUPTED, quoting the signal's reason.
+   */
+  abandon?: AbortSignal;
   /** For tests: replace the clock's sleep and the jitter source. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -85,12 +91,29 @@ export interface TransportStats {
   answerTimes: AnswerTimes;
 }
 
+/**
+ * What one request waits on now, for the run's progress: its response headers (sent, none yet), its
+ * body (headers came, the last byte not), or a retry (the endpoint said "not now"; it is asked again
+ * after). `since` and `until` are performance.now(): `until` is the bound that ends the wait (the
+ * headers timeout, the body's deadline, the retry's wait).
+ */
+export interface Waiting {
+  /** `POST https://host/chat/completions`, redacted. */
+  request: string;
+  on: 'headers' | 'body' | 'retry';
+  since: number;
+  until: number;
+  /** A retry's: the status that asked for it, and whether its Retry-After set the wait (else the backoff). */
+  status?: number;
+  retryAfter?: boolean;
+}
+
 export interface Transport {
   send(req: SendRequest): Promise<SendResult>;
-  /** The run was stopped: nothing more is sent, and requests in flight end now with HARNESS_INTERRUPTED. */
-  interrupt(why: string): void;
   close(): Promise<void>;
   stats(): TransportStats;
   /** Set once the endpoint refused the run's key (keyRefusal.ts): requests carrying it are no longer sent. */
   keyRefused(): KeyRefused | undefined;
+  /** What each request on the wire waits on now (the progress line's "waiting on"). */
+  waiting(): Waiting[];
 }

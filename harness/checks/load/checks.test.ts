@@ -89,3 +89,39 @@ describe('load.answers.conform', () => {
     expect(got).toMatchObject({ verdict: 'pass', cases: 1, notJudged: 1 });
   });
 });
+
+describe('load.endpoint.recovers: within a window of its own, never waiting past the back-off cap', () => {
+  const recovers = loadChecks(spec).find((c) => c.id === 'load.endpoint.recovers')!;
+  const capMs = spec.errors.retry.max_delay_seconds * 1000;
+  const refusedTry = (retryAfter: string): DrivenExchange => {
+    const r = { ...res(), status: 429, headers: { 'retry-after': retryAfter } };
+    return { step: 1, inFlight: 1, prompt: 0, stream: false, sentAt: 0, status: 429, res: r, exchange: r.exchange, problems: [] };
+  };
+  const withRecovery = (recovery: DrivenLoad['recovery']): Promise<CheckOutcome> => {
+    const run: DrivenLoad = { model: 'svc-v4-flash', n: 4, steps: [1, 4], prompts: [...LOAD_PROMPT_WORDS], stepMs: [], exchanges: [...REST.map((a) => answer(0, a)), answer(1, { prompt: 0 })], ...(recovery ? { recovery } : {}) };
+    return recovers.run({ spec, load: { n: 4, run: async () => run } } as unknown as CheckContext);
+  };
+
+  test('a 200 within the window passes, saying the window and why it is that long', async () => {
+    const got = await withRecovery({ windowMs: capMs, askedMs: 3_600_000, capMs, recoveredMs: 1200, tries: [answer(1, { prompt: 0 })] });
+    expect(got.verdict).toBe('pass');
+    expect(got.verdict === 'pass' && got.note).toBe(`answered 200 again 1200 ms after the peak (within ${capMs / 1000} s (the longest Retry-After at the peak, 3600 s, is beyond the description's back-off cap of ${capMs / 1000} s)), after 1 try(ies)`);
+  });
+
+  test('a try refused with a Retry-After beyond the cap ends the recovery: a failure with the typed wait', async () => {
+    const x = refusedTry('3600');
+    const got = await withRecovery({ windowMs: capMs, askedMs: 3_600_000, capMs, tries: [x], refused: { askedMs: 3_600_000, x } });
+    expect(got.verdict).toBe('fail');
+    const f = got.verdict === 'fail' ? got.failures[0]! : undefined;
+    expect(f?.defect).toEqual({ kind: 'wait', status: 429, askedMs: 3_600_000, capMs, what: `HTTP 429 asked to wait 3600 s; the description caps back-off at ${capMs / 1000} s` });
+    expect(f?.evidence).toBe(x.exchange);
+  });
+
+  test('no 200 within the window fails, saying it; a stop during the recovery judges nothing', async () => {
+    const x = refusedTry('1');
+    const late = await withRecovery({ windowMs: 1000, askedMs: 1000, capMs, tries: [x, x] });
+    expect(late.verdict === 'fail' && late.failures[0]!.message).toBe('after the peak the endpoint did not answer 200 within 1 s (the longest Retry-After at the peak) (2 tries at rest; the last got HTTP 429)');
+    const stopped = await withRecovery({ windowMs: 10_000, capMs, tries: [x], stopped: 'the run was stopped (SIGINT)' });
+    expect(stopped).toMatchObject({ verdict: 'skip', kind: 'inconclusive', reason: 'inconclusive: the run stopped while waiting for the endpoint to recover: the run was stopped (SIGINT)' });
+  });
+});

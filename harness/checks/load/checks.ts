@@ -7,7 +7,8 @@ import { handOffOnModel } from '../support/handoff.ts';
 import { foldSse } from '#harness/core/sseFold.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
 import type { Breach } from '../answer/conformance.ts';
-import { driveLoad, LOAD_PROMPT_WORDS, type DrivenExchange, type DrivenLoad } from './drive.ts';
+import { driveLoad, LOAD_PROMPT_WORDS, recoveryWindowText, type DrivenExchange, type DrivenLoad } from './drive.ts';
+import { waitDefect } from '#harness/core/waitDefect.ts';
 
 /** The rules the load checks are built on: spec/limits.yaml, rate_limits.under_load. */
 type UnderLoadRule = LooseEntry & { statement: string; strength: Strength; basis: Basis };
@@ -286,14 +287,21 @@ const recovers: Judge = (run) => {
   const r = run.recovery;
   if (r === undefined) return skip(`inconclusive: the phase did not reach its peak: ${run.endedEarly ?? 'it ended early'}`, 'inconclusive');
   if (!atRest(run).some((x) => x.status === 200)) return skip('inconclusive: no request at rest was answered 200 before the load, so there is no 200 to come back to', 'inconclusive');
-  if (r.recoveredMs !== undefined) return pass(`answered 200 again ${r.recoveredMs} ms after the peak (within ${r.windowMs} ms), after ${r.tries.length} try(ies)`, r.tries.length);
+  const window = recoveryWindowText(r);
+  if (r.recoveredMs !== undefined) return pass(`answered 200 again ${r.recoveredMs} ms after the peak (within ${window}), after ${r.tries.length} try(ies)`, r.tries.length);
+  if (r.stopped !== undefined) return skip(`inconclusive: the run stopped while waiting for the endpoint to recover: ${r.stopped}`, 'inconclusive');
+  // Asked for a wait beyond the back-off cap: not waited out, so it did not answer 200 within what the guidance waits.
+  if (r.refused !== undefined) {
+    const defect = waitDefect(r.refused.x.status ?? 0, r.refused.askedMs, r.capMs);
+    return outcomeOf([{ ...failureOf(r.refused.x, `after the peak the endpoint was asked again at rest and refused: ${defect.what}, so it was not waited out (${r.tries.length} tries at rest; the window ${window})`), defect }]);
+  }
   const last = r.tries.at(-1);
   // A try that got no answer in time is a request hung: that check's defect, which left this one unjudged.
   const hung = r.tries.find((x) => x.trouble?.kind === 'hung');
-  if (hung !== undefined) return handOffOnModel('load.requests.none-hung', failureOf(hung, `inconclusive: a request after the peak was not answered within the run's deadlines (${hung.trouble!.code}), so whether the endpoint recovers within ${r.windowMs} ms cannot be seen`));
+  if (hung !== undefined) return handOffOnModel('load.requests.none-hung', failureOf(hung, `inconclusive: a request after the peak was not answered within the run's deadlines (${hung.trouble!.code}), so whether the endpoint recovers within ${window} cannot be seen`));
   if (last?.trouble?.kind === 'stopped') return skip(`inconclusive: the run stopped while waiting for the endpoint to recover: ${last.trouble.what}`, 'inconclusive');
   const got = last?.status !== undefined ? `HTTP ${last.status}` : `no answer (${last?.trouble?.code ?? 'none'})`;
-  return outcomeOf([failureOf(last!, `after the peak the endpoint did not answer 200 within ${r.windowMs} ms (${r.tries.length} tries at rest; the last got ${got})`)]);
+  return outcomeOf([failureOf(last!, `after the peak the endpoint did not answer 200 within ${window} (${r.tries.length} tries at rest; the last got ${got})`)]);
 };
 
 export function loadChecks(spec: Spec): Check[] {

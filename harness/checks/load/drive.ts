@@ -9,7 +9,9 @@
 import { HarnessError } from '#harness/core/errors/index.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
-import { retryAfterMs } from '#harness/core/retryAfter.ts';
+import { backoffCapMs, retryAfterMs } from '#harness/core/retryAfter.ts';
+import { sleepUnless } from '#harness/core/sleepUnless.ts';
+import { seconds } from '#harness/core/waitDefect.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import { stepsOf, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
@@ -30,6 +32,22 @@ export const LOAD_MAX_TOKENS = 16;
 /** Requests each slot of a step sends one after another: a step is held this many rounds. */
 export const ROUNDS_PER_STEP = 2;
 
+/** The requests the phase sends at step `step` holding `inFlight` at once: each slot sends its share one after another. */
+export function stepRequests(step: number, inFlight: number): number {
+  // At rest (one in flight) every prompt goes once, streamed and not by turns: what each counts at rest.
+  return step === 0 ? LOAD_PROMPT_WORDS.length : Math.max(inFlight * ROUNDS_PER_STEP, LOAD_PROMPT_WORDS.length);
+}
+
+/** The requests one slot sends one after another over the whole ramp of `n`: the phase's longest chain of requests, before its recovery. */
+export function rampChain(n: number): number {
+  return stepsOf(n).reduce((sum, inFlight, step) => sum + Math.ceil(stepRequests(step, inFlight) / inFlight), 0);
+}
+
+/** The longest the recovery may wait, whatever the endpoint says: the back-off cap, or the spec's window without a Retry-After if longer. */
+export function recoveryBoundMs(spec: Spec): number {
+  return Math.max(backoffCapMs(spec.errors.retry), recoverySeconds(spec) * 1000);
+}
+
 /** One request of the phase with what the load checks judge of it; `res` is absent when no answer came. */
 export interface DrivenExchange extends LoadExchange {
   res?: CheckResponse;
@@ -43,7 +61,47 @@ export interface DrivenExchange extends LoadExchange {
 
 export interface DrivenLoad extends LoadRun {
   exchanges: DrivenExchange[];
-  recovery?: { windowMs: number; recoveredMs?: number; tries: DrivenExchange[] };
+  recovery?: DrivenRecovery;
+}
+
+/**
+ * How long the endpoint is given after the peak, and why: the longest Retry-After the peak gave, up
+ * to the description's back-off cap (past it, the cap), else the spec's window without one.
+ */
+export interface RecoveryWindow {
+  windowMs: number;
+  /** The longest Retry-After at the peak, when any: beyond `capMs`, it was not the window. */
+  askedMs?: number;
+  capMs: number;
+}
+
+export interface DrivenRecovery extends RecoveryWindow {
+  recoveredMs?: number;
+  tries: DrivenExchange[];
+  /** A try refused with a Retry-After beyond the cap: not waited out, it ended the recovery (its wait, in ms). */
+  refused?: { askedMs: number; x: DrivenExchange };
+  /** Set when the run's stop ended it. */
+  stopped?: string;
+}
+
+/** The recovery's wait before its next try: the try that got `status`, whether its Retry-After set the wait, from and until (performance.now()). */
+export interface RecoveryWait {
+  request: string;
+  status: number | undefined;
+  retryAfter: boolean;
+  since: number;
+  until: number;
+}
+
+/** The window in words: `10 s (the peak gave no Retry-After: the spec's window without one)`. */
+export function recoveryWindowText(w: RecoveryWindow): string {
+  const why =
+    w.askedMs === undefined
+      ? "the peak gave no Retry-After: the spec's window without one"
+      : w.askedMs > w.capMs
+        ? `the longest Retry-After at the peak, ${seconds(w.askedMs)} s, is beyond the description's back-off cap of ${seconds(w.capMs)} s`
+        : 'the longest Retry-After at the peak';
+  return `${seconds(w.windowMs)} s (${why})`;
 }
 
 /** The request of prompt `i`, streamed or not: its text differs from every other prompt's in length and words. */
@@ -62,7 +120,19 @@ export interface DriveOptions {
   clock?: () => number;
   /** Each request of the phase as it ends (the run's progress line). */
   onExchange?: (x: LoadExchange) => void;
+  /** Once the peak is over: the recovery's window, before its first try (the run's progress line). */
+  onRecovery?: (w: RecoveryWindow) => void;
+  /** While the recovery waits before its next try: what it waits on, until when; returns what says it has ended. */
+  onWait?: (w: RecoveryWait) => () => void;
+  /**
+   * The run's stop (runner/runStop.ts `signal`): once it aborts no request of the phase is sent and
+   * the recovery's wait ends; the requests in flight end with the transport's grace.
+   */
+  stop?: AbortSignal;
 }
+
+/** The phase's own words for a stop, as its other endings are said. */
+const stoppedBy = (stop: AbortSignal) => `the run was stopped (${stop.reason instanceof Error ? stop.reason.message : String(stop.reason ?? 'stop')})`;
 
 /** Drives the phase of `n` on the context's model. */
 export async function driveLoad(ctx: CheckContext, n: number, options: DriveOptions = {}): Promise<DrivenLoad> {
@@ -73,12 +143,15 @@ export async function driveLoad(ctx: CheckContext, n: number, options: DriveOpti
   const judge = answerJudge(ctx);
   let sent = 0;
   for (const [step, inFlight] of steps.entries()) {
-    // At rest (one in flight) every prompt goes once, streamed and not by turns: what each counts at rest.
-    const total = step === 0 ? LOAD_PROMPT_WORDS.length : Math.max(inFlight * ROUNDS_PER_STEP, LOAD_PROMPT_WORDS.length);
+    const total = stepRequests(step, inFlight);
     let next = 0;
     const started = clock();
     const slot = async () => {
       while (next < total && run.endedEarly === undefined) {
+        if (options.stop?.aborted) {
+          run.endedEarly = stoppedBy(options.stop);
+          break;
+        }
         const k = sent++;
         next++;
         const prompt = k % LOAD_PROMPT_WORDS.length;
@@ -98,30 +171,49 @@ export async function driveLoad(ctx: CheckContext, n: number, options: DriveOpti
       return run;
     }
   }
-  run.recovery = await recover(ctx, judge, run, t0, clock);
+  run.recovery = await recover(ctx, judge, run, t0, clock, options);
   return run;
 }
 
-/** After the peak: asked at rest until a 200, within the longest Retry-After the peak gave (else the spec's window). */
-async function recover(ctx: CheckContext, judge: AnswerJudge, run: DrivenLoad, t0: number, clock: () => number): Promise<DrivenLoad['recovery']> {
+/** The recovery's window: the longest Retry-After the peak gave, never beyond the back-off cap; without one, the spec's. */
+export function recoveryWindow(spec: Spec, run: Pick<DrivenLoad, 'steps' | 'exchanges'>): RecoveryWindow {
   const peak = run.steps.length - 1;
   const afters = run.exchanges.filter((x) => x.step === peak).map((x) => retryAfterOf(x.res)).filter((ms): ms is number => ms !== undefined);
-  const windowMs = afters.length > 0 ? Math.max(...afters) : recoverySeconds(ctx.spec) * 1000;
+  const capMs = backoffCapMs(spec.errors.retry);
+  if (afters.length === 0) return { windowMs: recoverySeconds(spec) * 1000, capMs };
+  const askedMs = Math.max(...afters);
+  return { windowMs: Math.min(askedMs, capMs), askedMs, capMs };
+}
+
+/**
+ * After the peak: asked at rest until a 200, within its window (recoveryWindow). A try refused with
+ * a Retry-After beyond the back-off cap ends it: that wait is not waited out, in this phase either.
+ * The run's stop ends it, its wait too.
+ */
+async function recover(ctx: CheckContext, judge: AnswerJudge, run: DrivenLoad, t0: number, clock: () => number, options: DriveOptions): Promise<DrivenRecovery> {
+  const peak = run.steps.length - 1;
+  const window = recoveryWindow(ctx.spec, run);
+  options.onRecovery?.(window);
   const from = clock();
   const tries: DrivenExchange[] = [];
+  const { stop } = options;
   for (let attempt = 0; ; attempt++) {
     const x = await exchangeOf(ctx, judge, { step: peak, inFlight: 1, prompt: 0, stream: false }, t0, clock);
     tries.push(x);
-    if (x.status === 200) return { windowMs, recoveredMs: Math.round(clock() - from), tries };
-    if (x.trouble?.kind === 'stopped') return { windowMs, tries };
-    // Wait as told (or a second, doubling), never past the window.
-    const left = windowMs - (clock() - from);
-    if (left <= 0) return { windowMs, tries };
-    await sleep(Math.min(left, retryAfterOf(x.res) ?? 1000 * 2 ** Math.min(attempt, 4)));
+    if (x.status === 200) return { ...window, recoveredMs: Math.round(clock() - from), tries };
+    if (x.trouble?.kind === 'stopped') return { ...window, tries };
+    const asked = retryAfterOf(x.res);
+    if (asked !== undefined && asked > window.capMs) return { ...window, tries, refused: { askedMs: asked, x } };
+    // Wait as told (or a second, doubling), never past the window, and not past a stop.
+    const left = window.windowMs - (clock() - from);
+    if (left <= 0) return { ...window, tries };
+    const ms = Math.min(left, asked ?? 1000 * 2 ** Math.min(attempt, 4));
+    const ended = options.onWait?.({ request: `the load phase's recovery: ${x.exchange.request.method} ${x.exchange.request.url}`, status: x.status, retryAfter: asked !== undefined, since: performance.now(), until: performance.now() + ms });
+    await sleepUnless(ms, stop);
+    ended?.();
+    if (stop?.aborted) return { ...window, tries, stopped: stoppedBy(stop) };
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The seconds without a Retry-After that an endpoint is given to answer 200 again (spec/limits.yaml). */
 export function recoverySeconds(spec: Spec): number {

@@ -13,6 +13,7 @@ import { recordedCheckIds, replayModels } from '#harness/replay/replayModels.ts'
 import { parseFlags, type Command, type CommandIO } from '../command.ts';
 import { configFlags } from '../configFlags.ts';
 import { interruptions } from '../interruptions.ts';
+import { interruptedBy, RunStop } from '#harness/runner/runStop.ts';
 import { runOutputs } from '../outputs.ts';
 import { loadProgressLine, progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
@@ -106,14 +107,14 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     spec,
   );
 
-  const stop = interruptions(io);
+  const stop = interruptions(io, new RunStop(io.schedule ? { schedule: io.schedule } : {}));
   try {
     // A baseline without this run's cells would gate nothing: refused before anything is spent.
     if (baseline) checkBaselineCovers(targets.flatMap(({ target }) => models.map((model) => ({ model, target }))), baseline.records, baseline.source);
     // What an earlier run left there must not pass for this run's outcome, even if this one dies.
     clearReports(reportDir);
     const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io), ...(settings.quiet ? {} : { loadProgress: loadProgressLine(io) }) });
-    const interrupted = stop.signal.aborted ? stop.signalName : undefined;
+    const interrupted = stop.cause ? interruptedBy(stop.cause) : undefined;
     return reportRun(ran, { given: values, reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {
     stop.dispose();

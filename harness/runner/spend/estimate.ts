@@ -13,6 +13,7 @@ import PROFILE from './costProfile.json' with { type: 'json' };
 import { estimateFromProfile, profileCovers, profileOf, type CostProfile } from './costProfile.ts';
 import { NO_BOUND, addBound } from './requestBound.ts';
 import { tokensOf } from '#harness/core/tokens.ts';
+import type { Stop } from '../runStop.ts';
 
 /** The committed profile (`npm run profile:costs` measures it again). */
 export const COST_PROFILE: CostProfile = PROFILE;
@@ -23,7 +24,7 @@ export const COST_PROFILE: CostProfile = PROFILE;
  * other plan is measured: the same plan run once against a fresh embedded emulator, which costs
  * nothing and takes a fraction of a second in-process. Prices are the spec's in force at `pricedAt`.
  */
-export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date, stop?: AbortSignal): Promise<CostEstimate> {
+export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date, stop?: Stop): Promise<CostEstimate> {
   // A gateway run adds its gateway.* checks, which the profile (a plain run) does not hold: measured.
   // So does a load phase (--load), whose requests depend on N.
   const whole = config.only === undefined && config.shard === undefined && (config.without ?? []).length === 0 && config.upstream === undefined && (config.load ?? 0) === 0;
@@ -36,7 +37,7 @@ export async function estimateCost(spec: Spec, config: RunConfig, pricedAt: Date
  * The plan of `config` run against a fresh embedded emulator at the run's reference time, with the
  * emulator's empty-balance key when the run has one (a 402 check runs only then).
  */
-export async function dryRun(spec: Spec, config: RunConfig, stop?: AbortSignal): Promise<SuitesRun> {
+export async function dryRun(spec: Spec, config: RunConfig, stop?: Stop): Promise<SuitesRun> {
   const target = await emulatorTarget(spec, { now: new Date(config.referenceTime.value), ...(config.load ? { load: config.load } : {}) });
   // A gateway run's checks are sent as they will be, to an upstream that saw nothing: the real one must not hear of them.
   const upstream = config.upstream === undefined ? undefined : holdUpstream(recordedUpstream('dry run', [], true));

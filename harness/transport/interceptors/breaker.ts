@@ -5,7 +5,8 @@ import type { KeyRefusal } from '../keyRefusal.ts';
 import { classifyNetworkError } from '../networkError.ts';
 import type { RouteHealth } from '../routeHealth.ts';
 import type { Timing } from '../timing.ts';
-import { contextOf } from './context.ts';
+import { contextOf, type RequestContext } from './context.ts';
+import type { Waiting } from '../types.ts';
 import { ForwardingHandler, failedController } from './forwardingHandler.ts';
 
 type Controller = Dispatcher.DispatchController;
@@ -59,10 +60,28 @@ export class Breaker {
         handler.onResponseError?.(failedController(refused), refused);
         return true;
       }
-      const flight = new Flight(handler, this, { route, keyed: context?.keyed === true, probe: context?.probe === true, quiet: context?.load === true, origin: String(opts.origin ?? ''), where: `${opts.method} ${String(opts.origin ?? '')}${opts.path}` });
+      const flight = new Flight(handler, this, { route, keyed: context?.keyed === true, probe: context?.probe === true, quiet: context?.load === true, origin: String(opts.origin ?? ''), where: `${opts.method} ${String(opts.origin ?? '')}${opts.path}`, context });
       this.#flights.add(flight);
       return dispatch(opts, flight);
     };
+  }
+
+  /** What each request on the wire waits on now: a retry's wait, its response headers, or its body (the bounds that end each). */
+  waiting(): Waiting[] {
+    const { connectMs, headersMs, totalMs } = this.#options.timing;
+    const out: Waiting[] = [];
+    for (const f of this.#flights) {
+      const c = f.info.context;
+      const request = this.#options.redact(f.info.where);
+      if (c?.waiting) out.push({ request, on: 'retry', since: c.waiting.since, until: c.waiting.until, status: c.waiting.status, retryAfter: c.waiting.retryAfter });
+      else if (f.headersAt !== undefined) out.push({ request, on: 'body', since: f.headersAt, until: f.headersAt + (c?.deadlineMs ?? totalMs) });
+      // Still in line for a slot of the limit (no attempt yet): nothing sent, so nothing waited on at the endpoint.
+      else if (c === undefined || c.attemptStartedAt > 0) {
+        const since = c?.attemptStartedAt ?? f.startedAt;
+        out.push({ request, on: 'headers', since, until: since + connectMs + headersMs });
+      }
+    }
+    return out;
   }
 
   /** The run was stopped: nothing more is sent, and what is in flight is abandoned now. */
@@ -120,6 +139,8 @@ export class Breaker {
 }
 
 interface FlightInfo {
+  /** The request's context, read for what it waits on (RequestContext `waiting`, its attempt's start). */
+  context: RequestContext | undefined;
   route: string;
   keyed: boolean;
   probe: boolean;
@@ -133,6 +154,9 @@ interface FlightInfo {
 class Flight extends ForwardingHandler {
   #controller: Controller | undefined;
   #pending: Error | undefined;
+  readonly startedAt = performance.now();
+  /** performance.now() when its (last attempt's) response headers came. */
+  headersAt: number | undefined;
 
   constructor(next: Dispatcher.DispatchHandler, readonly breaker: Breaker, readonly info: FlightInfo) {
     super(next);
@@ -150,6 +174,7 @@ class Flight extends ForwardingHandler {
   }
 
   override onResponseStart(controller: Controller, statusCode: number, headers: Parameters<ForwardingHandler['onResponseStart']>[2], statusMessage?: string): void {
+    this.headersAt = performance.now();
     this.breaker.answered(this, statusCode, headers[NOT_CAPTURED_HEADER] !== undefined);
     super.onResponseStart(controller, statusCode, headers, statusMessage);
   }

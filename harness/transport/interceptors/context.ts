@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { BeyondCap } from '../retryDelayMs.ts';
 
 /**
  * What one `send()` shares with the interceptors it passes through. It rides on the dispatch
@@ -18,6 +19,10 @@ export interface RequestContext {
   route?: string;
   /** The smallest valid request to its route (servedGate.ts): no answer to it declares the route at once. */
   probe?: boolean;
+  /** Set by `retry` while it waits before asking again: after which status, whether its Retry-After set the wait, and from when until when (performance.now()). */
+  waiting?: { status: number; retryAfter: boolean; since: number; until: number };
+  /** Set by `retry` when the last answer's Retry-After asked for more than the back-off cap: it was not waited out. */
+  beyondCap?: BeyondCap;
   /** This exchange's body deadline, from its headers (deadline.ts). */
   deadlineMs?: number;
   /** Set by `limit`: before a retry, wait in line again if the limit came down below the slots held. */

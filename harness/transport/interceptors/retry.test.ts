@@ -85,6 +85,54 @@ describe('retry: Retry-After first', () => {
   });
 });
 
+describe('retry: a Retry-After beyond the back-off cap', () => {
+  test('3600 s is not waited out: the request is refused at once, HARNESS_WAIT_REFUSED, with the answer and the wait it asked as evidence', async () => {
+    const { seen } = await scriptedServer([{ status: 429, headers: { 'retry-after': '3600' }, body: '{"error":{"message":"slow down"}}' }, { status: 200 }]);
+    const { transport, waits, retries } = recordingTransport();
+    const err = await transport.send({ method: 'POST', url: `${server!.url}/chat/completions`, body: { model: 'm' } }).catch((e: unknown) => e);
+    expect(isTransportError(err) && err.code).toBe('HARNESS_WAIT_REFUSED');
+    expect(isTransportError(err) && err.what).toBe('HTTP 429 asked to wait 3600 s; the description caps back-off at 60 s');
+    const exchange = isTransportError(err) ? err.exchange : undefined;
+    expect(exchange?.beyondCap).toEqual({ askedMs: 3_600_000, capMs: 60_000 });
+    expect(exchange?.response?.status).toBe(429);
+    expect(exchange?.response?.body).toEqual({ error: { message: 'slow down' } });
+    expect(exchange?.attempts).toBe(1);
+    expect([waits, retries, seen.length]).toEqual([[], [], 1]);
+  });
+
+  test('after a wait within the cap, a second answer beyond it ends the request the same way', async () => {
+    const { seen } = await scriptedServer([{ status: 503, headers: { 'retry-after': '60' } }, { status: 503, headers: { 'retry-after': '61' } }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    const err = await transport.send({ method: 'GET', url: `${server!.url}/models` }).catch((e: unknown) => e);
+    expect(waits).toEqual([60_000]);
+    expect(isTransportError(err) && [err.code, err.exchange.attempts, err.exchange.beyondCap]).toEqual(['HARNESS_WAIT_REFUSED', 2, { askedMs: 61_000, capMs: 60_000 }]);
+    expect(seen).toHaveLength(2);
+  });
+
+  test('the cap is the policy\'s (spec/errors.yaml max_delay_seconds), not a number of the transport', async () => {
+    await scriptedServer([{ status: 429, headers: { 'retry-after': '3' } }, { status: 200 }]);
+    const { transport } = recordingTransport({ retry: { ...SPEC_RETRY_POLICY, max_delay_seconds: 2 } });
+    const err = await transport.send({ method: 'GET', url: `${server!.url}/models` }).catch((e: unknown) => e);
+    expect(isTransportError(err) && err.what).toBe('HTTP 429 asked to wait 3 s; the description caps back-off at 2 s');
+  });
+
+  test('a 500 asked again once (its confirmation) is not held an hour by its Retry-After either', async () => {
+    const { seen } = await scriptedServer([{ status: 500, headers: { 'retry-after': '3600' } }, { status: 200 }]);
+    const { transport, waits } = recordingTransport();
+    const err = await transport.send({ method: 'GET', url: `${server!.url}/models` }).catch((e: unknown) => e);
+    expect(isTransportError(err) && [err.code, err.what]).toEqual(['HARNESS_WAIT_REFUSED', 'HTTP 500 asked to wait 3600 s; the description caps back-off at 60 s']);
+    expect([waits, seen.length]).toEqual([[], 1]);
+  });
+
+  test('a request whose first answer is final (a gateway check, the load phase) gets the 429 as it came', async () => {
+    await scriptedServer([{ status: 429, headers: { 'retry-after': '3600' } }]);
+    const { transport } = recordingTransport();
+    const res = await transport.send({ method: 'GET', url: `${server!.url}/models`, final: true });
+    expect(res.status).toBe(429);
+    expect(res.exchange.beyondCap).toBeUndefined();
+  });
+});
+
 describe('retry: exponential backoff', () => {
   test('without Retry-After: 1 s, 2 s, 4 s, 8 s plus jitter, 5 attempts, then the last 429 as it is', async () => {
     const { seen } = await scriptedServer([{ status: 429, body: '{"error":{"message":"slow down","type":"rate_limit"}}' }]);

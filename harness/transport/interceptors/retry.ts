@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { dateHeaderMs } from '#harness/core/clock.ts';
 import type { RetryPolicy } from '#harness/spec/model.ts';
-import { backoffMs, retryDelayMs } from '../retryDelayMs.ts';
+import { backoffMs, beyondCap, retryAfterMs, retryDelayMs } from '../retryDelayMs.ts';
 import { contextOf, urlOf, type RequestContext } from './context.ts';
 import { ForwardingHandler } from './forwardingHandler.ts';
 
@@ -79,8 +79,8 @@ class RetryHandler extends ForwardingHandler {
   /** The one controller downstream ever sees; it follows the current attempt. */
   readonly #controller = new FollowingController();
   #started = false;
-  /** Set while the current attempt's response is being drained for a retry. */
-  #draining: { status: number; waitMs: number; bytes: number } | undefined;
+  /** Set while the current attempt's response is being drained for a retry; `retryAfter`: its wait is the answer's Retry-After. */
+  #draining: { status: number; waitMs: number; retryAfter: boolean; bytes: number } | undefined;
   /** The status of the previous attempt's answer. */
   #previous: number | undefined;
 
@@ -119,7 +119,7 @@ class RetryHandler extends ForwardingHandler {
       super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
       return;
     }
-    this.#draining = { status: statusCode, waitMs, bytes: 0 };
+    this.#draining = { status: statusCode, waitMs, retryAfter: this.#options.policy.read_retry_after_first && retryAfterMs(first(headers['retry-after']), 0) !== undefined, bytes: 0 };
   }
 
   /** How long to wait before asking again after `status`, or undefined when it is final. */
@@ -127,6 +127,13 @@ class RetryHandler extends ForwardingHandler {
     const { policy, random } = this.#options;
     const attempt = this.#context.attempts;
     if (this.#context.final === true) return undefined;
+    // A wait beyond the description's cap is not waited out, nor asked again: the answer is final, a refusal that says what it asked.
+    const beyond = beyondCap(policy, retryAfter, now);
+    delete this.#context.beyondCap;
+    if (beyond !== undefined) {
+      this.#context.beyondCap = beyond;
+      return undefined;
+    }
     // 429 and 503 say "not now", never "no": they are waited out even for a request sent without retries.
     if (policy.statuses.includes(status)) return retryDelayMs(policy, attempt, status, retryAfter, random, now);
     if (!CONFIRMED_5XX.has(status) || this.#previous === status || attempt >= policy.max_attempts) return undefined;
@@ -155,11 +162,14 @@ class RetryHandler extends ForwardingHandler {
   }
 
   #retryAfterWait(): void {
-    const { status, waitMs } = this.#draining!;
+    const { status, waitMs, retryAfter } = this.#draining!;
     this.#draining = undefined;
     this.#options.onRetry?.({ url: this.#url, status, attempt: this.#context.attempts, waitMs });
+    // What the request waits on now, for the run's progress (breaker.ts `waiting`).
+    this.#context.waiting = { status, retryAfter, since: performance.now(), until: performance.now() + waitMs };
     let ended = false;
     const fail = (err: unknown): void => {
+      delete this.#context.waiting;
       if (ended) return;
       ended = true;
       super.onResponseError(this.#controller, err instanceof Error ? err : new Error(String(err)));
@@ -178,6 +188,7 @@ class RetryHandler extends ForwardingHandler {
     void resumed
       .then(() => {
         this.#controller.onAbort = undefined;
+        delete this.#context.waiting;
         if (ended) return;
         const reason = this.#controller.abortReason;
         if (reason !== undefined) return fail(reason);
