@@ -31,7 +31,7 @@ function firstOf(r: CheckResult): string {
 
 /** What a failing result that does not fail the run says, in a passing testcase's <system-out>. */
 function belowGateText(r: CheckResult, why: string): string {
-  return `${r.verdict} [${r.severity}], does not fail the run: ${why}\n\n${r.verdict === 'error' ? (r.reason ?? '') : failuresText(r)}`;
+  return `${r.verdict} [${r.severity}], ${why}\n\n${r.verdict === 'error' ? (r.reason ?? '') : failuresText(r)}`;
 }
 
 /**
@@ -57,7 +57,7 @@ function testcase(r: CheckResult, record: RunRecord, classname: string): string 
   }
   if (r.verdict === 'error') {
     const reason = r.reason ?? 'the harness could not judge this check';
-    const body = `${reason}\n\nThe check could not be judged: ${standing.why}.\nseverity: ${r.severity}\nspec: ${r.specRefs.join(', ')}`;
+    const body = `${reason}\n\n${standing.why}.\nseverity: ${r.severity}\nspec: ${r.specRefs.join(', ')}`;
     return close(`      <error message="${attr(reason)}" type="harness-error">${text(body)}</error>`);
   }
   const message = r.verdict === 'flaky' ? `[${r.severity}] ${r.reason ?? 'flaky'}; ${firstOf(r)}` : `[${r.severity}] ${firstOf(r)}`;

@@ -16,11 +16,10 @@ function refs(r: CheckResult): string {
   return r.specRefs.length > 0 ? r.specRefs.map(mdCode).join(', ') : 'none';
 }
 
-/** Whether a failing (or flaky) result fails the run, in the gate's words (results/gate.ts). */
+/** Whether a failing (or flaky) result fails the run, in the gate's words (results/gate.ts), which say it once. */
 function countsFor(r: CheckResult, options: RunRecord['options']): string {
   const standing = standingOf(r, options);
-  if (standing.counts === 'none') return 'does not fail the run';
-  return standing.counts === 'gates' ? `fails the run: ${standing.why}` : `does not fail the run: ${standing.why}`;
+  return standing.counts === 'none' ? 'does not fail the run' : standing.why;
 }
 
 /** A reason, with the attempts its verdict took when they were more than one a request. */
