@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
-import { answerTimesNote, concurrencyNote, plural, trafficByTarget } from '#harness/render/view.ts';
+import { answerTimesNote, cellName, concurrencyNote, plural, targetLabel, trafficByTarget } from '#harness/render/view.ts';
 import { loadLine } from '#harness/render/loadView.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
@@ -62,17 +62,17 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   if (options.json) writeFileSync(resolve(options.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
   for (const r of timed) {
     const s = r.summary;
-    io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
+    io.stdout(`${r.model} @ ${targetLabel(r.target)}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
   }
   io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
   // Once per target, as the timings line, whatever --quiet: what the run asked of each endpoint.
-  for (const { baseUrl, traffic: t } of trafficByTarget(timed)) io.stderr(`svc-conformance: ${baseUrl}: ${plural(t.requests, 'request')}${t.retries > 0 ? ` (${plural(t.retries, 'retry', 'retries')})` : ''}, concurrency ${concurrencyNote(t.concurrency)}${t.answerTimes ? `; ${answerTimesNote(t.answerTimes)}` : ''}`);
+  for (const { label, traffic: t } of trafficByTarget(timed)) io.stderr(`svc-conformance: ${label}: ${plural(t.requests, 'request')}${t.retries > 0 ? ` (${plural(t.retries, 'retry', 'retries')})` : ''}, concurrency ${concurrencyNote(t.concurrency)}${t.answerTimes ? `; ${answerTimesNote(t.answerTimes)}` : ''}`);
   // The load phase's figures, as summary.md words them: information, not a verdict.
-  for (const r of timed) if (r.load !== undefined) io.stderr(`svc-conformance: ${r.model} @ ${r.target.baseUrl} under load: ${loadLine(r.load)}`);
+  for (const r of timed) if (r.load !== undefined) io.stderr(`svc-conformance: ${r.model} @ ${targetLabel(r.target)} under load: ${loadLine(r.load)}`);
   if (options.budget?.report().reached) io.stderr(`svc-conformance: the spend reached --budget-usd ${options.budget.limitUsd}: the checks not run are reported as skipped (budget).`);
   io.stdout(`${OUTCOME_WORD[summary.outcome]}: ${summary.reason}`);
   for (const hint of hintsOf(timed)) io.stderr(hint);
-  for (const c of gate(timed).cells) if (c.stale.length > 0) io.stderr(`svc-conformance: ${c.record.model} at ${c.record.target.baseUrl}: stale known failures, the checks pass now: remove ${c.stale.map((e) => `${e.check} (${e.at})`).join(', ')}${c.record.options.known?.strict ? '' : ' (--strict-known fails the run on them)'}.`);
+  for (const c of gate(timed).cells) if (c.stale.length > 0) io.stderr(`svc-conformance: ${cellName(c.record)}: stale known failures, the checks pass now: remove ${c.stale.map((e) => `${e.check} (${e.at})`).join(', ')}${c.record.options.known?.strict ? '' : ' (--strict-known fails the run on them)'}.`);
   if (summary.outcome === 'nothing-judged') io.stderr('svc-conformance: nothing was shown to hold, so this is not a pass. Each skip says why in report.md: widen --only or --skip, drop a --without, or record the checks a replay lacks.');
   io.stdout(`reports: ${reportDir} (summary.md)${summary.outcome === 'fail' ? ' — failures are listed in each report.md' : ''}`);
   if (options.recordDir !== undefined) io.stdout(`recording: ${options.recordDir} (manifest.json, exchanges/)`);

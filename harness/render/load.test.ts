@@ -49,7 +49,7 @@ describe('summary.md: a line per cell with a load phase', () => {
     const flash = withLoad();
     const pro = { ...sampleRecord(), model: 'svc-v4-pro' };
     const md = renderMarkdownSummary(summaryOf([flash, pro], ['a/report.json', 'b/report.json']), [flash, pro]);
-    expect(md.match(/^Load .*$/gm)).toEqual([`Load (information, not a verdict) on \`svc-v4-flash\` at \`http://127.0.0.1:43817\`: ${loadLine(flash.load!)}.`]);
+    expect(md.match(/^Load .*$/gm)).toEqual([`Load (information, not a verdict) on \`svc-v4-flash\` at \`emulator\`: ${loadLine(flash.load!)}.`]);
   });
 });
 

@@ -7,7 +7,8 @@ describe('renderMarkdown', () => {
   const md = renderMarkdown(sampleRecord());
 
   test('a header with target, model, spec revision, reference time, and the outcome', () => {
-    expect(md.startsWith('# ❌ FAIL: svc-v4-flash at `http://127.0.0.1:43817`\n')).toBe(true);
+    // Labelled as its folder is: the embedded emulator's port changes every run; the Target row keeps its URL.
+    expect(md.startsWith('# ❌ FAIL: svc-v4-flash at `emulator`\n')).toBe(true);
     expect(md).toContain('| Target | `http://127.0.0.1:43817` (emulator; messages `http://127.0.0.1:43817/anthropic`) |');
     expect(md).toContain('| Model | `svc-v4-flash` |');
     expect(md).toContain('| Spec revision | `v2026-05` (updated 2026-05-03) |');

@@ -1,6 +1,7 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { ExitCode, Outcome, RunRecord } from './runRecord.ts';
 import { skipKindOf } from './skipKind.ts';
+import { cellWords } from './baseline.ts';
 import { isFailing } from './failing.ts';
 import { judgingAcross, judgingOf, notJudgedWords, type Judging } from './judging.ts';
 import { knownStanding, staleEntries, type KnownEntry } from './known.ts';
@@ -176,7 +177,7 @@ export function gate(records: readonly RunRecord[]): GateDecision {
     // why the rest were not judged, one premise on several models being one reason.
     const all = judgingAcross(records.map((r) => r.results));
     reason = `every cell passed: ${plural(all.judged, all.scope)} judged across ${cells.length} cells, and every one held${cells.some((c) => c.known.length + c.tolerated.length > 0) ? ' (each cell\'s report lists what failed below the gate)' : ''}${all.judged < all.total ? `; not judged: ${notJudgedWords(all)}` : ''}`;
-  } else reason = deciding.map((c) => `${c.record.model} at ${c.record.target.baseUrl}: ${c.reason}`).join('; ');
+  } else reason = deciding.map((c) => `${cellWords(c.record)}: ${c.reason}`).join('; ');
   return { outcome, exitCode, cells, reason };
 }
 
