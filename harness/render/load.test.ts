@@ -83,6 +83,18 @@ describe('the chart', () => {
     expect(renderIndexPage(summaryOf([c], ['c/report.json']), [c])).not.toContain('<figure');
   });
 
+  test('the legend draws p50 and p95 as the lines are drawn: in the series\' colours, solid and dashed, never in the axes\' grey', () => {
+    const colours = (svg: string, of: RegExp) => [...svg.matchAll(of)].map((m) => m[1]);
+    for (const series of [[{ label: 'a', load: ramp('a', 10) }], [{ label: 'a', load: ramp('a', 10) }, { label: 'b', load: ramp('b', 20) }]]) {
+      const svg = loadChart(series);
+      const key = svg.slice(svg.indexOf('<g class="legend-key">'), svg.indexOf('</g>', svg.indexOf('<g class="legend-key">')));
+      const drawn = (figure: string) => colours(svg, new RegExp(`<path class="series[^"]*" data-series="[^"]+" data-figure="${figure}" stroke="([^"]+)"`, 'g'));
+      expect(key).not.toContain('class="axis"');
+      expect(colours(key, /<line class="key-line" [^>]*stroke="([^"]+)"/g)).toEqual(drawn('ttft-p50'));
+      expect(colours(key, /<line class="key-line p95" [^>]*stroke="([^"]+)"/g)).toEqual(drawn('ttft-p95'));
+    }
+  });
+
   test('hostile text is escaped everywhere it goes: legend, title of each point, description', () => {
     const svg = loadChart([{ label: HOSTILE_TEXT, load: ramp('m', 10) }]);
     expect(svg).not.toContain('<script>');
