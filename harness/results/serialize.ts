@@ -64,7 +64,7 @@ const CHECK_RESULT = object(
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     handedTo: array(object(['check', 'request', 'defect'])),
     failures: array(
-      object(['message', 'key', 'defect', 'ownedBy', 'ownedOn', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
+      object(['message', 'key', 'errorEnvelope', 'defect', 'ownedBy', 'ownedOn', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
         defect: object(['kind', 'path', 'change', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'atUpstream', 'atClient', 'what']),
         reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,
