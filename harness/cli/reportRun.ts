@@ -83,7 +83,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   if (stepSummary !== undefined) appendFileSync(resolve(stepSummary), readFileSync(join(reportDir, 'summary.md')));
   for (const r of timed) {
     const s = r.summary;
-    io.stdout(`${r.model} @ ${targetLabel(r.target)}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
+    io.stdout(`${r.model} @ ${targetLabel(r.target)}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory${r.wrongBase ? `; ${r.wrongBase.checks.filter((id) => r.results.some((x) => x.checkId === id)).length} of them caused by the base URL` : ''}), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
   }
   io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
   // Once per target, as the timings line, whatever --quiet: what the run asked of each endpoint.

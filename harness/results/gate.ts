@@ -100,6 +100,11 @@ export function cellGate(record: RunRecord): CellGate {
   } else if (record.endedEarly) {
     outcome = 'fail';
     reason = `${record.endedEarly.message}${gating.length > 0 ? `; ${failingTheRun(gating.length)}` : ''}`;
+  } else if (record.wrongBase) {
+    // The user's mistake first: what it caused is not the endpoint's; anything else failing still is.
+    const own = gating.filter((r) => !record.wrongBase!.checks.includes(r.checkId));
+    outcome = 'fail';
+    reason = `${record.wrongBase.message}${own.length > 0 ? `; besides, ${failingTheRun(own.length)} (${countsText(own)})` : ''}`;
   } else if (gating.length > 0) {
     outcome = 'fail';
     reason = `${failingTheRun(gating.length)} (${countsText(gating)})${stale.length > 0 ? `; ${staleText(stale)}` : ''}`;

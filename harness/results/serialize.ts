@@ -76,7 +76,7 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'judging', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'load', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'wrongBase', 'score', 'coverage', 'judging', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'load', 'results'],
   {
     // The load figures after the causes: their samples are long, and the head of the file stays readable.
     load: LOAD,
