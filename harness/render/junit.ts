@@ -136,10 +136,11 @@ export function renderJunit(record: RunRecord): string {
     return [suiteHead(`${cellName(record)} · ${area}`, id, cases.length, counts(cases), time), ...properties, ...cases.map((r) => testcase(r, record, `${cell}.${area}`)), '  </testsuite>'].join('\n');
   });
   // A run that ended without judging what it set out to (interrupted, nothing judged, the key
-  // refused) is one failing testcase of its own: its JUnit is never all green.
-  const runCase = decision.outcome === 'interrupted' || decision.outcome === 'nothing-judged' || record.endedEarly !== undefined;
+  // refused, a base URL the harness cannot build on) is one failing testcase of its own: its JUnit
+  // is never all green, even in a cell whose checks all held.
+  const runCase = decision.outcome === 'interrupted' || decision.outcome === 'nothing-judged' || record.endedEarly !== undefined || record.wrongBase !== undefined;
   if (runCase) {
-    const type = record.endedEarly?.kind ?? decision.outcome;
+    const type = record.endedEarly?.kind ?? (record.wrongBase ? 'wrong-base' : decision.outcome);
     suites.push(
       [
         suiteHead(`${cellName(record)} · run`, areas.length, 1, { failures: 1, errors: 0, skipped: 0 }, 0),
