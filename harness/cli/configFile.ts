@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Document, LineCounter } from 'yaml';
-import { UsageError } from '#harness/core/errors/index.ts';
+import { isUsageError, UsageError } from '#harness/core/errors/index.ts';
 import { locate } from '#harness/spec/locate.ts';
 import { yaml } from '#harness/spec/yaml.ts';
 import { parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
@@ -39,6 +39,29 @@ export interface ConfigFile {
 }
 
 /**
+ * What a value must also pass, beyond its kind (the option's own check, as its flag is checked):
+ * the problem in words, or undefined when it is good.
+ */
+export type CheckValue = (key: string, value: string | number | boolean | string[]) => string | undefined;
+
+/** Edits (insert, delete, replace) from one word to another, for naming the key a typo meant. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** `unknown key `concurency`: did you mean `concurrency`? (known: ...)`: the nearest known key, when one is a typo away. */
+function unknownKey(key: string, known: readonly string[]): string {
+  const near = known.map((k) => ({ k, d: distance(key, k) })).filter(({ d }) => d <= Math.max(1, Math.floor(key.length / 4))).sort((a, b) => a.d - b.d)[0];
+  return `unknown key \`${key}\`${near ? `: did you mean \`${near.k}\`?` : ''} (known: ${known.join(', ')})`;
+}
+
+/**
  * Reads a config file:
  *
  *   targets:
@@ -63,10 +86,12 @@ export interface ConfigFile {
  *   clients: [openai, ai-sdk]               # --clients
  *   clients_gate: true                      # --clients-gate
  *
- * Targets and options are each optional, not both. A problem names the file, the line and the
- * field, and exits 2.
+ * Targets and options are each optional, not both. Every problem is found in one reading, each
+ * named by file, line, column and key (an unknown key with the keys known there), and together
+ * they are one UsageError (exit 2): a file with two typos is fixed in one go, not one run each.
+ * `check`: what a value must pass beyond its kind (cli/configFlags.ts: its flag's own check).
  */
-export function readConfigFile(file: string): ConfigFile {
+export function readConfigFile(file: string, check?: CheckValue): ConfigFile {
   let isFile: boolean;
   try {
     isFile = statSync(file).isFile();
@@ -82,56 +107,79 @@ export function readConfigFile(file: string): ConfigFile {
     const { line, column } = atKey ? locate(doc, lineCounter, path.slice(0, -1), String(path.at(-1))) : locate(doc, lineCounter, path);
     return `${file}:${line}:${column} ${path.join('.') || '/'}`;
   };
-  const problem = (path: (string | number)[], message: string, atKey = false): never => {
-    throw new UsageError(`run: ${at(path, atKey)}: ${message}`);
+  const problems: string[] = [];
+  const problem: Problem = (path, message, atKey = false) => {
+    problems.push(`${at(path, atKey)}: ${message}`);
+    return undefined;
+  };
+  const refuse = () => {
+    if (problems.length === 1) return new UsageError(`run: ${problems[0]}`);
+    return new UsageError(`run: ${file}: ${problems.length} problems:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   };
   if (doc.errors.length > 0) {
-    const pos = lineCounter.linePos(doc.errors[0]!.pos[0]);
-    throw new UsageError(`run: ${file}:${pos.line}:${pos.col}: YAML syntax: ${doc.errors[0]!.message.split('\n')[0]}`);
+    for (const e of doc.errors) {
+      const pos = lineCounter.linePos(e.pos[0]);
+      problems.push(`${file}:${pos.line}:${pos.col}: YAML syntax: ${e.message.split('\n')[0]}`);
+    }
+    throw refuse();
   }
   const data = doc.toJS() as unknown;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return problem([], `holds neither targets nor run options: a mapping with ${TOP_KEYS.join(', ')} is expected`);
-  const top = data as Record<string, unknown>;
-  for (const k of Object.keys(top)) {
-    if (!TOP_KEYS.includes(k)) problem([k], `unknown key \`${k}\` (known: ${TOP_KEYS.join(', ')})`, true);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    problem([], `holds neither targets nor run options: a mapping with ${TOP_KEYS.join(', ')} is expected`);
+    throw refuse();
   }
+  const top = data as Record<string, unknown>;
   const options: ConfigOptions = {};
-  // In the file's order, as it is said back.
+  let targets: TargetEntry[] = [];
+  // In the file's order, as options are said back and problems listed.
   for (const [key, v] of Object.entries(top)) {
+    if (!TOP_KEYS.includes(key)) {
+      problem([key], unknownKey(key, TOP_KEYS), true);
+      continue;
+    }
+    if (key === 'targets') {
+      targets = targetsOf(v, doc, lineCounter, file, problem, (message) => problems.push(message));
+      continue;
+    }
     const option = CONFIG_KEYS.get(key);
     if (option === undefined || v === undefined) continue;
     const kind: OptionKind = option.config.kind;
+    let value: string | number | boolean | string[] | undefined;
     if (kind === 'list') {
       const list = typeof v === 'string' ? [v] : v;
       if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== 'string' || x === '')) problem([key], 'a list of strings, e.g. [a, b]');
-      (options as Record<string, unknown>)[key] = list;
+      else value = list as string[];
     } else if (kind === 'string') {
       if (typeof v !== 'string' || v === '') problem([key], 'a non-empty string');
-      (options as Record<string, unknown>)[key] = v;
+      else value = v;
     } else if (kind === 'amount') {
       if ((typeof v !== 'string' || v === '') && typeof v !== 'number') problem([key], `an amount, e.g. 0.05 (got ${JSON.stringify(v)})`);
-      (options as Record<string, unknown>)[key] = v;
+      else value = v;
     } else if (kind === 'boolean') {
       if (typeof v !== 'boolean') problem([key], 'true or false');
-      (options as Record<string, unknown>)[key] = v;
-    } else {
-      if (typeof v !== 'number' || !Number.isInteger(v)) problem([key], `an integer (got ${JSON.stringify(v)})`);
-      (options as Record<string, unknown>)[key] = v;
-    }
+      else value = v;
+    } else if (typeof v !== 'number' || !Number.isInteger(v)) problem([key], `an integer (got ${JSON.stringify(v)})`);
+    else value = v;
+    if (value === undefined) continue;
+    const wrong = check?.(key, value);
+    if (wrong !== undefined) problem([key], wrong);
+    else options[key] = value;
   }
   const hasTargets = top.targets !== undefined;
-  if (!hasTargets && Object.keys(options).length === 0) problem([], `holds neither targets nor run options (${TOP_KEYS.join(', ')})`);
-  return { file, targets: hasTargets ? targetsOf(top.targets, doc, lineCounter, file, problem) : [], options, where: (key) => at([key]) };
+  if (!hasTargets && Object.keys(options).length === 0 && problems.length === 0) problem([], `holds neither targets nor run options (${TOP_KEYS.join(', ')})`);
+  if (problems.length > 0) throw refuse();
+  return { file, targets, options, where: (key) => at([key]) };
 }
 
-type Problem = (path: (string | number)[], message: string, atKey?: boolean) => never;
+/** Notes a problem at a path of the file (an unknown key: at the key itself); the reading goes on. */
+type Problem = (path: (string | number)[], message: string, atKey?: boolean) => undefined;
 
-function targetsOf(targets: unknown, doc: Document, lineCounter: LineCounter, file: string, problem: Problem): TargetEntry[] {
-  if (!Array.isArray(targets) || targets.length === 0) return problem(['targets'], 'a non-empty list of targets is required');
-  return targets.map((t, i): TargetEntry => {
-    if (typeof t !== 'object' || t === null || Array.isArray(t)) return problem(['targets', i], 'each target is a mapping with base_url');
+function targetsOf(targets: unknown, doc: Document, lineCounter: LineCounter, file: string, problem: Problem, noted: (message: string) => void): TargetEntry[] {
+  if (!Array.isArray(targets) || targets.length === 0) return problem(['targets'], 'a non-empty list of targets is required') ?? [];
+  return targets.flatMap((t, i): TargetEntry[] => {
+    if (typeof t !== 'object' || t === null || Array.isArray(t)) return problem(['targets', i], 'each target is a mapping with base_url') ?? [];
     const entry = t as Record<string, unknown>;
-    for (const k of Object.keys(entry)) if (!KEYS.has(k)) problem(['targets', i, k], `unknown key \`${k}\` (known: ${[...KEYS].join(', ')})`, true);
+    for (const k of Object.keys(entry)) if (!KEYS.has(k)) problem(['targets', i, k], unknownKey(k, [...KEYS]), true);
     const text = (k: string, required: boolean): string | undefined => {
       const v = entry[k];
       if (v === undefined && !required) return undefined;
@@ -145,29 +193,44 @@ function targetsOf(targets: unknown, doc: Document, lineCounter: LineCounter, fi
     const pairs = (k: string): [string, string][] => {
       const v = entry[k];
       if (v === undefined) return [];
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) return problem(['targets', i, k], 'a mapping from header names to strings');
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) return problem(['targets', i, k], 'a mapping from header names to strings') ?? [];
       return Object.entries(v as Record<string, string>);
     };
     const where = (k: string, header: string) => {
       const { line, column } = locate(doc, lineCounter, ['targets', i, k], header);
-      return `run: ${file}:${line}:${column} targets.${i}.${k}.${header}`;
+      return `${file}:${line}:${column} targets.${i}.${k}.${header}`;
+    };
+    // A header the parser refuses is noted with the others, not thrown alone.
+    const header = (parse: () => ExtraHeader): ExtraHeader[] => {
+      try {
+        return [parse()];
+      } catch (err) {
+        if (!isUsageError(err)) throw err;
+        noted(err.message);
+        return [];
+      }
     };
     const headers = [
-      ...pairs('headers').map(([n, v]) => parseHeader(where('headers', n), `${n}: ${v}`)),
-      ...pairs('header_env').map(([n, v]) => parseHeaderEnv(where('header_env', n), `${n}=${v}`)),
+      ...pairs('headers').flatMap(([n, v]) => header(() => parseHeader(where('headers', n), `${n}: ${v}`))),
+      ...pairs('header_env').flatMap(([n, v]) => header(() => parseHeaderEnv(where('header_env', n), `${n}=${v}`))),
     ];
     const without = entry.without;
     if (without !== undefined && (!Array.isArray(without) || without.some((w) => typeof w !== 'string'))) problem(['targets', i, 'without'], 'a list of feature names, e.g. [fim, balance]');
     const messagesBaseUrl = text('messages_base_url', false);
     const emptyBalanceKeyEnv = text('empty_balance_key_env', false);
-    return {
-      baseUrl: text('base_url', true)!,
-      apiKeyEnv: text('api_key_env', false) ?? 'SVC_API_KEY',
-      ...(messagesBaseUrl ? { messagesBaseUrl } : {}),
-      ...(emptyBalanceKeyEnv ? { emptyBalanceKeyEnv } : {}),
-      modelMap: (map as Record<string, string> | undefined) ?? {},
-      headers,
-      without: (without as string[] | undefined) ?? [],
-    };
+    const apiKeyEnv = text('api_key_env', false);
+    const baseUrl = text('base_url', true);
+    if (baseUrl === undefined) return [];
+    return [
+      {
+        baseUrl,
+        apiKeyEnv: apiKeyEnv ?? 'SVC_API_KEY',
+        ...(messagesBaseUrl ? { messagesBaseUrl } : {}),
+        ...(emptyBalanceKeyEnv ? { emptyBalanceKeyEnv } : {}),
+        modelMap: (map as Record<string, string> | undefined) ?? {},
+        headers,
+        without: (without as string[] | undefined) ?? [],
+      },
+    ];
   });
 }

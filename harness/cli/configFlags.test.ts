@@ -9,6 +9,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { configFlags } from './configFlags.ts';
+import { CONFIG_KEYS } from './runOptions.ts';
 import { main } from './main.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/svc-conformance.js');
@@ -120,6 +121,36 @@ describe('svc-conformance.yaml in the working directory', { timeout: 60_000 }, (
   ])('a value its flag would refuse names the file, the line and the key: %j', (text, message) => {
     const cwd = cwdWith({ 'svc-conformance.yaml': text });
     expect(() => configFlags('run', {}, captureIO(), cwd)).toThrow(message);
+  });
+});
+
+describe('every problem of a config file in one run', () => {
+  test('two wrong keys: both named, each with file, line, column, the keys known and the one it likely meant; exit 2', async () => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': 'models: [svc-v4-flash]\nconcurency: 4\nstrict: true\ntimout_ms: 30000\n' });
+    const file = join(cwd, 'svc-conformance.yaml');
+    const io = captureIO();
+    expect(await main(['run', '--config', file, '--quiet', '--report-dir', join(cwd, 'reports')], io)).toBe(2);
+    const lines = io.err.join('\n').split('\n');
+    expect(lines[0]).toBe(`run: ${file}: 2 problems:`);
+    expect(lines[1]).toMatch(new RegExp(`^  ${file}:2:1 concurency: unknown key \`concurency\`: did you mean \`concurrency\`\\? \\(known: targets, models, .*\\)$`.replace(/[/]/g, '\\/')));
+    expect(lines[2]).toMatch(new RegExp(`^  ${file}:4:1 timout_ms: unknown key \`timout_ms\`: did you mean \`timeout_ms\`\\? \\(known: targets, models, .*\\)$`.replace(/[/]/g, '\\/')));
+  });
+
+  test('a wrong key, a value its flag refuses and a broken target, all at once, in the order of the file', () => {
+    const cwd = cwdWith({ 'svc-conformance.yaml': 'concurrency: 0\ntargets:\n  - base_url: https://a.example\n    api_key: X\n  - api_key_env: Y\ncolour: red\n' });
+    let message = '';
+    try {
+      configFlags('run', {}, captureIO(), cwd);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message.split('\n').map((l) => l.replace(cwd, '.'))).toEqual([
+      'run: ./svc-conformance.yaml: 4 problems:',
+      '  ./svc-conformance.yaml:1:14 concurrency: must be a positive integer from 1 to 256 (got "0").',
+      '  ./svc-conformance.yaml:4:5 targets.0.api_key: unknown key `api_key` (known: base_url, api_key_env, messages_base_url, empty_balance_key_env, model_map, headers, header_env, without)',
+      '  ./svc-conformance.yaml:5:5 targets.1.base_url: required, a string',
+      `  ./svc-conformance.yaml:6:1 colour: unknown key \`colour\` (known: targets, ${[...CONFIG_KEYS.keys()].join(', ')})`,
+    ]);
   });
 });
 

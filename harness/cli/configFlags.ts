@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isUsageError, UsageError } from '#harness/core/errors/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { CONFIG_FILE, readConfigFile, type ConfigFile, type TargetEntry } from './configFile.ts';
+import { CONFIG_FILE, readConfigFile, type CheckValue, type ConfigFile, type TargetEntry } from './configFile.ts';
 import type { CommandIO } from './command.ts';
 import { CONFIG_KEYS, type RunFlagValues } from './runOptions.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -52,8 +52,8 @@ export function configFlags(command: 'run' | 'record', flags: GivenFlags, io: Co
   }
   const file = flags.config === undefined ? found : resolve(flags.config);
   if (file === undefined) return { values: {}, config: undefined, targets: [] };
-  const read = readConfigFile(file);
-  const values = flagsOf(command, read, flags.spec);
+  const read = readConfigFile(file, checkOf(command, flags.spec));
+  const values = flagsOf(read);
   const overriddenBy = flags['base-url'] ? '--base-url' : flags.fixtures !== undefined ? '--fixtures' : flags.fault ? '--fault' : undefined;
   const hasTargets = read.targets.length > 0;
   if (found) {
@@ -66,25 +66,31 @@ export function configFlags(command: 'run' | 'record', flags: GivenFlags, io: Co
   return { values, config, targets: config === undefined ? [] : read.targets };
 }
 
+/** An option's value in the file as its flag takes it: a list joined with commas for a flag taking one, a number as its text. */
+function flagValueOf(key: string, value: string | number | boolean | string[]): string | boolean | string[] {
+  const option = CONFIG_KEYS.get(key)!;
+  return Array.isArray(value) ? (option.multiple ? value : value.join(',')) : typeof value === 'number' ? String(value) : value;
+}
+
 /**
- * The file's run options as flag values (the table's `kind` says how: a list joined with commas for a
- * flag taking one, a number as its text), each checked as its flag is, but named by file, line and key.
+ * Each value checked as its flag would be, in the flag's own words after the file's position ("must
+ * be a positive integer from 1 to 256 ..."): what readConfigFile notes beside the file's other problems.
  */
-function flagsOf(command: string, read: ConfigFile, specDir: string | undefined): RunFlagValues {
+function checkOf(command: string, specDir: string | undefined): CheckValue {
   let loaded: Spec | undefined;
   const spec = () => (loaded ??= loadSpec(specDir).spec);
-  const out: Record<string, string | boolean | string[]> = {};
-  for (const [key, value] of Object.entries(read.options)) {
-    const option = CONFIG_KEYS.get(key)!;
-    const flagValue = Array.isArray(value) ? (option.multiple ? value : value.join(',')) : typeof value === 'number' ? String(value) : value;
+  return (key, value) => {
     try {
-      option.check?.(command, flagValue, { spec, features: () => featuresOf(spec()) });
+      CONFIG_KEYS.get(key)!.check?.(command, flagValueOf(key, value), { spec, features: () => featuresOf(spec()) });
+      return undefined;
     } catch (err) {
       if (!isUsageError(err)) throw err;
-      // The flag's own words, after the file's position: "must be a positive integer from 1 to 256 ...".
-      throw new UsageError(`${command}: ${read.where(key)}: ${err.message.replace(/^\w+: --[\w-]+ /, '').replace(/, e\.g\. --[\w-]+ \S+$/, '.')}`);
+      return err.message.replace(/^\w+: --[\w-]+ /, '').replace(/, e\.g\. --[\w-]+ \S+$/, '.');
     }
-    out[option.flag] = flagValue;
-  }
-  return out as RunFlagValues;
+  };
+}
+
+/** The file's run options (each checked as it was read) as flag values. */
+function flagsOf(read: ConfigFile): RunFlagValues {
+  return Object.fromEntries(Object.entries(read.options).map(([key, value]) => [CONFIG_KEYS.get(key)!.flag, flagValueOf(key, value)])) as RunFlagValues;
 }

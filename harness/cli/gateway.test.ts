@@ -154,7 +154,7 @@ describe('the run says what its upstream is', () => {
     expect(runs.get('transparent')!.stderr).toMatch(/the upstream for the gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+; any key the gateway sends is accepted/);
     const io = captureIO();
     expect(await main(['run', '--only', 'gateway', '--quiet', '--report-dir', join(freshDir(), 'r')], io)).toBe(2);
-    expect(io.text()).toContain('The gateway.* checks need --upstream-port');
+    expect(io.text()).toContain('run: --only "gateway" selects the gateway checks, which a run has only with --upstream-port PORT (docs/endpoints.md, "Judging a gateway").');
   });
 
   test.each([

@@ -1,32 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
 import { withResults } from '#harness/testing/outcomeRecords.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
-import type { RunRecord } from '#harness/results/index.ts';
 import { hintsOf } from './hints.ts';
 
-function served(baseUrl: string, onBase: Verdict, onV1: Verdict): RunRecord {
-  const r = sampleRecord();
-  const result = (checkId: string, verdict: Verdict): CheckResult => ({ ...r.results[0]!, checkId, verdict });
-  return withResults({ ...r, target: { kind: 'live', baseUrl, messagesBaseUrl: `${baseUrl}/anthropic` } }, [
-    result('endpoint.chat-completions-on-base-url.served', onBase),
-    result('endpoint.chat-completions-on-v1.served', onV1),
-  ]);
-}
-
 describe('hints after a run', () => {
-  test('a base URL with a trailing /v1 whose /v1 routes are not served, while the same routes without it are: try it without', () => {
-    expect(hintsOf([served('http://127.0.0.1:8080/v1', 'pass', 'fail')])).toEqual([
-      'svc-conformance: http://127.0.0.1:8080/v1 ends in /v1, and http://127.0.0.1:8080/v1/v1/... is not served while http://127.0.0.1:8080/v1/... is. The service\'s base URL has no /v1 (the harness tests {base_url}/v1 itself): try --base-url http://127.0.0.1:8080',
-    ]);
-  });
-
-  test('no hint where the routes are served, where the base URL has no /v1, or where nothing is served at all', () => {
-    expect(hintsOf([served('http://127.0.0.1:8080/v1', 'pass', 'pass')])).toEqual([]);
-    expect(hintsOf([served('http://127.0.0.1:8080', 'pass', 'fail')])).toEqual([]);
-    expect(hintsOf([served('http://127.0.0.1:8080/v1', 'fail', 'fail')])).toEqual([]);
-  });
-
   test('a cell most of whose checks got no answer for one cause: the server is down or the URL wrong, said once', () => {
     const r = sampleRecord();
     const refused = 'HARNESS_CONNECT: connection refused (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:9';

@@ -1,16 +1,12 @@
 import { causesOf, type RunRecord } from '#harness/results/index.ts';
 import { NO_ANSWER } from '#harness/transport/index.ts';
 
-/** A base URL whose path ends in /v1, as llama-server's and LiteLLM's documentation write theirs. */
-const TRAILING_V1 = /\/v1\/?$/;
-
 /**
  * What a run's results suggest the user try next, one line each. When most checks of a cell could
  * not be judged for one transport cause (no connection, no answer), the endpoint is down or the
- * base URL is wrong, whatever the checks were about: say it once, with what to check. A base URL given with a trailing
- * `/v1`: the service's own base URL has none and the harness tests `{base_url}/v1` itself, so when
- * the `/v1` routes are not served there while the same routes without it are, the base URL is
- * probably one level too deep.
+ * base URL is wrong, whatever the checks were about: say it once, with what to check. (A base URL
+ * given with what the harness adds itself, `/v1` or a route, is no hint: the record carries it,
+ * runner/wrongBase.ts, and the outcome and every report lead with it.)
  */
 export function hintsOf(records: readonly RunRecord[]): string[] {
   const hints = new Set<string>();
@@ -23,13 +19,6 @@ export function hintsOf(records: readonly RunRecord[]): string[] {
       // One line per base URL, however many models: the same server failed them all.
       hints.add(`svc-conformance: ${r.target.baseUrl} gave no answer to most checks (${top.message}): check that the server is running and that --base-url (and the port) is right.`);
     }
-
-    if (r.target.kind !== 'live' || !TRAILING_V1.test(new URL(r.target.baseUrl).pathname)) continue;
-    const verdict = (id: string) => r.results.find((x) => x.checkId === id)?.verdict;
-    const misaimed = ['chat-completions', 'list-models'].some((e) => verdict(`endpoint.${e}-on-v1.served`) === 'fail' && verdict(`endpoint.${e}-on-base-url.served`) === 'pass');
-    if (!misaimed) continue;
-    const bare = r.target.baseUrl.replace(TRAILING_V1, '');
-    hints.add(`svc-conformance: ${r.target.baseUrl} ends in /v1, and ${r.target.baseUrl}/v1/... is not served while ${r.target.baseUrl}/... is. The service's base URL has no /v1 (the harness tests {base_url}/v1 itself): try --base-url ${bare}`);
   }
   return [...hints];
 }

@@ -38,6 +38,7 @@ afterAll(async () => {
 });
 
 interface Ran {
+  out: string;
   code: number;
   results: CheckResult[];
   stderr: string;
@@ -51,7 +52,7 @@ async function runThrough(mode: LoadProxyMode, args: string[], beyond = 8): Prom
   try {
     const code = await main(['run', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', MODEL, '--clients', 'none', '--runs', '1', '--report-dir', out, '--json', `${out}.json`, ...args], io);
     const all = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { records: { results: CheckResult[] }[] };
-    return { code, results: all.records.flatMap((r) => r.results), stderr: io.err.join('\n'), proxy };
+    return { out, code, results: all.records.flatMap((r) => r.results), stderr: io.err.join('\n'), proxy };
   } finally {
     await proxy.close();
   }
@@ -70,6 +71,8 @@ const BROKEN: [LoadProxyMode, string][] = [
   ['html-429', 'load.excess.refused-as-described'],
   ['usage-dropped', 'load.answers.conform'],
   ['empty-200', 'load.excess.refused-as-described'],
+  // Issue 48: named as the error envelope it is, never as an empty body (its evidence shows the error).
+  ['error-200', 'load.excess.refused-as-described'],
   // Issue 47: streams asked for their usage, so a stream handed to another request counts another prompt's tokens.
   ['streams-crossed', 'load.answers.not-crossed'],
   // Issue 47: every answer under load is held to what its twin at rest is held to, the model it names too.
@@ -93,6 +96,15 @@ describe('a proxy that breaks the contract beyond 8 requests in flight', () => {
       expect(failed.severity).toBe('must');
       // Streams were among what crossed, told by the usage they sent once asked.
       expect(failed.failures?.map((f) => f.message).join('\n')).toMatch(/^a streamed request with \d+ in flight for prompt \d .*usage\.prompt_tokens \d+; that is what prompt \d/m);
+    }
+    if (mode === 'error-200' || mode === 'empty-200') {
+      const said = failed.failures?.map((f) => f.message) ?? [];
+      const causes = (JSON.parse(readFileSync(`${run.out}.json`, 'utf8')) as { summary: { causes: { message: string; headline: string }[] } }).summary.causes.filter((c) => c.message.includes('answered 200'));
+      expect(causes.length).toBeGreaterThan(0);
+      for (const text of [...said, ...causes.flatMap((c) => [c.message, c.headline])]) {
+        if (mode === 'error-200') expect(text).toMatch(/was answered 200 with the error envelope \(rate_limit_error rate_limit_exceeded: "too many requests in flight"\): a refusal sent as a success/);
+        else expect(text).toMatch(/was answered 200 with an empty body/);
+      }
     }
     if (mode === 'model-renamed') {
       expect(failed.severity).toBe('must');

@@ -39,6 +39,8 @@ const ENDINGS: Ending[] = [
   { name: 'interrupted (SIGTERM)', record: () => interruptedRecord('SIGTERM'), interrupted: 'SIGTERM', outcome: 'interrupted', exit: 143 },
   { name: 'nothing judged (not recorded)', record: () => skippedRecord('not-recorded'), outcome: 'nothing-judged', exit: 1 },
   { name: 'nothing judged (blocked)', record: () => skippedRecord('blocked'), outcome: 'nothing-judged', exit: 1 },
+  // Every check of this cell held, but its base URL is one the harness cannot build on (runner/wrongBase.ts): a FAIL, not a usage error.
+  { name: 'a base URL ending in /v1', record: () => ({ ...cleanRecord(), wrongBase: { ending: '/v1', kind: 'base', tryBaseUrl: 'http://127.0.0.1:8080', checks: ['endpoint.list-models-on-v1.served'], message: 'the base URL http://127.0.0.1:8080/v1 ends in /v1, which the harness adds itself ({base_url}/v1): try --base-url http://127.0.0.1:8080' } }), outcome: 'fail', exit: 1 },
 ];
 
 /** The counts on junit.xml's root element. */

@@ -1,10 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { expect, test } from 'vitest';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, test } from 'vitest';
 import { RENDERERS } from '#harness/render/index.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { cellFolder, clearReports, writeCellReports } from './reportFiles.ts';
+import { dirSnapshot } from '#harness/testing/dirSnapshot.ts';
+import { cellFolder, clearReports, stageReports, writeCellReports, writeSummary } from './reportFiles.ts';
+import { summaryOf } from '#harness/results/index.ts';
 
 const tmp = tempDirs('svc-report-files-');
 
@@ -43,4 +45,45 @@ test("a previous run's reports are removed, and nothing else", () => {
   clearReports(dir);
   expect(readdirSync(dir).sort()).toEqual(['keep', 'notes.txt']);
   expect(readdirSync(join(dir, 'keep', 'me'))).toEqual(['data.csv']);
+});
+
+describe('a run\'s reports are written beside the last ones and swapped in whole', () => {
+  const lastRun = () => {
+    const dir = tmp();
+    const old = { ...sampleRecord(), model: 'svc-v4-pro' };
+    writeSummary(dir, summaryOf([old], ['emulator/svc-v4-pro/report.json']), [old]);
+    writeCellReports(dir, old);
+    writeFileSync(join(dir, 'report.schema.json'), '{"mine": true}');
+    return dir;
+  };
+
+  test('discarded (the run stopped before its reports were complete): the last ones are left byte for byte, nothing added', () => {
+    const dir = lastRun();
+    const before = dirSnapshot(dir);
+    const staged = stageReports(dir);
+    writeCellReports(staged.dir, sampleRecord(), ['markdown']);
+    // Nothing of it shows until the swap.
+    expect(dirSnapshot(dir)).toEqual({ ...before, ...Object.fromEntries(Object.entries(dirSnapshot(staged.dir)).map(([f, b]) => [relative(dir, join(staged.dir, f)), b])) });
+    staged.discard();
+    expect(dirSnapshot(dir)).toEqual(before);
+  });
+
+  test('committed: the new reports replace the last ones, whose cells this run did not make are gone; the user\'s files stay', () => {
+    const dir = lastRun();
+    const staged = stageReports(dir);
+    const record = sampleRecord();
+    writeCellReports(staged.dir, record);
+    writeSummary(staged.dir, summaryOf([record], ['emulator/svc-v4-flash/report.json']), [record]);
+    const made = dirSnapshot(staged.dir);
+    staged.commit();
+    expect(dirSnapshot(dir)).toEqual({ ...made, 'report.schema.json': Buffer.from('{"mine": true}').toString('base64') });
+  });
+
+  test('a folder left by a process that died is removed by the next run; a live one\'s is not', () => {
+    const dir = lastRun();
+    mkdirSync(join(dir, '.svc-conformance-next-999999999'));
+    mkdirSync(join(dir, `.svc-conformance-next-${process.ppid}`));
+    stageReports(dir).discard();
+    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([`.svc-conformance-next-${process.ppid}`]);
+  });
 });

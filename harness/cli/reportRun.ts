@@ -1,13 +1,13 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord } from '#harness/results/index.ts';
-import { answerTimesNote, concurrencyNote, plural, trafficByTarget } from '#harness/render/view.ts';
+import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord, type RunSummary, type RunTimings } from '#harness/results/index.ts';
+import { answerTimesNote, cellName, concurrencyNote, plural, targetLabel, trafficByTarget } from '#harness/render/view.ts';
 import { loadLine } from '#harness/render/loadView.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import type { CommandIO } from './command.ts';
 import type { RunFlagValues } from './runOptions.ts';
-import { writeCellReports, writeSummary } from './reportFiles.ts';
+import { stageReports, writeCellReports, writeSummary } from './reportFiles.ts';
 import { hintsOf } from './hints.ts';
 
 export interface ReportOptions {
@@ -33,6 +33,17 @@ const withScore = (r: RunRecord): RunRecord => {
   return score === undefined ? r : { ...r, score };
 };
 
+/** FILE written whole or not at all: a file beside it, renamed over it once written. */
+function writeWhole(file: string, text: string): void {
+  const next = `${file}.svc-conformance-next-${process.pid}`;
+  try {
+    writeFileSync(next, text);
+    renameSync(next, file);
+  } finally {
+    rmSync(next, { force: true });
+  }
+}
+
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
@@ -48,31 +59,41 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   const baselined = options.baseline ? withBaseline(run.records, options.baseline.records, options.baseline.source) : run.records;
   const judged = options.known ? withKnown(baselined, options.known) : baselined;
   const cells = judged.map((r) => withScore({ ...r, ...extras, ...(interrupted ? { interruptedBy: interrupted } : {}) }));
-  const paths = cells.map((r) => writeCellReports(reportDir, r, ['markdown', 'junit', 'html']));
-  const timings = run.clock.timings(run.records, performance.now() - reportStart);
-  const timed = cells.map((r) => ({ ...r, timings }));
-  for (const r of timed) writeCellReports(reportDir, r, ['json']);
-
-  // Paths relative to the summary, so the report directory can be moved or published whole.
-  const summary = { ...summaryOf(timed, paths.map((p) => relative(reportDir, p))), ...extras, timings };
-  writeSummary(reportDir, summary, timed);
+  // Written beside the last reports and swapped in once complete: a run that dies here loses none of them.
+  const staged = stageReports(reportDir);
+  let summary: RunSummary;
+  let timed: RunRecord[];
+  let timings: RunTimings;
+  try {
+    const paths = cells.map((r) => writeCellReports(staged.dir, r, ['markdown', 'junit', 'html']));
+    timings = run.clock.timings(run.records, performance.now() - reportStart);
+    timed = cells.map((r) => ({ ...r, timings }));
+    for (const r of timed) writeCellReports(staged.dir, r, ['json']);
+    // Paths relative to the summary, so the report directory can be moved or published whole.
+    summary = { ...summaryOf(timed, paths.map((p) => relative(staged.dir, p))), ...extras, timings };
+    writeSummary(staged.dir, summary, timed);
+    if (options.json) writeWhole(resolve(options.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
+    staged.commit();
+  } catch (err) {
+    staged.discard();
+    throw err;
+  }
   // --step-summary FILE: a CI job's summary (GitHub's $GITHUB_STEP_SUMMARY) gets the run's, whatever its outcome.
   const stepSummary = options.given?.['step-summary'];
   if (stepSummary !== undefined) appendFileSync(resolve(stepSummary), readFileSync(join(reportDir, 'summary.md')));
-  if (options.json) writeFileSync(resolve(options.json), `${JSON.stringify({ summary, records: timed }, null, 2)}\n`);
   for (const r of timed) {
     const s = r.summary;
-    io.stdout(`${r.model} @ ${r.target.baseUrl}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
+    io.stdout(`${r.model} @ ${targetLabel(r.target)}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory${r.wrongBase ? `; ${r.wrongBase.checks.filter((id) => r.results.some((x) => x.checkId === id)).length} of them caused by the base URL` : ''}), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
   }
   io.stderr(`svc-conformance: ${timings.checks} checks in ${sec(timings.wallMs)} (${timings.checksPerSecond} checks/s): start-up ${sec(timings.startupMs)}, requests ${sec(timings.requestsMs)}, judging ${sec(timings.judgingMs)}, reporting ${sec(timings.reportingMs)}, other ${sec(timings.otherMs)}`);
   // Once per target, as the timings line, whatever --quiet: what the run asked of each endpoint.
-  for (const { baseUrl, traffic: t } of trafficByTarget(timed)) io.stderr(`svc-conformance: ${baseUrl}: ${plural(t.requests, 'request')}${t.retries > 0 ? ` (${plural(t.retries, 'retry', 'retries')})` : ''}, concurrency ${concurrencyNote(t.concurrency)}${t.answerTimes ? `; ${answerTimesNote(t.answerTimes)}` : ''}`);
+  for (const { label, traffic: t } of trafficByTarget(timed)) io.stderr(`svc-conformance: ${label}: ${plural(t.requests, 'request')}${t.retries > 0 ? ` (${plural(t.retries, 'retry', 'retries')})` : ''}, concurrency ${concurrencyNote(t.concurrency)}${t.answerTimes ? `; ${answerTimesNote(t.answerTimes)}` : ''}`);
   // The load phase's figures, as summary.md words them: information, not a verdict.
-  for (const r of timed) if (r.load !== undefined) io.stderr(`svc-conformance: ${r.model} @ ${r.target.baseUrl} under load: ${loadLine(r.load)}`);
+  for (const r of timed) if (r.load !== undefined) io.stderr(`svc-conformance: ${r.model} @ ${targetLabel(r.target)} under load: ${loadLine(r.load)}`);
   if (options.budget?.report().reached) io.stderr(`svc-conformance: the spend reached --budget-usd ${options.budget.limitUsd}: the checks not run are reported as skipped (budget).`);
   io.stdout(`${OUTCOME_WORD[summary.outcome]}: ${summary.reason}`);
   for (const hint of hintsOf(timed)) io.stderr(hint);
-  for (const c of gate(timed).cells) if (c.stale.length > 0) io.stderr(`svc-conformance: ${c.record.model} at ${c.record.target.baseUrl}: stale known failures, the checks pass now: remove ${c.stale.map((e) => `${e.check} (${e.at})`).join(', ')}${c.record.options.known?.strict ? '' : ' (--strict-known fails the run on them)'}.`);
+  for (const c of gate(timed).cells) if (c.stale.length > 0) io.stderr(`svc-conformance: ${cellName(c.record)}: stale known failures, the checks pass now: remove ${c.stale.map((e) => `${e.check} (${e.at})`).join(', ')}${c.record.options.known?.strict ? '' : ' (--strict-known fails the run on them)'}.`);
   if (summary.outcome === 'nothing-judged') io.stderr('svc-conformance: nothing was shown to hold, so this is not a pass. Each skip says why in report.md: widen --only or --skip, drop a --without, or record the checks a replay lacks.');
   io.stdout(`reports: ${reportDir} (summary.md)${summary.outcome === 'fail' ? ' — failures are listed in each report.md' : ''}`);
   if (options.recordDir !== undefined) io.stdout(`recording: ${options.recordDir} (manifest.json, exchanges/)`);

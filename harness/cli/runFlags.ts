@@ -2,9 +2,9 @@ import { concurrencyPolicyOf, type ConcurrencyPolicy } from '#harness/transport/
 import { UsageError } from '#harness/core/errors/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
-import { clientOfCheck, patternsOf, selectionProblems } from '#harness/checks/selection.ts';
+import { clientOfCheck, globMatcher, patternsOf, selectionProblems } from '#harness/checks/selection.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { clientNames, integer, RANGES } from './runOptions.ts';
+import { clientNames, ENABLING, integer, RANGES } from './runOptions.ts';
 
 /** The values `run` and `record` take, checked: each bad one is a UsageError naming the flag and an example. */
 
@@ -40,20 +40,35 @@ export function parseShard(command: string, text: string | undefined): { index: 
   return { index, count };
 }
 
+/** `--load N`: an option as the help writes it. */
+const flagOf = (o: { flag: string; arg?: string }) => `--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
+
 /**
  * --only and --skip (each repeatable, each value a comma-separated list), checked against the
  * checks the models would run: a selection that selects nothing would judge nothing, so it is a
- * usage error now, never a green "0 checks" later.
+ * usage error now, never a green "0 checks" later. `enabled`: the flags given that plan checks of
+ * their own (`ENABLING`: --upstream-port, --load N); an --only that selects only checks of an
+ * option not given names that option.
  */
-export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined, clients: readonly string[], upstream = false): { only: string[]; skip: string[]; clients: string[] } {
+export function selectionOf(command: string, spec: Spec, models: readonly string[], only: readonly string[] | undefined, skip: readonly string[] | undefined, clients: readonly string[], enabled: ReadonlySet<string> = new Set()): { only: string[]; skip: string[]; clients: string[] } {
   const selection = { only: patternsOf(only), skip: patternsOf(skip), clients: [...clients] };
-  // gateway.* checks are planned only in a gateway run: selecting them elsewhere would select nothing.
-  const selectable = buildRegistry(spec).plan(spec, models).filter((p) => upstream || p.check.upstream !== true).map((p) => p.check.id);
+  const plan = buildRegistry(spec).plan(spec, models);
+  const off = ENABLING.filter((o) => !enabled.has(o.flag));
+  // Checks of an option not given are not planned: selecting them would select nothing.
+  const selectable = plan.filter((p) => !off.some((o) => o.enables.of(p.check))).map((p) => p.check.id);
+  const needing = selection.only.flatMap((pattern) => {
+    const matches = plan.filter((p) => globMatcher(pattern)(p.check.id));
+    if (matches.length === 0 || matches.some((p) => selectable.includes(p.check.id))) return [];
+    const by = off.filter((o) => matches.some((p) => o.enables.of(p.check)));
+    return [`--only ${JSON.stringify(pattern)} selects ${by.map((o) => o.enables.what).join(' and ')}, which a run has only with ${by.map((o) => `${flagOf(o)}${o.enables.see ? ` (${o.enables.see})` : ''}`).join(' and ')}`];
+  });
+  if (needing.length > 0) throw new UsageError(`${command}: ${needing.join('; ')}.`);
   const wrong = selectionProblems(selection, selectable);
   if (wrong.length > 0) {
     const areas = [...new Set(selectable.map((id) => id.split('.')[0]))].join(', ');
-    const gateway = upstream ? '' : ' The gateway.* checks need --upstream-port (docs/endpoints.md, "Judging a gateway").';
-    throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.${gateway}`);
+    const planned = (o: (typeof off)[number]) => `${[...new Set(plan.filter((p) => o.enables.of(p.check)).map((p) => `${p.check.id.split('.')[0]}.*`))].join(', ')} (${o.enables.what}) with ${flagOf(o)}`;
+    const elsewhere = off.length === 0 ? '' : ` Planned only with their option: ${off.map(planned).join('; ')}.`;
+    throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.${elsewhere}`);
   }
   return selection;
 }

@@ -5,7 +5,11 @@ import { describe, expect, test } from 'vitest';
 import { MUST_AGREE } from '#harness/results/mergeRecords.ts';
 import { RUN_RECORD_LAYOUT } from '#harness/results/serialize.ts';
 import { COMMANDS } from './commands/index.ts';
-import { CONFIG_KEYS, RECORDED, RUN_OPTIONS } from './runOptions.ts';
+import { CONFIG_KEYS, ENABLING, RECORDED, RUN_OPTIONS } from './runOptions.ts';
+import { planRun } from '#harness/runner/plan.ts';
+import { defaultModels } from '#harness/checks/index.ts';
+import { loadSpec } from '#harness/spec/load.ts';
+import type { UpstreamRef } from '#harness/core/upstream.ts';
 import { RUN_HELP } from './commands/runHelp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -47,5 +51,19 @@ describe('the run options, declared once (cli/runOptions.ts)', () => {
     expect([...RECORDED.map((r) => r.field)].sort()).toEqual([...options].sort());
     const agreed = MUST_AGREE.map(([name]) => name).filter((n) => n.startsWith('options.')).map((n) => n.slice('options.'.length));
     expect(agreed.sort()).toEqual(RECORDED.filter((r) => r.merge === 'agree').map((r) => r.field).sort());
+  });
+
+  test('the options that plan checks of their own (`enables`) are those the plan makes them for: none without the option, some with it', () => {
+    const { spec } = loadSpec();
+    const models = defaultModels(spec);
+    // What each option sets in the run's config when given (runner/plan.ts reads these).
+    const given: Record<string, { upstream?: UpstreamRef; load?: number }> = { 'upstream-port': { upstream: { id: 'u', kind: 'emulator', url: 'http://127.0.0.1:1', anyKey: true } }, load: { load: 16 } };
+    expect(ENABLING.map((o) => o.flag).sort()).toEqual(Object.keys(given).sort());
+    for (const o of ENABLING) {
+      const without = planRun(spec, { models }).filter((p) => o.enables.of(p.check));
+      const withIt = planRun(spec, { models, ...given[o.flag] }).filter((p) => o.enables.of(p.check));
+      expect(without, o.flag).toEqual([]);
+      expect(withIt.length, o.flag).toBeGreaterThan(0);
+    }
   });
 });

@@ -47,6 +47,13 @@ export interface RunOption {
    * cell must agree on it to be merged (`agree`), or each has its own (`own`, with why).
    */
   record?: { field: string; merge: 'agree' | { own: string } };
+  /**
+   * The checks planned only in a run that gives this option (runner/plan.ts plans them so; a test
+   * holds the two in step): `what` names them, `of` tells one of them by its declaration
+   * (checks/define.ts), `see` says where they are described. An --only that selects none but
+   * these, in a run without the option, is told which option runs them.
+   */
+  enables?: { what: string; of(check: { phase?: string; upstream?: boolean }): boolean; see?: string };
 }
 
 /** An integer flag's value in [min, max], or a UsageError naming the flag and an example. */
@@ -136,6 +143,7 @@ export const RUN_OPTIONS = [
     ],
     config: { none: 'the gateway is configured to call this port, so the command line that starts it names it' },
     check: inRange('upstream-port'),
+    enables: { what: 'the gateway checks', of: (c) => c.upstream === true, see: 'docs/endpoints.md, "Judging a gateway"' },
   },
   {
     flag: 'upstream-url',
@@ -276,6 +284,7 @@ export const RUN_OPTIONS = [
     config: { key: 'load', kind: 'integer' },
     check: inRange('load'),
     record: { field: 'load', merge: 'agree' },
+    enables: { what: 'the load phase', of: (c) => c.phase === 'load', see: 'docs/checks.md, "The load phase"' },
   },
   { flag: 'seed', type: 'string', arg: 'N', help: ['property-test seed (default 1)'], config: { key: 'seed', kind: 'integer' }, check: inRange('seed'), record: { field: 'seed', merge: 'agree' } },
   {
@@ -372,6 +381,9 @@ export function flagsOf(command: 'run' | 'record'): Record<string, { type: 'stri
 export const CONFIG_KEYS: ReadonlyMap<string, RunOption & { config: { key: string; kind: 'list' | 'integer' | 'amount' | 'string' | 'boolean' } }> = new Map(
   RUN_OPTIONS.flatMap((o: RunOption) => ('key' in o.config ? [[o.config.key, o as RunOption & { config: { key: string; kind: 'list' | 'integer' | 'amount' | 'string' | 'boolean' } }] as const] : [])),
 );
+
+/** The options that enable checks of their own (`enables`): the gateway checks, the load phase. */
+export const ENABLING: readonly (RunOption & { enables: NonNullable<RunOption['enables']> })[] = RUN_OPTIONS.flatMap((o: RunOption) => (o.enables ? [o as RunOption & { enables: NonNullable<RunOption['enables']> }] : []));
 
 /** The options a run's record carries, and what `merge` does with each. */
 export const RECORDED: readonly { flag: string; field: string; merge: 'agree' | { own: string } }[] = RUN_OPTIONS.flatMap((o: RunOption) => (o.record ? [{ flag: o.flag, ...o.record }] : []));

@@ -87,6 +87,12 @@ export interface Failure {
   ownedOn?: 'answer' | 'run';
   /** Stable across runs: the check, the kind of cause and where (results/failureKey.ts). */
   key?: string;
+  /**
+   * What the answer in `evidence` says when it is a success (2xx) whose body is the error envelope:
+   * a refusal sent as a success. Set by the runner (runner/execute.ts); its message and every cause
+   * text of it (results/causes.ts) name it so, never as the completion it is not.
+   */
+  errorEnvelope?: string;
   /** JSON pointer into the judged body, when the failure is about one place. */
   path?: string;
   /** The spec entry broken, e.g. `objects.chat_completion.fields.usage`. */

@@ -4,7 +4,7 @@ import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import { causesOf, firstFailureOf, type RunRecord } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
-import { gatewayChanges, judgingNote, judgingOfRecord, judgingReasonNote, upstreamTrafficNote } from './view.ts';
+import { cellName, gatewayChanges, judgingNote, judgingOfRecord, judgingReasonNote, targetLabel, upstreamTrafficNote } from './view.ts';
 import { loadChart, LOAD_CHART_CSS } from './loadChart.ts';
 import { LOAD_COLUMNS, LOAD_LEGEND, loadIntro, recoveryNote } from './loadView.ts';
 import { areasOf, attemptsLine, judgedLine, scoreLine, bodyText, costNotes, duration, failsRun, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, prettyJson, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
@@ -257,10 +257,10 @@ export function renderHtml(record: RunRecord): string {
   const u = record.usage;
   return [
     // Nothing is fetched and only this page's own style and script run (htmlPage.ts).
-    ...pageHead(`${verdictWord} · ${record.model} at ${record.target.baseUrl} · svc-conformance`, CSS, SCRIPT),
+    ...pageHead(`${verdictWord} · ${cellName(record)} · svc-conformance`, CSS, SCRIPT),
     '<body>',
     '<header>',
-    `<h1><span class="badge ${outcome.outcome}">${verdictWord}</span> ${h(record.model)} at <code>${h(record.target.baseUrl)}</code></h1>`,
+    `<h1><span class="badge ${outcome.outcome}">${verdictWord}</span> ${h(record.model)} at <code>${h(targetLabel(record.target))}</code></h1>`,
     `<p class="reason"><strong>${h(outcome.reason)}.</strong></p>`,
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
     `<p>${counts}</p>`,

@@ -23,7 +23,7 @@ describe('reports/index.html', () => {
     const records = [{ ...sampleRecord(), traffic }, { ...sampleRecord(), model: 'svc-v4-pro', traffic }];
     const html = renderIndexPage(summaryOf(records, ['a/report.json', 'b/report.json']), records);
     expect(html.match(/Requests \(/g)).toHaveLength(1);
-    expect(html).toContain('<p class="muted">Requests (this target&#39;s run, all models) at http://127.0.0.1:43817: 236 (2 retries) · concurrency: reached 16 (adaptive, started at 4, cap 16, ended at 16; came down 0 times)</p>');
+    expect(html).toContain('<p class="muted">Requests (this target&#39;s run, all models) at emulator: 236 (2 retries) · concurrency: reached 16 (adaptive, started at 4, cap 16, ended at 16; came down 0 times)</p>');
     expect(renderIndexPage(summaryOf([sampleRecord()], ['a/report.json']), [sampleRecord()])).not.toContain('Requests (');
   });
 

@@ -2,7 +2,7 @@ import { pageHead } from './htmlPage.ts';
 import { causesOf, OUTCOME_WORD, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { escapeHtml as h } from './escape.ts';
 import { loadChart, LOAD_CHART_CSS, type LoadSeries } from './loadChart.ts';
-import { judgingNote, judgingOfRecord, judgingReasonNote, plural, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
+import { cellName, judgingNote, judgingOfRecord, judgingReasonNote, plural, targetLabel, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
 
 const CSS = `
 :root{--pass:#1a7f37;--fail:#cf222e;--other:#9a6700;--line:#d0d7de;--muted:#57606a;color-scheme:light dark}
@@ -41,7 +41,7 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     const reasons = judging?.reasons ?? [];
     const judged = judging === undefined ? '<span class="muted">–</span>' : `${h(judgingNote(judging))}${reasons.length === 0 ? '' : `<ol class="reasons">${reasons.map((x) => `<li>${h(judgingReasonNote(x))}${x.handedTo === undefined ? '' : ` <span class="muted">(handed to <code>${h(x.handedTo)}</code>)</span>`}</li>`).join('')}</ol>`}`;
     const causeList = causes.length === 0 ? '<span class="muted">none</span>' : `<ul class="causes">${causes.slice(0, 5).map((k) => `<li><strong>${h(k.severity)}</strong> ${h(k.headline)} <span class="muted">(${h(plural(k.affected.length, 'check'))})</span></li>`).join('')}${causes.length > 5 ? `<li class="muted">and ${causes.length - 5} more in the report</li>` : ''}</ul>`;
-    return `<tr><td><code>${h(c.baseUrl)}</code></td><td><code>${h(c.model)}</code></td><td><span class="badge ${c.outcome}">${OUTCOME_WORD[c.outcome]}</span><div class="muted">${h(c.reason)}</div></td><td>${judged}</td><td class="n">${score}</td><td class="n">${coverage}</td><td>${causeList}</td><td><a href="${h(encodeURI(link))}">report</a></td></tr>`;
+    return `<tr><td><code>${h(r ? targetLabel(r.target) : c.baseUrl)}</code></td><td><code>${h(c.model)}</code></td><td><span class="badge ${c.outcome}">${OUTCOME_WORD[c.outcome]}</span><div class="muted">${h(c.reason)}</div></td><td>${judged}</td><td class="n">${score}</td><td class="n">${coverage}</td><td>${causeList}</td><td><a href="${h(encodeURI(link))}">report</a></td></tr>`;
   });
   return [
     ...pageHead(`${OUTCOME_WORD[summary.outcome]} · svc-conformance, ${plural(summary.cells.length, 'cell')}`, CSS),
@@ -49,10 +49,10 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
     `<h1><span class="badge ${summary.outcome}">${OUTCOME_WORD[summary.outcome]}</span> svc-conformance, ${h(plural(summary.cells.length, 'cell'))}</h1>`,
     `<p><strong>${h(summary.reason)}.</strong> <span class="muted">${h(summary.startedAt)} → ${h(summary.finishedAt)} · exit code ${summary.exitCode}</span></p>`,
     '<table>',
-    '<thead><tr><th>Base URL</th><th>Model</th><th>Outcome</th><th>Judged</th><th>Score</th><th>Coverage</th><th>Causes</th><th></th></tr></thead>',
+    '<thead><tr><th>Target</th><th>Model</th><th>Outcome</th><th>Judged</th><th>Score</th><th>Coverage</th><th>Causes</th><th></th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody>`,
     '</table>',
-    ...trafficByTarget(records).map((t) => `<p class="muted">${h(`Requests (${TRAFFIC_SCOPE}) at ${t.baseUrl}: ${trafficNote(t.traffic)}`)}</p>`),
+    ...trafficByTarget(records).map((t) => `<p class="muted">${h(`Requests (${TRAFFIC_SCOPE}) at ${t.label}: ${trafficNote(t.traffic)}`)}</p>`),
     ...loadSection(summary, records),
     '</body>',
     '</html>',
@@ -63,12 +63,12 @@ export function renderIndexPage(summary: RunSummary, records: readonly RunRecord
 /** Every cell's load phase (`--load N`) on one chart, a line per cell: information beside the verdicts. */
 function loadSection(summary: RunSummary, records: readonly RunRecord[]): string[] {
   const loaded = summary.cells.flatMap((c) => {
-    const load = records.find((r) => r.target.baseUrl === c.baseUrl && r.model === c.model)?.load;
-    return load ? [{ c, load }] : [];
+    const record = records.find((r) => r.target.baseUrl === c.baseUrl && r.model === c.model);
+    return record?.load ? [{ c, record, load: record.load }] : [];
   });
   if (loaded.length === 0) return [];
-  // The model names a line; the base URL too when the cells are of several targets.
+  // The model names a line; the target too when the cells are of several targets.
   const several = new Set(loaded.map(({ c }) => c.baseUrl)).size > 1;
-  const series: LoadSeries[] = loaded.map(({ c, load }) => ({ label: several ? `${c.model} at ${c.baseUrl}` : c.model, load }));
+  const series: LoadSeries[] = loaded.map(({ record, load }) => ({ label: several ? cellName(record) : record.model, load }));
   return ['<section id="load">', '<h2>Under load</h2>', `<p class="muted">${h('The load phase of each cell (--load N): figures, not verdicts. Each cell\'s report has the steps in a table.')}</p>`, loadChart(series), '</section>'];
 }

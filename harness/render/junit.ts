@@ -31,7 +31,7 @@ function firstOf(r: CheckResult): string {
 
 /** What a failing result that does not fail the run says, in a passing testcase's <system-out>. */
 function belowGateText(r: CheckResult, why: string): string {
-  return `${r.verdict} [${r.severity}], does not fail the run: ${why}\n\n${r.verdict === 'error' ? (r.reason ?? '') : failuresText(r)}`;
+  return `${r.verdict} [${r.severity}], ${why}\n\n${r.verdict === 'error' ? (r.reason ?? '') : failuresText(r)}`;
 }
 
 /**
@@ -57,7 +57,7 @@ function testcase(r: CheckResult, record: RunRecord, classname: string): string 
   }
   if (r.verdict === 'error') {
     const reason = r.reason ?? 'the harness could not judge this check';
-    const body = `${reason}\n\nThe check could not be judged: ${standing.why}.\nseverity: ${r.severity}\nspec: ${r.specRefs.join(', ')}`;
+    const body = `${reason}\n\n${standing.why}.\nseverity: ${r.severity}\nspec: ${r.specRefs.join(', ')}`;
     return close(`      <error message="${attr(reason)}" type="harness-error">${text(body)}</error>`);
   }
   const message = r.verdict === 'flaky' ? `[${r.severity}] ${r.reason ?? 'flaky'}; ${firstOf(r)}` : `[${r.severity}] ${firstOf(r)}`;
@@ -136,10 +136,11 @@ export function renderJunit(record: RunRecord): string {
     return [suiteHead(`${cellName(record)} · ${area}`, id, cases.length, counts(cases), time), ...properties, ...cases.map((r) => testcase(r, record, `${cell}.${area}`)), '  </testsuite>'].join('\n');
   });
   // A run that ended without judging what it set out to (interrupted, nothing judged, the key
-  // refused) is one failing testcase of its own: its JUnit is never all green.
-  const runCase = decision.outcome === 'interrupted' || decision.outcome === 'nothing-judged' || record.endedEarly !== undefined;
+  // refused, a base URL the harness cannot build on) is one failing testcase of its own: its JUnit
+  // is never all green, even in a cell whose checks all held.
+  const runCase = decision.outcome === 'interrupted' || decision.outcome === 'nothing-judged' || record.endedEarly !== undefined || record.wrongBase !== undefined;
   if (runCase) {
-    const type = record.endedEarly?.kind ?? decision.outcome;
+    const type = record.endedEarly?.kind ?? (record.wrongBase ? 'wrong-base' : decision.outcome);
     suites.push(
       [
         suiteHead(`${cellName(record)} · run`, areas.length, 1, { failures: 1, errors: 0, skipped: 0 }, 0),

@@ -49,7 +49,7 @@ describe('summary.md: a line per cell with a load phase', () => {
     const flash = withLoad();
     const pro = { ...sampleRecord(), model: 'svc-v4-pro' };
     const md = renderMarkdownSummary(summaryOf([flash, pro], ['a/report.json', 'b/report.json']), [flash, pro]);
-    expect(md.match(/^Load .*$/gm)).toEqual([`Load (information, not a verdict) on \`svc-v4-flash\` at \`http://127.0.0.1:43817\`: ${loadLine(flash.load!)}.`]);
+    expect(md.match(/^Load .*$/gm)).toEqual([`Load (information, not a verdict) on \`svc-v4-flash\` at \`emulator\`: ${loadLine(flash.load!)}.`]);
   });
 });
 
@@ -81,6 +81,18 @@ describe('the chart', () => {
     const two = renderIndexPage(summaryOf([a, elsewhere], ['a/report.json', 'b/report.json']), [a, elsewhere]);
     expect(two).toContain('data-series="svc-v4-pro at https://b.test"');
     expect(renderIndexPage(summaryOf([c], ['c/report.json']), [c])).not.toContain('<figure');
+  });
+
+  test('the legend draws p50 and p95 as the lines are drawn: in the series\' colours, solid and dashed, never in the axes\' grey', () => {
+    const colours = (svg: string, of: RegExp) => [...svg.matchAll(of)].map((m) => m[1]);
+    for (const series of [[{ label: 'a', load: ramp('a', 10) }], [{ label: 'a', load: ramp('a', 10) }, { label: 'b', load: ramp('b', 20) }]]) {
+      const svg = loadChart(series);
+      const key = svg.slice(svg.indexOf('<g class="legend-key">'), svg.indexOf('</g>', svg.indexOf('<g class="legend-key">')));
+      const drawn = (figure: string) => colours(svg, new RegExp(`<path class="series[^"]*" data-series="[^"]+" data-figure="${figure}" stroke="([^"]+)"`, 'g'));
+      expect(key).not.toContain('class="axis"');
+      expect(colours(key, /<line class="key-line" [^>]*stroke="([^"]+)"/g)).toEqual(drawn('ttft-p50'));
+      expect(colours(key, /<line class="key-line p95" [^>]*stroke="([^"]+)"/g)).toEqual(drawn('ttft-p95'));
+    }
   });
 
   test('hostile text is escaped everywhere it goes: legend, title of each point, description', () => {

@@ -23,7 +23,7 @@ export const LOAD_CHART_CSS = `
 figure.load-chart{margin:1rem 0}figure.load-chart svg{max-width:100%;height:auto;color:inherit}
 .load-chart text{fill:currentColor;font:12px system-ui,-apple-system,"Segoe UI",sans-serif}.load-chart text.panel-title{font-weight:600;font-size:13px}
 .load-chart .axis{stroke:currentColor;stroke-width:1}.load-chart .grid{stroke:#8886;stroke-width:1}
-.load-chart path.series{fill:none;stroke-width:2;stroke-linejoin:round}.load-chart path.p95{stroke-dasharray:6 4}
+.load-chart path.series,.load-chart line.key-line{fill:none;stroke-width:2;stroke-linejoin:round}.load-chart path.p95,.load-chart line.p95{stroke-dasharray:6 4}
 .load-chart figcaption{color:var(--muted,#59636e);font-size:.85rem;max-width:900px}
 table.load td{text-align:right;font-variant-numeric:tabular-nums}
 `;
@@ -112,7 +112,12 @@ function legend(series: readonly LoadSeries[]): { svg: string[]; height: number 
     out.push(`<g class="legend-entry" data-series="${h(s.label)}"><title>${h(s.label)}</title><line x1="${at.x}" y1="${at.y}" x2="${at.x + 28}" y2="${at.y}" stroke="${COLORS[i % COLORS.length]}" stroke-width="3"/><text x="${at.x + 36}" y="${at.y + 4}">${h(label)}</text></g>`);
   });
   const key = place(300);
-  out.push(`<g class="legend-key"><line class="axis" x1="${key.x}" y1="${key.y}" x2="${key.x + 28}" y2="${key.y}"/><text x="${key.x + 34}" y="${key.y + 4}">p50</text><line class="axis" x1="${key.x + 72}" y1="${key.y}" x2="${key.x + 100}" y2="${key.y}" stroke-dasharray="6 4"/><text x="${key.x + 106}" y="${key.y + 4}">p95 (time to first token)</text></g>`);
+  // Drawn as the lines they name are: in the series' colours (a segment each), solid and dashed.
+  const swatch = (x: number, dashed: boolean) => series.map((_, i) => {
+    const w = 28 / series.length;
+    return `<line class="key-line${dashed ? ' p95' : ''}" x1="${num(x + i * w)}" y1="${key.y}" x2="${num(x + (i + 1) * w)}" y2="${key.y}" stroke="${COLORS[i % COLORS.length]}"/>`;
+  }).join('');
+  out.push(`<g class="legend-key">${swatch(key.x, false)}<text x="${key.x + 34}" y="${key.y + 4}">p50</text>${swatch(key.x + 72, true)}<text x="${key.x + 106}" y="${key.y + 4}">p95 (time to first token)</text></g>`);
   return { svg: out, height: 16 + (row + 1) * LEGEND_ROW };
 }
 

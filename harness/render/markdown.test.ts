@@ -7,7 +7,8 @@ describe('renderMarkdown', () => {
   const md = renderMarkdown(sampleRecord());
 
   test('a header with target, model, spec revision, reference time, and the outcome', () => {
-    expect(md.startsWith('# ❌ FAIL: svc-v4-flash at `http://127.0.0.1:43817`\n')).toBe(true);
+    // Labelled as its folder is: the embedded emulator's port changes every run; the Target row keeps its URL.
+    expect(md.startsWith('# ❌ FAIL: svc-v4-flash at `emulator`\n')).toBe(true);
     expect(md).toContain('| Target | `http://127.0.0.1:43817` (emulator; messages `http://127.0.0.1:43817/anthropic`) |');
     expect(md).toContain('| Model | `svc-v4-flash` |');
     expect(md).toContain('| Spec revision | `v2026-05` (updated 2026-05-03) |');
@@ -26,8 +27,13 @@ describe('renderMarkdown', () => {
     const at = order.map((s) => md.indexOf(s));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(md).toContain('**must** (fails the run: must: fails the run) · basis: entailed from “Allowed values / bounds” · spec `objects.chat_request.fields.temperature`, `rules.out-of-range-status`');
-    expect(md).toContain('**should** (does not fail the run: should: fails the run only with --strict)');
+    expect(md).toContain('**must** (fails the run) · basis: entailed from “Allowed values / bounds” · spec `objects.chat_request.fields.temperature`, `rules.out-of-range-status`');
+    expect(md).toContain('**should** (fails the run only with --strict)');
+    expect(md).toContain('**advisory** (never fails the run)');
+    // The severity is said once, before how the failure counts: never again inside it.
+    const heads = [...md.matchAll(/^\*\*(must|should|advisory)\*\* \(([^)]*)\)/gm)];
+    expect(heads.length).toBeGreaterThanOrEqual(4);
+    for (const [line, severity, counts] of heads) expect(counts, line).not.toMatch(new RegExp(`\\b(${severity}|fails the run\\b.*\\bfails the run)\\b`));
     expect(md).toContain('- expected status 400 or 422 for temperature 2.5, got 200');
     expect(md).toMatch(/Reproduce with \(seed 1337, path 4:1:0\):\n\n {2}```sh\n {2}curl -sS -X POST 'http:\/\/127\.0\.0\.1:43817\/chat\/completions' .*\n {2}```/);
   });

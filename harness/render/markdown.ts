@@ -4,7 +4,7 @@ import { mdCell, mdCode, mdFence, mdText } from './escape.ts';
 import { CLIENT_REPRODUCER, COMPARISON, exchangeLine, failurePlace, replayLine, responseExcerpt } from './evidenceText.ts';
 import { gatewayChanges, judgingNote, judgingOfRecord, judgingReasonNote, upstreamTrafficNote } from './view.ts';
 import { LOAD_COLUMNS, LOAD_LEGEND, loadIntro, recoveryNote } from './loadView.ts';
-import { attemptsLine, costNotes, judgedLine, notSentLines, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
+import { targetLabel, attemptsLine, costNotes, judgedLine, notSentLines, scoreLine, duration, optionWords, orderedResults, outcomeHeadline, outcomeOf, plural, repeatLine, summaryByArea, timingNote, TRAFFIC_SCOPE, trafficNote, VERDICTS } from './view.ts';
 
 const ICON: Readonly<Record<CheckResult['verdict'], string>> = { fail: '❌', flaky: '🔀', error: '⚠️', unsupported: '➖', skip: '⏭️', pass: '✅' };
 
@@ -16,11 +16,10 @@ function refs(r: CheckResult): string {
   return r.specRefs.length > 0 ? r.specRefs.map(mdCode).join(', ') : 'none';
 }
 
-/** Whether a failing (or flaky) result fails the run, in the gate's words (results/gate.ts). */
+/** Whether a failing (or flaky) result fails the run, in the gate's words (results/gate.ts), which say it once. */
 function countsFor(r: CheckResult, options: RunRecord['options']): string {
   const standing = standingOf(r, options);
-  if (standing.counts === 'none') return 'does not fail the run';
-  return standing.counts === 'gates' ? `fails the run: ${standing.why}` : `does not fail the run: ${standing.why}`;
+  return standing.counts === 'none' ? 'does not fail the run' : standing.why;
 }
 
 /** A reason, with the attempts its verdict took when they were more than one a request. */
@@ -92,7 +91,7 @@ export function renderMarkdown(record: RunRecord): string {
   const results = orderedResults(record.results);
   const out: string[] = [];
 
-  out.push(`# ${outcomeHeadline(outcome.outcome)}: ${mdText(record.model)} at ${mdCode(record.target.baseUrl)}`, '', `**${mdText(outcome.reason)}.**`, '');
+  out.push(`# ${outcomeHeadline(outcome.outcome)}: ${mdText(record.model)} at ${mdCode(targetLabel(record.target))}`, '', `**${mdText(outcome.reason)}.**`, '');
   out.push('| | |', '|---|---|');
   out.push(row(['Target', `${mdCode(record.target.baseUrl)} (${record.target.kind}; messages ${mdCode(record.target.messagesBaseUrl)})`]));
   out.push(row(['Model', record.targetModel === record.model ? mdCode(record.model) : `${mdCode(record.model)} (asked as ${mdCode(record.targetModel)})`]));

@@ -14,11 +14,11 @@ describe('renderMarkdownSummary', () => {
     // one cell failed, the other was interrupted: the run is interrupted, never a plain FAIL or PASS
     expect(md.startsWith('# ⏹️ INTERRUPTED: svc-conformance, 2 cells\n')).toBe(true);
     expect(md).toContain('exit code 130');
-    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-flash` | ❌ FAIL | – | – | 2 | 1 | 1 | 0 | 1 | 2 | 1 | 1 | 9 | 94 | 0.0000209 | [report](<reports/127.0.0.1_43817/svc-v4-flash/report.md>) |');
-    expect(md).toContain('| `http://127.0.0.1:43817` | `svc-v4-pro` (interrupted) | ⏹️ INTERRUPTED |');
+    expect(md).toContain('| `emulator` | `svc-v4-flash` | ❌ FAIL | – | – | 2 | 1 | 1 | 0 | 1 | 2 | 1 | 1 | 9 | 94 | 0.0000209 | [report](<reports/127.0.0.1_43817/svc-v4-flash/report.md>) |');
+    expect(md).toContain('| `emulator` | `svc-v4-pro` (interrupted) | ⏹️ INTERRUPTED |');
     expect(md).toContain('| **all** |  | **⏹️ INTERRUPTED** |  |  | **4** | **2** | **2** | **0** | **2** | **4** | **2** | **2** | **18** | **188** | **0.5000209** |  |');
     expect(md).toContain('Spec revision `v2026-05`.');
-    expect(md).toContain('> Interrupted before every check ran: `svc-v4-pro` at `http://127.0.0.1:43817`.');
+    expect(md).toContain('> Interrupted before every check ran: `svc-v4-pro` at `emulator`.');
   });
 
   test('a passing run', () => {
@@ -73,7 +73,7 @@ describe('requests and concurrency in every report format', () => {
     const md = renderMarkdownSummary(summaryOf(records, ['a/report.json', 'b/report.json', 'c/report.json']), records);
     const lines = md.split('\n').filter((l) => l.startsWith('Requests ('));
     expect(lines).toEqual([
-      "Requests (this target's run, all models) at `http://127.0.0.1:43817`: 236 (2 retries) · concurrency: reached 16 (adaptive, started at 4, cap 16, ended at 8; came down 1 time)",
+      "Requests (this target's run, all models) at `emulator`: 236 (2 retries) · concurrency: reached 16 (adaptive, started at 4, cap 16, ended at 8; came down 1 time)",
       "Requests (this target's run, all models) at `https://api.example.test`: 40 (0 retries) · concurrency: reached 4 (fixed at 4)",
     ]);
     expect(md.indexOf(lines[0]!)).toBeGreaterThan(md.indexOf('| **all** |'));

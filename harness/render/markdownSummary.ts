@@ -1,6 +1,6 @@
 import { addUsd, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 import { mdCell, mdCode, mdText } from './escape.ts';
-import { costNotes, outcomeHeadline, plural, timingNote, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
+import { costNotes, outcomeHeadline, plural, targetLabel, timingNote, TRAFFIC_SCOPE, trafficByTarget, trafficNote } from './view.ts';
 import { causesSection } from './markdown.ts';
 import { loadLine } from './loadView.ts';
 
@@ -29,18 +29,19 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   const revisions = [...new Set(records.map((r) => r.spec.revision))];
   if (revisions.length > 0) out.push(`Spec revision ${revisions.map(mdCode).join(', ')}.`, '');
   const interrupted = records.filter((r) => r.interrupted);
-  if (interrupted.length > 0) out.push('> [!WARNING]', `> Interrupted before every check ran: ${interrupted.map((r) => `${mdCode(r.model)} at ${mdCode(r.target.baseUrl)}`).join(', ')}.`, '');
+  if (interrupted.length > 0) out.push('> [!WARNING]', `> Interrupted before every check ran: ${interrupted.map((r) => `${mdCode(r.model)} at ${mdCode(targetLabel(r.target))}`).join(', ')}.`, '');
 
   // Causes across every cell first: one defect seen by many checks and models is one line.
   out.push(...causesSection({ results: records.flatMap((r) => r.results), ...(summary.causes ? { causes: summary.causes } : {}) }));
-  out.push(row(['Base URL', 'Model', 'outcome', 'score', 'coverage', 'must', 'should', 'advisory', 'flaky', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
+  out.push(row(['Target', 'Model', 'outcome', 'score', 'coverage', 'must', 'should', 'advisory', 'flaky', 'error', 'pass', 'skip', 'unsupported', 'total', 'tokens', 'cost (USD)', 'report']));
   out.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const c of summary.cells) {
     const s = c.summary;
     const note = recordOf(c.baseUrl, c.model)?.interrupted ? ' (interrupted)' : '';
+    const record = recordOf(c.baseUrl, c.model);
     out.push(
       row([
-        mdCode(c.baseUrl),
+        mdCode(record ? targetLabel(record.target) : c.baseUrl),
         `${mdCode(c.model)}${note}`,
         outcomeHeadline(c.outcome),
         recordOf(c.baseUrl, c.model)?.score === undefined ? '–' : `${recordOf(c.baseUrl, c.model)!.score}`,
@@ -73,13 +74,13 @@ export function renderMarkdownSummary(summary: RunSummary, records: readonly Run
   for (const note of costNotes(summary)) out.push(mdText(note), '');
   if (summary.timings) out.push(`Time: ${mdText(timingNote(summary.timings))}`, '');
   // A line per target, not a column per cell: the figures are the target's, the same in each of its cells.
-  for (const t of trafficByTarget(records)) out.push(`Requests (${TRAFFIC_SCOPE}) at ${mdCode(t.baseUrl)}: ${mdText(trafficNote(t.traffic))}`, '');
+  for (const t of trafficByTarget(records)) out.push(`Requests (${TRAFFIC_SCOPE}) at ${mdCode(t.label)}: ${mdText(trafficNote(t.traffic))}`, '');
   // The load phase of each cell that had one: figures, not verdicts (its report has the steps).
   const loaded = summary.cells.flatMap((c) => {
     const load = recordOf(c.baseUrl, c.model)?.load;
     return load ? [{ c, load }] : [];
   });
-  for (const { c, load } of loaded) out.push(`Load (information, not a verdict) on ${mdCode(c.model)} at ${mdCode(c.baseUrl)}: ${mdText(loadLine(load))}.`, '');
+  for (const { c, load } of loaded) out.push(`Load (information, not a verdict) on ${mdCode(c.model)} at ${mdCode(targetLabel(recordOf(c.baseUrl, c.model)!.target))}: ${mdText(loadLine(load))}.`, '');
   out.push('Errors (checks that could not be judged) count as failures of their severity; should failures fail the run only with `--strict`; flaky checks (passed and failed over `--repeat N`) count as failures of their severity unless the run says `--allow-flaky`; with `--baseline`, only a regression fails the run. A run that was interrupted, or in which no must-check was judged, is never a PASS.');
   return `${out.join('\n')}\n`;
 }

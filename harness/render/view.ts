@@ -5,7 +5,7 @@
 import { compareIds } from '#harness/core/compareIds.ts';
 import type { CheckResult, ClassCoverage, Severity } from '#harness/core/outcome.ts';
 import type { RecordedResponse } from '#harness/core/exchange.ts';
-import { byCount, judgingOf, OUTCOME_WORD, standingOf, summarize, VERDICTS, type CostEstimate, type Judging, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary, type UnjudgedReason } from '#harness/results/index.ts';
+import { byCount, judgingOf, OUTCOME_WORD, standingOf, summarize, targetKey, VERDICTS, type CostEstimate, type Judging, type Outcome, type RunBudget, type RunRecord, type RunTimings, type RunTraffic, type Summary, type UnjudgedReason } from '#harness/results/index.ts';
 import type { AnswerTimes } from '#harness/core/answerTimes.ts';
 import type { LimitChange, LimitReason } from '#harness/core/limitChange.ts';
 
@@ -83,9 +83,16 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
 }
 
-/** One line naming the target: `svc-v4-flash at http://host (emulator)`. */
+/**
+ * A cell's target as reports label it: `emulator` or `replay` for the embedded emulator and a
+ * replayed recording, which listen on a new port each run (as their report folders are named), a
+ * live endpoint's base URL. The record keeps the URL itself (`target.baseUrl`).
+ */
+export const targetLabel = (target: Pick<RunRecord['target'], 'kind' | 'baseUrl'>): string => targetKey(target);
+
+/** One line naming the cell: `svc-v4-flash at emulator`, `svc-v4-flash at https://api.example.com`. */
 export function cellName(record: RunRecord): string {
-  return `${record.model} at ${record.target.baseUrl}`;
+  return `${record.model} at ${targetLabel(record.target)}`;
 }
 
 /** The cost estimate made before a run and the budget it kept to, as plain sentences (none when the run had neither). */
@@ -182,9 +189,9 @@ export function answerTimesNote(t: AnswerTimes): string {
  * Each target's traffic once, in the order of its first record: every record of a target carries
  * the same figures. Keyed by base URL and figures, so two targets at one base URL still show apart.
  */
-export function trafficByTarget(records: readonly RunRecord[]): { baseUrl: string; traffic: RunTraffic }[] {
-  const seen = new Map<string, { baseUrl: string; traffic: RunTraffic }>();
-  for (const r of records) if (r.traffic) seen.set(JSON.stringify([r.target.baseUrl, r.traffic]), { baseUrl: r.target.baseUrl, traffic: r.traffic });
+export function trafficByTarget(records: readonly RunRecord[]): { baseUrl: string; label: string; traffic: RunTraffic }[] {
+  const seen = new Map<string, { baseUrl: string; label: string; traffic: RunTraffic }>();
+  for (const r of records) if (r.traffic) seen.set(JSON.stringify([r.target.baseUrl, r.traffic]), { baseUrl: r.target.baseUrl, label: targetLabel(r.target), traffic: r.traffic });
   return [...seen.values()];
 }
 

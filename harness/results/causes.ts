@@ -94,11 +94,17 @@ interface Counted {
   client?: string;
 }
 
+/** `answered 200 with the error envelope (...): `: what a success that is a refusal is called in every text of it. */
+export function errorEnvelopeWords(f: Pick<Failure, 'errorEnvelope' | 'evidence'>): string {
+  return f.errorEnvelope === undefined ? '' : `answered ${f.evidence?.response?.status ?? 'a success'} with the error envelope (${f.errorEnvelope}): `;
+}
+
 function countedOf(r: CheckResult): Counted[] {
   if (r.verdict === 'fail' || r.verdict === 'flaky') {
     return (r.failures ?? []).map((f) => {
       const d = defectOf(f);
-      return { key: causeKey(f), message: f.message, headline: headlineOf(d), ...(d.kind === 'client' ? { client: `${d.client}@${d.version}` } : {}) };
+      // The message already leads with it (runner/execute.ts); the defect's own words do not.
+      return { key: causeKey(f), message: f.message, headline: `${errorEnvelopeWords(f)}${headlineOf(d)}`, ...(d.kind === 'client' ? { client: `${d.client}@${d.version}` } : {}) };
     });
   }
   if (r.verdict !== 'error') return [];

@@ -1,6 +1,7 @@
 import type { CheckResult } from '#harness/core/outcome.ts';
 import type { ExitCode, Outcome, RunRecord } from './runRecord.ts';
 import { skipKindOf } from './skipKind.ts';
+import { cellWords } from './baseline.ts';
 import { isFailing } from './failing.ts';
 import { judgingAcross, judgingOf, notJudgedWords, type Judging } from './judging.ts';
 import { knownStanding, staleEntries, type KnownEntry } from './known.ts';
@@ -10,7 +11,11 @@ export type { ExitCode, Outcome } from './runRecord.ts';
 /** The word every headline uses for an outcome. */
 export const OUTCOME_WORD: Readonly<Record<Outcome, string>> = { pass: 'PASS', fail: 'FAIL', interrupted: 'INTERRUPTED', 'nothing-judged': 'NOTHING JUDGED' };
 
-/** How one result counts: `gates` fails the run; `known` fails as the baseline did; `tolerated` fails below the gate. */
+/**
+ * How one result counts: `gates` fails the run; `known` fails as the baseline did; `tolerated` fails
+ * below the gate. `why` says it in one phrase, what it does to the run said once and the severity not
+ * at all: every report names the severity beside it ("**must** (fails the run)").
+ */
 export type CaseStanding = { counts: 'gates'; why: string } | { counts: 'known'; why: string } | { counts: 'tolerated'; why: string } | { counts: 'none' };
 
 export interface CellGate {
@@ -53,18 +58,18 @@ export function standingOf(r: CheckResult, options: RunRecord['options']): CaseS
   const clientGated = r.severity === 'advisory' && r.area === 'client' && options.clientsGate === true;
   const known = knownStanding(r, options);
   if (known !== undefined && (known.counts === 'known' || r.severity === 'must' || clientGated || (r.severity === 'should' && options.strict))) return known;
-  if (r.verdict === 'flaky' && options.allowFlaky === true) return { counts: 'tolerated', why: 'flaky, allowed by --allow-flaky' };
-  if (r.severity === 'advisory' && !clientGated) return { counts: 'tolerated', why: 'advisory: never fails the run' };
-  if (r.severity === 'should' && !options.strict) return { counts: 'tolerated', why: 'should: fails the run only with --strict' };
+  if (r.verdict === 'flaky' && options.allowFlaky === true) return { counts: 'tolerated', why: 'does not fail the run: flaky, allowed by --allow-flaky' };
+  if (r.severity === 'advisory' && !clientGated) return { counts: 'tolerated', why: 'never fails the run' };
+  if (r.severity === 'should' && !options.strict) return { counts: 'tolerated', why: 'fails the run only with --strict' };
   const baseline = options.baseline;
   if (baseline) {
     const before = baseline.verdicts[r.checkId];
-    if (before === undefined) return { counts: 'tolerated', why: `not in the baseline (${baseline.source})` };
-    if (isFailing(before)) return { counts: 'known', why: `known: ${before} in the baseline too (${baseline.source})` };
-    return { counts: 'gates', why: `regression: ${before} in the baseline (${baseline.source}), ${r.verdict} now` };
+    if (before === undefined) return { counts: 'tolerated', why: `does not fail the run: not in the baseline (${baseline.source})` };
+    if (isFailing(before)) return { counts: 'known', why: `does not fail the run: known, ${before} in the baseline too (${baseline.source})` };
+    return { counts: 'gates', why: `fails the run: a regression, ${before} in the baseline (${baseline.source}), ${r.verdict} now` };
   }
-  const as = clientGated ? 'a client check, with --clients-gate' : r.severity;
-  return { counts: 'gates', why: r.verdict === 'error' ? `could not be judged (${as}): fails the run as a failure would` : `${as}: fails the run` };
+  const gated = clientGated ? ' (a client check, with --clients-gate)' : '';
+  return { counts: 'gates', why: r.verdict === 'error' ? `could not be judged: fails the run as a failure would${gated}` : `fails the run${gated}` };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -95,6 +100,11 @@ export function cellGate(record: RunRecord): CellGate {
   } else if (record.endedEarly) {
     outcome = 'fail';
     reason = `${record.endedEarly.message}${gating.length > 0 ? `; ${failingTheRun(gating.length)}` : ''}`;
+  } else if (record.wrongBase) {
+    // The user's mistake first: what it caused is not the endpoint's; anything else failing still is.
+    const own = gating.filter((r) => !record.wrongBase!.checks.includes(r.checkId));
+    outcome = 'fail';
+    reason = `${record.wrongBase.message}${own.length > 0 ? `; besides, ${failingTheRun(own.length)} (${countsText(own)})` : ''}`;
   } else if (gating.length > 0) {
     outcome = 'fail';
     reason = `${failingTheRun(gating.length)} (${countsText(gating)})${stale.length > 0 ? `; ${staleText(stale)}` : ''}`;
@@ -172,7 +182,7 @@ export function gate(records: readonly RunRecord[]): GateDecision {
     // why the rest were not judged, one premise on several models being one reason.
     const all = judgingAcross(records.map((r) => r.results));
     reason = `every cell passed: ${plural(all.judged, all.scope)} judged across ${cells.length} cells, and every one held${cells.some((c) => c.known.length + c.tolerated.length > 0) ? ' (each cell\'s report lists what failed below the gate)' : ''}${all.judged < all.total ? `; not judged: ${notJudgedWords(all)}` : ''}`;
-  } else reason = deciding.map((c) => `${c.record.model} at ${c.record.target.baseUrl}: ${c.reason}`).join('; ');
+  } else reason = deciding.map((c) => `${cellWords(c.record)}: ${c.reason}`).join('; ');
   return { outcome, exitCode, cells, reason };
 }
 

@@ -37,11 +37,11 @@ export function knownStanding(r: CheckResult, options: { known?: KnownPolicy }):
   const entry = policy.entries.find((e) => entryCovers(e, r));
   if (entry === undefined) return undefined;
   if (entry.passRate !== undefined) return byPassRate(r, entry);
-  if (entry.expired) return { counts: 'gates', why: `known until ${entry.until}, which has passed (${entry.at}): fix it, or give the entry a new date` };
+  if (entry.expired) return { counts: 'gates', why: `fails the run: known until ${entry.until}, which has passed (${entry.at}): fix it, or give the entry a new date` };
   const now = causesFailedFor(r);
   const unknown = entry.causes === undefined ? [] : now.filter((c) => !entry.causes!.includes(c));
-  if (unknown.length > 0) return { counts: 'gates', why: `known for ${entry.causes!.join('; ')} (${entry.at}), but it fails now for ${unknown.join('; ')}` };
-  return { counts: 'known', why: `known: ${entry.reason} (${entry.at})` };
+  if (unknown.length > 0) return { counts: 'gates', why: `fails the run: known for ${entry.causes!.join('; ')} (${entry.at}), but it fails now for ${unknown.join('; ')}` };
+  return { counts: 'known', why: `does not fail the run: known, ${entry.reason} (${entry.at})` };
 }
 
 /**
@@ -54,9 +54,9 @@ function byPassRate(r: CheckResult, entry: KnownEntry): KnownStanding {
   const passes = r.repeat?.passes ?? 0;
   const { high } = wilsonInterval(passes, runs);
   const seen = `${passes} of ${runs} runs passed`;
-  if (entry.expired) return { counts: 'gates', why: `known until ${entry.until}, which has passed (${entry.at})` };
-  if (high < entry.passRate!) return { counts: 'gates', why: `${seen}: significantly below the expected pass rate ${entry.passRate} (Wilson 95% interval up to ${high.toFixed(2)}; ${entry.at})` };
-  return { counts: 'known', why: `known flaky: ${entry.reason}; ${seen}, consistent with the expected pass rate ${entry.passRate} (${entry.at})` };
+  if (entry.expired) return { counts: 'gates', why: `fails the run: known until ${entry.until}, which has passed (${entry.at})` };
+  if (high < entry.passRate!) return { counts: 'gates', why: `fails the run: ${seen}, significantly below the expected pass rate ${entry.passRate} (Wilson 95% interval up to ${high.toFixed(2)}; ${entry.at})` };
+  return { counts: 'known', why: `does not fail the run: known flaky, ${entry.reason}; ${seen}, consistent with the expected pass rate ${entry.passRate} (${entry.at})` };
 }
 
 /** Entries of a cell whose checks ran and none failed: fixed, so the entry should go. */

@@ -84,6 +84,8 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
   const signals = group.map(({ record }) => record.interruptedBy);
   const interruptedBy = signals.includes('SIGTERM') ? 'SIGTERM' : signals.includes('SIGINT') ? 'SIGINT' : signals.includes('ceiling') ? 'ceiling' : undefined;
   const endedEarly = group.find(({ record }) => record.endedEarly)?.record.endedEarly;
+  // One target, one base URL: a shard that saw the mistake says it for the merged cell (its checks are that shard's).
+  const wrongBase = group.find(({ record }) => record.wrongBase)?.record.wrongBase;
   // Each shard ran its own transport: requests and retries add up. Concurrency keeps the shard that
   // reached the most, since each shard's limit was its own and in-flight counts of separate
   // processes do not add into a limit any one of them held. A shard that did not record it (an
@@ -107,6 +109,7 @@ function mergeCell(group: readonly { record: RunRecord; index: number }[]): RunR
     interrupted: group.some(({ record }) => record.interrupted),
     ...(interruptedBy ? { interruptedBy } : {}),
     ...(endedEarly ? { endedEarly } : {}),
+    ...(wrongBase ? { wrongBase } : {}),
     ...(traffic ? { traffic } : {}),
     ...(load ? { load } : {}),
   });

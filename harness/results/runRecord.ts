@@ -70,6 +70,15 @@ export interface RunRecord {
    * and what to check. The checks not sent are skipped `blocked`; the gate fails such a run.
    */
   endedEarly?: { kind: 'key-refused'; message: string };
+  /**
+   * Set when the base URL given ends in what the harness adds to it itself (runner/wrongBase.ts): a
+   * base of the spec (`ending` `/v1`, kind `base`) or a route (`/chat/completions`, kind `route`),
+   * and the routes derived from it are not served as that makes them. `checks`: the served checks
+   * whose failures it caused (reported as its doing, one cause); `tryBaseUrl`: the base URL to try;
+   * `message`: the one line that says so. The gate fails such a run (exit 1) and every report leads
+   * with it: the endpoint was not judged where the description places it.
+   */
+  wrongBase?: { ending: string; kind: 'base' | 'route'; tryBaseUrl: string; checks: string[]; message: string };
   /** The cell's score, 0..100 (score.ts; known failures left out); absent when nothing was scored. */
   score?: number;
   /** How many of the catalogue's spec entries the cell judged (coverage.ts). */

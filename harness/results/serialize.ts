@@ -65,7 +65,7 @@ const CHECK_RESULT = object(
     repeat: object(['runs', 'passes', 'fails', 'passAtK', 'passHatK']),
     handedTo: array(object(['check', 'request', 'defect'])),
     failures: array(
-      object(['message', 'key', 'defect', 'ownedBy', 'ownedOn', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
+      object(['message', 'key', 'errorEnvelope', 'defect', 'ownedBy', 'ownedOn', 'path', 'specRef', 'reproducer', 'evidence', 'comparison'], {
         defect: object(['kind', 'path', 'change', 'keyword', 'expected', 'got', 'code', 'client', 'version', 'atUpstream', 'atClient', 'status', 'askedMs', 'capMs', 'what']),
         reproducer: object(['curl', 'seed', 'path', 'fixture', 'client']),
         evidence: EXCHANGE,
@@ -77,7 +77,7 @@ const CHECK_RESULT = object(
 
 /** Exported for the test that keeps this layout and reports/report.schema.json in step. */
 export const RUN_RECORD_LAYOUT: Layout = object(
-  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'score', 'coverage', 'judging', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'load', 'results'],
+  ['schemaVersion', 'harness', 'spec', 'target', 'model', 'targetModel', 'startedAt', 'finishedAt', 'referenceTime', 'options', 'interrupted', 'interruptedBy', 'endedEarly', 'wrongBase', 'score', 'coverage', 'judging', 'summary', 'usage', 'budget', 'estimate', 'timings', 'traffic', 'causes', 'load', 'results'],
   {
     // The load figures after the causes: their samples are long, and the head of the file stays readable.
     load: LOAD,

@@ -10,6 +10,7 @@ import type { SuitesRun } from './suitesRun.ts';
 import { tokensOf } from '#harness/core/tokens.ts';
 import type { LoadRun } from '#harness/core/load.ts';
 import { loadFiguresOf } from '#harness/results/loadFigures.ts';
+import { blamedOnTheBase, wrongBaseOf } from './wrongBase.ts';
 
 /** Tokens a model's checks reported, and their cost at the spec's prices when they were spent. */
 function usageOf(spec: Spec, model: string, results: readonly CheckResult[], at: Date): UsageTotals {
@@ -33,10 +34,14 @@ export function trafficOf(transport: SuitesRun['transport'], upstream?: SuitesRu
 export function buildRecords(
   spec: Spec,
   config: RunConfig,
-  results: readonly CheckResult[],
+  given: readonly CheckResult[],
   timing: { startedAt: Date; finishedAt: Date; spentAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic; loads?: ReadonlyMap<string, LoadRun> },
 ): RunRecord[] {
   const catalogue = buildRegistry(spec).all();
+  // A base URL given with what the harness adds itself: every model's record of the target leads with it.
+  const target = { kind: config.target.kind, baseUrl: config.target.baseUrl, messagesBaseUrl: config.target.messagesBaseUrl };
+  const wrongBase = wrongBaseOf(spec, target, given);
+  const results = wrongBase ? blamedOnTheBase(given, wrongBase) : given;
   return config.models
     .map((model) => {
       const mine = results.filter((r) => r.model === model).sort((a, b) => compareIds(a.checkId, b.checkId));
@@ -44,7 +49,7 @@ export function buildRecords(
         schemaVersion: 1,
         harness: { name: 'svc-conformance', version: timing.version },
         spec: { revision: spec.revision, updated: spec.revision_updated },
-        target: { kind: config.target.kind, baseUrl: config.target.baseUrl, messagesBaseUrl: config.target.messagesBaseUrl },
+        target,
         model,
         targetModel: targetModelOf(config, model),
         startedAt: timing.startedAt.toISOString(),
@@ -58,6 +63,7 @@ export function buildRecords(
         usage: usageOf(spec, model, mine, timing.spentAt),
         interrupted: timing.interrupted,
         ...(timing.endedEarly ? { endedEarly: timing.endedEarly } : {}),
+        ...(wrongBase ? { wrongBase } : {}),
         // The target's, so every model's record of it carries the same figures.
         ...(timing.traffic ? { traffic: timing.traffic } : {}),
       };

@@ -10,6 +10,8 @@ import { waitDefect } from '#harness/core/waitDefect.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
 import { failureKey } from '#harness/results/failureKey.ts';
+import { errorEnvelopeWords } from '#harness/results/causes.ts';
+import { errorEnvelopeSaid, jsonOf } from '#harness/checks/support/errorEnvelope.ts';
 import { isBudgetReached } from './spend/BudgetReachedError.ts';
 
 /**
@@ -30,8 +32,11 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     const judged = judgedOf(tracked.judged(), cases, classes, notJudged);
     return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}), ...(judged ? { judged } : {}) };
   };
-  /** A failure as the result reports it: its curl reproducer and its stable key. */
-  const reported = (f: Failure): Failure => ({ ...withReproducer(f, keyVariable, headerVariables), key: failureKey(check.id, f) });
+  /** A failure as the result reports it: named for what its answer is, with its curl reproducer and its stable key. */
+  const reported = (f: Failure): Failure => {
+    const n = check.phase === 'load' ? f : namedErrorEnvelope(f, ctx);
+    return { ...withReproducer(n, keyVariable, headerVariables), key: failureKey(check.id, n) };
+  };
   try {
     const outcome = await check.run(ctx);
     switch (outcome.verdict) {
@@ -74,6 +79,21 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     const reason = isHarnessError(err) ? `${err.code}: ${err.message}` : `the check threw: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(err)}`;
     return { ...base, verdict: 'error', reason, cause: errorCause(err), ...done() };
   }
+}
+
+/**
+ * A failure whose answer is a success (2xx) whose body is the error envelope, named as the refusal
+ * it is (`errorEnvelope`, and its message led by it), whatever the check made of it: "expected HTTP
+ * 400, got 200" or "/: missing required field `id`" alone would hide what the evidence shows. The
+ * load checks name theirs themselves (checks/load/drive.ts classifies every answer under load).
+ */
+function namedErrorEnvelope(f: Failure, ctx: CheckContext): Failure {
+  const res = f.evidence?.response;
+  if (f.errorEnvelope !== undefined || res === undefined || res.status < 200 || res.status >= 300) return f;
+  const said = errorEnvelopeSaid((o, b) => ctx.judge(o, b), res.body ?? jsonOf(res.text));
+  if (said === undefined) return f;
+  const named = { ...f, errorEnvelope: said };
+  return { ...named, message: `${errorEnvelopeWords(named)}${f.message}` };
 }
 
 /**

@@ -7,6 +7,8 @@ import { startServer, type TestServer } from './httpTestServer.ts';
 export const LOAD_PROXY_MODES = [
   // Each breaks the contract under load.
   'crossed', '500', 'cut', 'hung', 'html-429', 'usage-dropped', 'empty-200',
+  // Issue 48: a refusal sent as a success, the error envelope in a 200's body (streamed requests too).
+  'error-200',
   // Issue 47: streams under load handed to another request, usage in a stream only when asked; another model named under load.
   'streams-crossed', 'model-renamed',
   // Each is what the description allows.
@@ -74,6 +76,9 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
         case 'empty-200':
           misbehaved += 1;
           return void res.writeHead(200, { 'content-type': 'application/json' }).end();
+        case 'error-200':
+          misbehaved += 1;
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(ENVELOPE('too many requests in flight', 'rate_limit_error', 'rate_limit_exceeded'));
         case '429':
           misbehaved += 1;
           return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(ENVELOPE('too many requests in flight', 'rate_limit_error', 'rate_limit_exceeded'));

@@ -77,7 +77,8 @@ const excessRefused: Judge = (run, ctx) => {
   for (const x of underLoad(run)) {
     if (x.trouble?.kind === 'no-answer') found.push({ kind: `no-answer ${x.trouble.code}`, message: `${where(x)} got no HTTP answer (${x.trouble.code}: ${x.trouble.what}); the description refuses excess requests with ${allowed.join(' or ')}`, x });
     else if (x.trouble?.kind === 'cut' && !x.stream) found.push({ kind: `cut ${x.trouble.code}`, message: `${where(x)} was answered ${x.status} and its body broke off (${x.trouble.code}); the description refuses excess requests with ${allowed.join(' or ')}`, x });
-    else if (x.status === 200 && x.empty === true) found.push({ kind: 'empty 200', message: `${where(x)} was answered 200 with an empty body: neither a completion nor a refusal`, x });
+    else if (x.status === 200 && x.noAnswer?.kind === 'empty') found.push({ kind: 'empty 200', message: `${where(x)} was answered 200 with an empty body: neither a completion nor a refusal`, x });
+    else if (x.status === 200 && x.noAnswer?.kind === 'error') found.push({ kind: 'error 200', message: `${where(x)} was answered 200 with the error envelope (${x.noAnswer.said}): a refusal sent as a success; the description refuses excess requests with ${allowed.join(' or ')}`, x });
     else if (x.status !== undefined && x.status !== 200) {
       if (!allowed.includes(x.status)) {
         found.push({ kind: `status ${x.status}`, message: `${where(x)} was answered HTTP ${x.status}; the description refuses excess requests with ${allowed.join(' or ')}`, x });
@@ -101,8 +102,8 @@ const excessRefused: Judge = (run, ctx) => {
 const problemKey = (p: Breach) => p.kind;
 const said = (p: Breach) => `${p.chunk === undefined ? '' : `chunk ${p.chunk}: `}${p.message} (${p.rule})`;
 
-/** An answer that came whole: 200, not empty, not broken, a stream ended with a finish_reason and `[DONE]`. */
-const whole = (x: DrivenExchange) => x.status === 200 && x.empty !== true && x.trouble === undefined && (x.finished === undefined || (x.finished.done && x.finished.finishReason));
+/** An answer that came whole: 200, an answer (not empty, not the error envelope), not broken, a stream ended with a finish_reason and `[DONE]`. */
+const whole = (x: DrivenExchange) => x.status === 200 && x.noAnswer === undefined && x.trouble === undefined && (x.finished === undefined || (x.finished.done && x.finished.finishReason));
 
 const answersConform: Judge = (run) => {
   // What the same kind of request (streamed or not) meets at rest, answered whole: the twin each answer under load is compared with.
@@ -223,7 +224,7 @@ function textJudge(run: DrivenLoad, counted: Map<DrivenExchange, Crossing>): ((x
 }
 
 const notCrossed: Judge = async (run, ctx) => {
-  const answered = underLoad(run).filter((x) => x.res !== undefined && x.status === 200 && x.trouble === undefined && x.empty !== true);
+  const answered = underLoad(run).filter((x) => x.res !== undefined && x.status === 200 && x.trouble === undefined && x.noAnswer === undefined);
   if (answered.length === 0) return skip('inconclusive: no request under load was answered 200 in full, so no answer was matched to its prompt', 'inconclusive');
   // Exact where the harness is the upstream; the rest are told by their prompt's count, else by their text.
   const standing = await byMarker(answered, ctx);
@@ -258,7 +259,7 @@ const notCrossed: Judge = async (run, ctx) => {
 
 const streamsFinished: Judge = (run) => {
   const unfinished = (x: DrivenExchange) => x.finished !== undefined && (!x.finished.finishReason || !x.finished.done);
-  const began = (x: DrivenExchange) => x.stream && x.status === 200 && x.empty !== true && x.trouble?.kind !== 'hung';
+  const began = (x: DrivenExchange) => x.stream && x.status === 200 && x.noAnswer === undefined && x.trouble?.kind !== 'hung';
   // Streams that do not end at rest either are the stream checks' defect, not the load's.
   const restUnfinished = atRest(run).filter((x) => began(x) && (unfinished(x) || x.trouble?.kind === 'cut'));
   const found: { kind: string; message: string; x: DrivenExchange }[] = [];

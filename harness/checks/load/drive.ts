@@ -18,6 +18,7 @@ import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
 import { get } from '../support/body.ts';
+import { errorEnvelopeSaid, jsonOf } from '../support/errorEnvelope.ts';
 import { readStream } from '../support/stream.ts';
 import { answerJudge, type AnswerJudge, type Breach } from '../answer/conformance.ts';
 import { longPrompt } from '../support/requests.ts';
@@ -55,8 +56,11 @@ export interface DrivenExchange extends LoadExchange {
   problems: Breach[];
   /** The text it carried (a body's content, a stream's assembled content): what tells deterministic answers apart without usage. */
   content?: string;
-  /** A 200 with nothing in its body: no answer at all, which is the refusal check's to judge. */
-  empty?: boolean;
+  /**
+   * A 200 that is no answer: nothing in its body (`empty`), or the error envelope (`error`, with
+   * what it says): a refusal sent as a success. The refusal check's to judge; the others leave it.
+   */
+  noAnswer?: { kind: 'empty' } | { kind: 'error'; said: string };
 }
 
 export interface DrivenLoad extends LoadRun {
@@ -245,15 +249,17 @@ async function exchangeOf(ctx: CheckContext, judge: AnswerJudge, at: Pick<LoadEx
   }
   const x: DrivenExchange = { ...base, res, status: res.status, headersMs: Math.round(clock() - start), exchange: res.exchange };
   try {
-    if (res.status === 200 && at.stream) await readStreamed(res, x, judge, start, clock);
+    if (res.status === 200 && at.stream) await readStreamed(ctx, res, x, judge, start, clock);
     else if (res.status === 200) {
       const body = await res.json().catch((err: unknown) => err);
+      const said = body instanceof Error ? undefined : errorEnvelopeSaid((o, b) => ctx.judge(o, b), body);
       if (body instanceof Error) {
         const cut = (body as { code?: string }).code;
         if (cut === 'HARNESS_RESET' || cut === 'HARNESS_TIMEOUT') x.trouble = troubleOf(body, true);
-        else if ((res.exchange.response?.text ?? '').trim() === '') x.empty = true;
+        else if ((res.exchange.response?.text ?? '').trim() === '') x.noAnswer = { kind: 'empty' };
         else x.problems.push({ rule: 'schema.chat-completion.matches-schema', kind: 'schema.chat-completion.matches-schema / parse', message: `the body is not a completion: ${body.message.slice(0, 200)}` });
-      } else {
+      } else if (said !== undefined) x.noAnswer = { kind: 'error', said };
+      else {
         x.problems.push(...(await judge.body(res, body)));
         usageOf(x, get(body, 'usage'));
         const content = get(body, 'choices', 0, 'message', 'content');
@@ -267,7 +273,7 @@ async function exchangeOf(ctx: CheckContext, judge: AnswerJudge, at: Pick<LoadEx
   return x;
 }
 
-async function readStreamed(res: CheckResponse, x: DrivenExchange, judge: AnswerJudge, start: number, clock: () => number): Promise<void> {
+async function readStreamed(ctx: CheckContext, res: CheckResponse, x: DrivenExchange, judge: AnswerJudge, start: number, clock: () => number): Promise<void> {
   const gaps: number[] = [];
   let last: number | undefined;
   const timed: CheckResponse = {
@@ -285,7 +291,11 @@ async function readStreamed(res: CheckResponse, x: DrivenExchange, judge: Answer
     }),
   };
   const s = await readStream(timed, { judge: judge.chunk });
-  if (s.chunks === 0 && s.malformed.count === 0 && !s.done && s.error === undefined) x.empty = true;
+  if (s.chunks === 0 && s.malformed.count === 0 && !s.done && s.error === undefined) {
+    // No event at all: nothing, or a JSON body in place of the stream (the error envelope, with a 200).
+    const said = errorEnvelopeSaid((o, b) => ctx.judge(o, b), res.exchange.response?.body ?? jsonOf(res.exchange.response?.text));
+    x.noAnswer = said === undefined ? { kind: 'empty' } : { kind: 'error', said };
+  }
   x.chunkGapsMs = gaps;
   x.finished = { finishReason: s.finishes.count > 0, done: s.done };
   if (s.error !== undefined) {

@@ -17,7 +17,6 @@ import { interruptedBy, RunStop } from '#harness/runner/runStop.ts';
 import { runOutputs } from '../outputs.ts';
 import { loadProgressLine, progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
-import { clearReports } from '../reportFiles.ts';
 import { clientsOf, concurrencyOf, parseModelMap, parseShard, repeatOf, selectionOf, timeoutsOf } from '../runFlags.ts';
 import { budgetOf, flagsOf, instant, integer, parseWithout, RANGES, type RunFlagValues } from '../runOptions.ts';
 import { targetsOf } from '../targetsOf.ts';
@@ -47,7 +46,10 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
   const recorded = values.fixtures === undefined ? [] : recordedCheckIds(values.fixtures);
-  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients, recorded), values['upstream-port'] !== undefined || recorded.some((id) => id.startsWith('gateway.')));
+  // The options that plan checks of their own, as given: a replay of a gateway run holds its upstream.
+  const load = integer(name, 'load', values.load, ...RANGES.load);
+  const enabling = new Set([...(values['upstream-port'] !== undefined || recorded.some((id) => id.startsWith('gateway.')) ? ['upstream-port'] : []), ...(load ? ['load'] : [])]);
+  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients, recorded), enabling);
   const now = values.now === undefined ? undefined : instant(name, values.now);
   const faults = (values.fault ?? []).map((f): FaultId => {
     if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
@@ -61,7 +63,6 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const { timeoutMs, deadlineMs } = timeoutsOf(name, values);
   const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
   const coverage = integer(name, 'coverage', values.coverage, ...RANGES.coverage);
-  const load = integer(name, 'load', values.load, ...RANGES.load);
   const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
   const seed = integer(name, 'seed', values.seed, ...RANGES.seed) ?? 1;
   const shard = parseShard(name, values.shard);
@@ -111,8 +112,8 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   try {
     // A baseline without this run's cells would gate nothing: refused before anything is spent.
     if (baseline) checkBaselineCovers(targets.flatMap(({ target }) => models.map((model) => ({ model, target }))), baseline.records, baseline.source);
-    // What an earlier run left there must not pass for this run's outcome, even if this one dies.
-    clearReports(reportDir);
+    // The last run's reports stay until this one's are complete (reportRun swaps them in): a run
+    // that dies, or stops on an error, leaves them as they were.
     const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io), ...(settings.quiet ? {} : { loadProgress: loadProgressLine(io) }) });
     const interrupted = stop.cause ? interruptedBy(stop.cause) : undefined;
     return reportRun(ran, { given: values, reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
