@@ -113,7 +113,21 @@ export const RUN_OPTIONS = [
       if (wrong !== undefined) throw new UsageError(`${command}: --model ${wrong} is not a model of the spec (${known.join(', ')}).`);
     },
   },
-  { flag: 'model-map', type: 'string', arg: 'A=B,...', help: ["send the spec's model A as the provider's id B"], config: perTarget('model_map') },
+  {
+    flag: 'model-map',
+    type: 'string',
+    multiple: true,
+    arg: 'SPEC_ID=ID',
+    help: [
+      "send the spec's model SPEC_ID as the target's id ID",
+      '(repeatable, or pairs joined by commas). ID is any',
+      'string the target takes, split from SPEC_ID at the',
+      'first =: emu,svc-v4-flash, openrouter/deepseek/x,',
+      'ollama:llama3, name@1 (a comma starts another pair',
+      'only before another SPEC_ID=)',
+    ],
+    config: perTarget('model_map'),
+  },
   { flag: 'header', type: 'string', multiple: true, arg: "'NAME: VALUE'", help: ['send this header with every request (repeatable), for', 'gateways that route on their own headers'], config: perTarget('headers') },
   {
     flag: 'header-env',
