@@ -32,7 +32,8 @@
 # 18741; gateway router 18742, the harness's upstream 18743; by-hand emulator 18744, proxy 18745,
 # router 18746. Idempotent: a server already answering on its port is reused; the recording replaces
 # the old one whole (record --out). Servers keep running afterwards (pids and logs in
-# $CCR_HOME/run) until `stop`.
+# $CCR_HOME/run) until `stop`. Measured from a clean clone on 2 cores (2026-12-02): the install 11 s,
+# `endpoint` 27 s in all (the chat route's recording 7 s, the messages route's 5 s), `gateway` 16 s.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
