@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -9,6 +9,8 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { GATEWAY_BEHAVIOURS, startGatewayProxy, type GatewayBehaviour } from '#harness/testing/gatewayProxy.ts';
+import { startProxy } from '#harness/testing/proxy.ts';
+import { isRecord } from '#harness/core/isRecord.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { createAjv } from '#harness/core/createAjv.ts';
 import { main } from './main.ts';
@@ -232,5 +234,60 @@ describe('a recording of a gateway run holds both sides, and its replay judges t
     expect(log.length).toBeGreaterThan(20);
     expect(ajv.validate('fixture#/$defs/upstreamLog', log), JSON.stringify(ajv.errors)).toBe(true);
     expect(ajv.validate('fixture', JSON.parse(readFileSync(join(recorded.dir, 'recording', 'manifest.json'), 'utf8'))), JSON.stringify(ajv.errors)).toBe(true);
+  });
+});
+
+describe('a gateway named in a config file (--config with --upstream-port, issue 49)', () => {
+  /** A gateway that takes claude-code-router's ids (`provider,model`) and sends the model upstream alone. */
+  const routing = (port: number) =>
+    startProxy(`http://127.0.0.1:${port}`, { rewriteRequest: (b) => (isRecord(b) && typeof b.model === 'string' ? { ...b, model: b.model.split(',').slice(1).join(',') || b.model } : undefined) });
+  const config = (targets: string[]) => {
+    const file = join(freshDir(), 'svc-conformance.yaml');
+    writeFileSync(file, `targets:\n${targets.map((url) => `  - base_url: ${url}\n    api_key_env: ${KEY_ENV}\n    model_map:\n      svc-v4-flash: emu,svc-v4-flash\n`).join('')}`);
+    return file;
+  };
+  const gatewayRun = async (extra: (port: number) => string[]) => {
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const proxy = await routing(port);
+      const dir = freshDir();
+      const io = captureIO();
+      try {
+        const code = await main(['run', '--config', config([proxy.url]), '--upstream-port', String(port), ...extra(port), '--only', 'gateway', '--model', 'svc-v4-flash', '--quiet', '--report-dir', join(dir, 'r'), '--json', join(dir, 'run.json')], io);
+        if (code === 2 && io.text().includes('EADDRINUSE') && attempt < 3) continue;
+        const results = (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { records: { results: CheckResult[] }[] }).records.flatMap((r) => r.results);
+        return { code, results, stderr: io.err.join('\n') };
+      } finally {
+        await proxy.close();
+      }
+    }
+  };
+
+  test("the file's one target is the gateway, its model_map's id (a comma in it) sent and stated, every gateway.* check judged", async () => {
+    const run = await gatewayRun(() => []);
+    expect(run.results.filter((r) => r.verdict !== 'pass').map((r) => `${r.checkId}: ${r.reason}`)).toEqual([]);
+    expect(run.results.length).toBe(buildRegistry(loadSpec().spec).all().filter((c) => c.upstream === true).length);
+    expect(run.code).toBe(0);
+    expect(run.results.find((r) => r.checkId === 'gateway.request.parameters-passed-on')!.reason).toContain('model emu,svc-v4-flash sent upstream as "svc-v4-flash"');
+    expect(run.stderr).toMatch(/the upstream for the gateway: the embedded emulator at http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  test('with --upstream-url the port is a tap in front of the real service', async () => {
+    const service = await startEmulator({ spec: loadSpec().spec, apiKeys: [KEY], faults: [] });
+    try {
+      const run = await gatewayRun(() => ['--upstream-url', service.url]);
+      expect(run.stderr).toMatch(/the upstream for the gateway: a tap in front of the real service at http:\/\/127\.0\.0\.1:\d+/);
+      expect(run.results.find((r) => r.checkId === 'gateway.usage.passed-on')!.verdict).toBe('pass');
+      expect(run.code).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a file of two targets is refused: one upstream port judges one gateway', async () => {
+    const io = captureIO();
+    const file = config(['http://127.0.0.1:1', 'http://127.0.0.1:2']);
+    expect(await main(['run', '--config', file, '--upstream-port', '18999', '--quiet', '--report-dir', join(freshDir(), 'r')], io)).toBe(2);
+    expect(io.text()).toContain(`--upstream-port judges one gateway: give exactly one --base-url (the gateway's), or a --config with one target (${file} names 2 targets)`);
   });
 });

@@ -20,17 +20,6 @@ export function repeatOf(command: string, value: string | undefined, replaying: 
   return n;
 }
 
-export function parseModelMap(command: string, text: string | undefined): Record<string, string> {
-  if (!text) return {};
-  const out: Record<string, string> = {};
-  for (const pair of text.split(',')) {
-    const [a, b] = pair.split('=');
-    if (!a || !b) throw new UsageError(`${command}: --model-map takes SPEC_ID=THEIR_ID pairs separated by commas (got ${JSON.stringify(pair)}).`);
-    out[a.trim()] = b.trim();
-  }
-  return out;
-}
-
 export function parseShard(command: string, text: string | undefined): { index: number; count: number } | undefined {
   if (text === undefined) return undefined;
   const m = /^(\d+)\/(\d+)$/.exec(text);

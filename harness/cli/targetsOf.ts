@@ -43,7 +43,8 @@ const shared = (f: TargetFlags) => ({ modelMap: f.modelMap, headers: f.headers, 
 const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
   config: (f, spec) =>
     f.config!.targets.map((t, i) => ({
-      make: async () => liveTarget(t.baseUrl, t),
+      // With --upstream-port the file's one target is the gateway (checked in targetsOf).
+      make: async () => gateway(f, spec, liveTarget(t.baseUrl, t), t.headers),
       modelMap: { ...checkModelMap(`${f.command}: ${f.config!.file}: targets[${i}].model_map`, t.modelMap, spec), ...f.modelMap },
       headers: [...t.headers, ...f.headers],
       without: [...new Set([...parseWithout(`${f.command}: ${f.config!.file}`, t.without.join(','), featuresOf(spec)), ...f.without])],
@@ -52,14 +53,22 @@ const SOURCES: Record<Source, (f: TargetFlags, spec: Spec) => Entry[]> = {
     f.baseUrls!.map((url) => ({
       make: async () => {
         const target = liveTarget(url, { apiKeyEnv: f.apiKeyEnv, ...(f.emptyBalanceKeyEnv ? { emptyBalanceKeyEnv: f.emptyBalanceKeyEnv } : {}), ...(f.messagesBaseUrl ? { messagesBaseUrl: f.messagesBaseUrl } : {}) });
-        // The gateway may pass a --header-env value on: the upstream's recording redacts it too.
-        return f.upstream === undefined ? target : withUpstream(target, spec, { ...f.upstream, secrets: secretValues(f.headers) });
+        return gateway(f, spec, target, []);
       },
       ...shared(f),
     })),
   fixtures: (f) => [{ make: () => fixturesTarget(resolve(f.fixtures!), { fast: f.fast }), ...shared(f) }],
   emulator: (f, spec) => [{ make: () => emulatorTarget(spec, { ...(f.now ? { now: f.now } : {}), faults: f.faults, ...(f.load ? { load: f.load } : {}) }), ...shared(f) }],
 };
+
+/**
+ * The target as given, or with --upstream-port the gateway in front of the harness's upstream. The
+ * gateway may pass a --header-env value (or a target's header_env) on: the upstream's recording
+ * redacts it too.
+ */
+function gateway(f: TargetFlags, spec: Spec, target: Target, own: readonly ExtraHeader[]): Promise<Target> | Target {
+  return f.upstream === undefined ? target : withUpstream(target, spec, { ...f.upstream, secrets: secretValues([...own, ...f.headers]) });
+}
 
 /** A model map whose every key is a model of the spec: a map of a model the spec lacks would map nothing, silently. */
 function checkModelMap(where: string, map: Record<string, string>, spec: Spec): Record<string, string> {
@@ -82,7 +91,10 @@ export async function targetsOf(f: TargetFlags, spec: Spec): Promise<RunTarget[]
   checkModelMap(`${f.command}: --model-map`, f.modelMap, spec);
   const entries = SOURCES[source](f, spec);
   if (f.faults.length > 0 && source === 'config') throw new UsageError('run: --fault applies to the embedded emulator only.');
-  if (f.upstream !== undefined && (source !== 'base-url' || f.baseUrls!.length !== 1)) throw new UsageError(`${f.command}: --upstream-port judges one gateway: give exactly one --base-url (the gateway's), with no --config${source === 'fixtures' ? ' (a recording of a gateway run replays its upstream side by itself)' : ''}.`);
+  if (f.upstream !== undefined && !(source === 'base-url' ? f.baseUrls!.length === 1 : source === 'config' && f.config!.targets.length === 1)) {
+    const given = source === 'config' ? `${f.config!.file} names ${f.config!.targets.length} targets` : source === 'base-url' ? `${f.baseUrls!.length} were given` : source === 'fixtures' ? 'a recording of a gateway run replays its upstream side by itself' : 'none was given';
+    throw new UsageError(`${f.command}: --upstream-port judges one gateway: give exactly one --base-url (the gateway's), or a --config with one target (${given}).`);
+  }
   const targets: RunTarget[] = [];
   for (const { make, ...rest } of entries) targets.push({ target: await make(), ...rest });
   return targets;

@@ -61,6 +61,21 @@ describe('known verdicts', () => {
     expect(out.at(-1)).toBe(`${file}: chat_completion, 1 violation(s): 0 must, 1 should, 0 unspecified`);
   });
 
+  it("a captured id holding a comma, a slash or a colon is mapped either way round (issue 49), one pair per flag", async () => {
+    const body = readFileSync(capture('chat-nonstream-01-deepseek-chat-2025-03.json'), 'utf8');
+    for (const [id, args] of [
+      ['emu,deepseek-chat', ['--model-map', 'emu,deepseek-chat=svc-chat']],
+      ['openrouter/deepseek/deepseek-chat', ['--model-map', 'svc-chat=openrouter/deepseek/deepseek-chat']],
+      ['ollama:deepseek-chat', ['--model-map', 'deepseek-reasoner=svc-reasoner', '--model-map', 'ollama:deepseek-chat=svc-chat']],
+    ] as const) {
+      const file = join(dir, `renamed-${id.replace(/\W/g, '-')}.json`);
+      writeFileSync(file, body.replace('"model": "deepseek-chat"', `"model": ${JSON.stringify(id)}`).replace('"model":"deepseek-chat"', `"model":${JSON.stringify(id)}`));
+      expect(readFileSync(file, 'utf8')).toContain(id);
+      const { out } = await validate(file, ...args);
+      expect(out).toContain(`${file}: note: model ${id} is the spec's svc-chat (--model-map)`);
+    }
+  });
+
   it('the plain-text 422 exits 1: must, not JSON', async () => {
     const file = capture('error-422-01-deserialize-text-plain-2025-04.txt');
     const { code, out } = await validate(file);

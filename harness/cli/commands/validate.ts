@@ -4,6 +4,7 @@ import { detectKind, judgeCapture, KINDS, type CaptureVerdict, type Kind } from 
 import { loadSpec } from '#harness/spec/load.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { choiceFlag, EXIT, parseFlags, type Command, type CommandIO } from '../command.ts';
+import { modelMapPairs } from '../modelMap.ts';
 import { validateInfo } from './validateHelp.ts';
 
 export const validate: Command = {
@@ -12,7 +13,7 @@ export const validate: Command = {
     const { values, positionals } = parseFlags(
       'validate',
       argv,
-      { kind: { type: 'string' }, 'model-map': { type: 'string' }, strict: { type: 'boolean' } },
+      { kind: { type: 'string' }, 'model-map': { type: 'string', multiple: true }, strict: { type: 'boolean' } },
       true,
     );
     if (positionals.length === 0) throw new UsageError('validate: name the captured files to judge. Run `svc-conformance validate --help`.');
@@ -72,20 +73,20 @@ function countLevels(verdict: CaptureVerdict): Record<'must' | 'should' | 'unspe
 }
 
 /**
- * `A=B,...` as captured id -> spec id. Each pair may be written either way round (run's --model-map
- * writes SPEC_ID=THEIR_ID): the side that names a spec model is the spec id; when neither does, A is
- * taken as the captured id.
+ * `A=B` pairs (cli/modelMap.ts) as captured id -> spec id. Each pair may be written either way round
+ * (run's --model-map writes SPEC_ID=THEIR_ID): the side that names a spec model is the spec id; when
+ * neither does, A is taken as the captured id.
  */
-function orientModelMap(spec: Spec, text: string | undefined): Record<string, string> {
+function orientModelMap(spec: Spec, values: readonly string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (text === undefined || text === '') return out;
-  for (const pair of text.split(',')) {
-    const [a, b, extra] = pair.split('=').map((s) => s.trim());
-    if (!a || !b || extra !== undefined) {
-      throw new UsageError(`validate: --model-map takes CAPTURED_ID=SPEC_ID pairs separated by commas (got ${JSON.stringify(pair)}).`);
-    }
-    if (!Object.hasOwn(spec.models, b) && Object.hasOwn(spec.models, a)) out[b] = a;
-    else out[a] = b;
+  for (const { text, left, right } of modelMapPairs('validate', values, 'CAPTURED_ID=SPEC_ID pairs')) {
+    const isSpec = (id: string) => Object.hasOwn(spec.models, id);
+    // A captured id may hold an `=` of its own: in CAPTURED=SPEC_ID the spec id follows the last one.
+    const last = text.lastIndexOf('=');
+    const [head, tail] = [text.slice(0, last).trim(), text.slice(last + 1).trim()];
+    if (isSpec(left) && !isSpec(right)) out[right] = left;
+    else if (isSpec(tail)) out[head] = tail;
+    else out[left] = right;
   }
   return out;
 }

@@ -4,7 +4,7 @@ import type { CommandInfo } from '../command.ts';
 export const validateInfo: CommandInfo = {
   name: 'validate',
   summary: 'judge captured bodies (JSON or an SSE stream) against the spec, one line per violation',
-  help: `Usage: svc-conformance validate FILE... [--kind KIND] [--model-map A=B,...] [--strict]
+  help: `Usage: svc-conformance validate FILE... [--kind KIND] [--model-map A=B]... [--strict]
 
 Judges each captured response body against the spec and prints every violation
 with its JSON path and strength, then one summary line per file:
@@ -30,8 +30,10 @@ Kinds (told from the content unless --kind is given):
 
 Options:
   --kind KIND            judge every FILE as KIND instead of telling it from the content
-  --model-map A=B,...    captured model id and spec model id, in either order (e.g.
-                         deepseek-chat=svc-chat): notes which spec model a body came from
+  --model-map A=B        captured model id and spec model id, in either order (e.g.
+                         deepseek-chat=svc-chat): notes which spec model a body came from;
+                         repeatable, or pairs joined by commas; an id may hold commas,
+                         slashes, colons and @ (emu,deepseek-chat=svc-chat)
   --strict               judge with the strict profile: fields the description does not
                          list are reported at level strict; should and strict lines fail
   -h, --help             show this help
