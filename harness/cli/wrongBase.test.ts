@@ -5,6 +5,7 @@ import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts'
 import type { RunRecord, RunSummary } from '#harness/results/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
+import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { main } from './main.ts';
 
@@ -76,5 +77,24 @@ describe('a base URL given with what the harness adds itself', () => {
     expect(code).toBe(0);
     expect(all.records[0]!.wrongBase).toBeUndefined();
     expect(io.text()).not.toContain('try --base-url');
+  }, 60_000);
+
+  test('an endpoint that serves only below /v1 (claude-code-router): the base to try, asked, serves nothing, so no mistake is said and its own route failures stand', async () => {
+    // /v1/x goes to the emulator's /x; /v1/v1/x, and anything not below /v1, is 404, as such a router answers.
+    const onlyV1 = await startProxy(emu.url, {
+      answer: (_req, path) => (path.startsWith('/v1/') && !path.startsWith('/v1/v1/') ? undefined : { status: 404, body: { error: { message: `Not Found: ${path}`, type: 'not_found_error', code: 'not_found' } } }),
+      rewritePath: (path) => path.replace(/^\/v1\//, '/'),
+    });
+    try {
+      const { code, io, all } = await run(`${onlyV1.url}/v1`, ['--only', 'endpoint.']);
+      expect(code).toBe(1);
+      expect(all.records[0]!.wrongBase).toBeUndefined();
+      expect(io.text()).not.toContain('try --base-url');
+      // Its {base_url}/v1 alias (asked at /v1/v1/...) is not served: the endpoint's own failure, as is.
+      const failing = all.records[0]!.results.filter((r) => r.verdict === 'fail').map((r) => r.checkId);
+      expect(failing).toContain('endpoint.chat-completions-on-v1.served');
+    } finally {
+      await onlyV1.close();
+    }
   }, 60_000);
 });

@@ -35,12 +35,13 @@ export function buildRecords(
   spec: Spec,
   config: RunConfig,
   given: readonly CheckResult[],
-  timing: { startedAt: Date; finishedAt: Date; spentAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic; loads?: ReadonlyMap<string, LoadRun> },
+  timing: { startedAt: Date; finishedAt: Date; spentAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic; loads?: ReadonlyMap<string, LoadRun>; baseToTryRefuted?: true },
 ): RunRecord[] {
   const catalogue = buildRegistry(spec).all();
   // A base URL given with what the harness adds itself: every model's record of the target leads with it.
   const target = { kind: config.target.kind, baseUrl: config.target.baseUrl, messagesBaseUrl: config.target.messagesBaseUrl };
-  const wrongBase = wrongBaseOf(spec, target, given);
+  // The base to try asked and found not serving either: the routes not served are the endpoint's own.
+  const wrongBase = timing.baseToTryRefuted ? undefined : wrongBaseOf(spec, target, given);
   const results = wrongBase ? blamedOnTheBase(given, wrongBase) : given;
   return config.models
     .map((model) => {

@@ -2,6 +2,7 @@ import type { LoadProgress } from './loadPhase.ts';
 import type { Clock } from '#harness/core/clock.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { headersOf, secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
+import { baseToTryServes, wrongBaseOf, type AskStatus } from './wrongBase.ts';
 import { timingOf } from '#harness/transport/timing.ts';
 import type { CostEstimate, RunRecord } from '#harness/results/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
@@ -13,7 +14,7 @@ import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
 import { heartbeat, Waits } from './heartbeat.ts';
 import { RunClock } from './runClock.ts';
-import { checkSettingsOf, loadShareOf, type RunConfig, type RunSettings } from './runConfig.ts';
+import { checkSettingsOf, loadShareOf, targetModelOf, type RunConfig, type RunSettings } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
 import { repeatedEstimate } from './spend/repeatedEstimate.ts';
@@ -195,7 +196,33 @@ async function execute(spec: Spec, p: Prepared, settings: RunSettings, hooks: Ru
   budget?.settle([], unrun);
   // Requests and concurrency are the target's whole run (every model at once): each of its records carries them.
   const traffic = trafficOf(suites.transport, suites.upstream);
-  return buildRecords(spec, config, [...suites.results, ...unrun], { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}), ...(suites.loads ? { loads: suites.loads } : {}) });
+  const results = [...suites.results, ...unrun];
+  const refuted = (await wrongBaseRefuted(spec, config, results, stop.signal)) ? { baseToTryRefuted: true as const } : {};
+  return buildRecords(spec, config, results, { ...timing(), ...(endedEarly ? { endedEarly } : {}), ...(traffic ? { traffic } : {}), ...(suites.loads ? { loads: suites.loads } : {}), ...refuted });
+}
+
+/** How long the base to try may take to answer its one request. */
+const BASE_TO_TRY_TIMEOUT_MS = 10_000;
+
+/**
+ * Whether a base URL that looks one level too deep is not (runner/wrongBase.ts): the base to try,
+ * asked once, serves nothing the base URL given did. Asked with the run's key and headers, bounded,
+ * and never after a stop.
+ */
+async function wrongBaseRefuted(spec: Spec, config: RunConfig, results: readonly CheckResult[], stopped: AbortSignal): Promise<boolean> {
+  const target = { kind: config.target.kind, baseUrl: config.target.baseUrl, messagesBaseUrl: config.target.messagesBaseUrl };
+  const wrong = wrongBaseOf(spec, target, results);
+  if (wrong === undefined || stopped.aborted) return false;
+  const ask: AskStatus = async (method, url, body) => {
+    try {
+      const res = await fetch(url, { method, headers: { ...headersOf(config.extraHeaders ?? []), authorization: `Bearer ${config.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.any([stopped, AbortSignal.timeout(BASE_TO_TRY_TIMEOUT_MS)]) });
+      await res.body?.cancel();
+      return res.status;
+    } catch {
+      return undefined;
+    }
+  };
+  return !(await baseToTryServes(spec, target, results, wrong, targetModelOf(config, config.models[0]!), ask));
 }
 
 /** What the records say of --repeat, --allow-flaky and --clients-gate: only what differs from a plain run. */

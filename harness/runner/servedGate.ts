@@ -33,7 +33,7 @@ export function routesOf(spec: Spec): Route[] {
 
 
 /** A valid request to a route: the smallest the spec allows, for the model given. */
-function validRequest(route: Route, model: string): { body?: unknown } {
+export function validRequest(route: Route, model: string): { body?: unknown } {
   if (route.method === 'GET') return {};
   if (route.endpoint === 'fim_completions') return { body: { model, prompt: 'def add(a, b):\n', suffix: '\n    return c\n', max_tokens: 16 } };
   return { body: { model, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello in five words.' }] } };

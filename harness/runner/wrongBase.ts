@@ -2,7 +2,7 @@ import { servedCheckId } from '#harness/checks/endpoint/served.ts';
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import type { RunRecord } from '#harness/results/index.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
-import { routesOf, type Route } from './servedGate.ts';
+import { routesOf, validRequest, type Route } from './servedGate.ts';
 
 /**
  * A base URL given with what the harness adds to it itself: the path of a base of the spec
@@ -79,4 +79,23 @@ export function blamedOnTheBase(results: readonly CheckResult[], wrong: NonNulla
     const failures = (r.failures ?? []).map((f): Failure => ({ ...f, message: `${f.message}; asked at ${f.evidence?.request.url ?? 'a URL'} because the base URL ends in ${wrong.ending}: what the base URL caused, not the endpoint (try --base-url ${wrong.tryBaseUrl})`, defect: { kind: 'value', what } }));
     return { ...r, failures };
   });
+}
+
+/** How the base to try is asked: a request's status, or undefined where none came (a reset, a timeout). */
+export type AskStatus = (method: string, url: string, body: unknown) => Promise<number | undefined>;
+
+/**
+ * Whether the base to try serves what the base URL given did: the first route of `{base_url}` served
+ * there, asked once at the base to try (`{try}/models`). The mistake is the user's only where it
+ * does. An endpoint that serves its routes only below `/v1` (claude-code-router: `/v1/chat/completions`,
+ * nothing at the root) looks, from the base URL `http://host/v1`, just as a base URL one level too
+ * deep does: there the routes not served are its own, and the base to try would be wrong.
+ */
+export async function baseToTryServes(spec: Spec, target: RunRecord['target'], results: readonly CheckResult[], wrong: NonNullable<RunRecord['wrongBase']>, model: string, ask: AskStatus): Promise<boolean> {
+  const served = servedRoutes(spec, target).filter((r) => r.base === 'base_url' && results.some((x) => x.checkId === r.check && x.verdict === 'pass'));
+  const route = served.find((r) => r.method === 'GET') ?? served[0];
+  // No route served at all (the base URL ends in a route): nothing to compare, the served checks say it.
+  if (route === undefined) return true;
+  const status = await ask(route.method, `${wrong.tryBaseUrl.replace(/\/+$/, '')}${route.path}`, validRequest(route, model).body);
+  return status !== undefined && status >= 200 && status < 300;
 }

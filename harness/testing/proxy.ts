@@ -6,6 +6,8 @@ import { startServer, type TestServer } from './httpTestServer.ts';
 export interface ProxyOptions {
   /** An answer of the proxy's own instead of forwarding (a refusal, a 404 for a path it does not route). */
   answer?(req: IncomingMessage, path: string, body: Buffer): { status: number; body: unknown } | undefined;
+  /** The path a request is forwarded to (a router that mounts its upstream below a prefix); undefined: as asked. */
+  rewritePath?(path: string): string;
   /** Rewrites a JSON request body before it is forwarded (a gateway that drops or replaces what it does not take); undefined: as sent. */
   rewriteRequest?(body: unknown, path: string): unknown;
   /** Rewrites a JSON body the target answered with (what a gateway that rewrites errors does), knowing the request it answers. */
@@ -56,7 +58,7 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
     const upstream = new AbortController();
     res.on('close', () => upstream.abort());
     try {
-      const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}), signal: upstream.signal });
+      const answer = await fetch(`${target}${options.rewritePath ? options.rewritePath(req.url ?? '/') : (req.url ?? '/')}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}), signal: upstream.signal });
       const outHeaders = Object.fromEntries([...answer.headers].filter(([n]) => n !== 'content-length' && n !== 'transfer-encoding'));
       if ((options.rewriteJson || options.replaceJson) && (answer.headers.get('content-type') ?? '').startsWith('application/json')) {
         const request = { method: req.method ?? 'GET', path, ...(body ? { body } : {}) };

@@ -154,6 +154,8 @@ export function boundChecks(spec: Spec): Check[] {
           // probes (no round trip waits on another; the accepted check shares its answer).
           const valid = p.inside[0]!;
           const control = acceptanceOf(ctx, request(ctx, valid.value), twinned && valid.long === true);
+          // Awaited below, or not at all where a probe ends the check first (blocked): never an unhandled rejection.
+          control.catch(() => undefined);
           const judged = await Promise.all(p.outside.map((probe) => judgeProbe(ctx, request(ctx, probe.value), `\`${name}\` = ${probe.label}`, rule, streamed, twinned, refusalCheckOf(name))));
           const failures = judged.flat();
           if (failures.length > 0) return (await settled(control), { verdict: 'fail', failures });
