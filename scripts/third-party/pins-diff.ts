@@ -36,10 +36,10 @@ try {
     for (const id of [...new Set([...Object.keys(got), ...Object.keys(want)])].sort()) {
       const stale = r.verdicts[id]?.why.startsWith('not recorded') === true;
       const res = results.find((x) => x.checkId === id);
-      // A skip is not the same skip when it moved to "not recorded", or from the inconclusive its pin says.
+      // A skip is not the same skip when its pin says inconclusive and it no longer is (recordedThirdParty.test.ts holds that too).
       const pinnedKind = skipKindOf(r.verdicts[id]?.why ?? '');
       const nowKind = skipKindOf(res?.reason ?? '');
-      const kindMoved = got[id] === 'skip' && want[id] === 'skip' && !stale && pinnedKind !== nowKind && (nowKind === 'not recorded' || pinnedKind === 'inconclusive');
+      const kindMoved = got[id] === 'skip' && want[id] === 'skip' && !stale && pinnedKind === 'inconclusive' && nowKind !== 'inconclusive';
       if (got[id] === want[id] && !stale && !kindMoved) continue;
       moved += 1;
       const why = res?.reason ?? res?.failures?.map((f) => f.message).join(' | ') ?? '';
