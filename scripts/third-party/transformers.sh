@@ -55,10 +55,10 @@ export SVC_API_KEY="${SVC_API_KEY:-sk-transformers-local-conformance}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HOME="$TF_DIR/hf-home" TOKENIZERS_PARALLELISM=false
 
 log() { printf '[transformers.sh] %s\n' "$*" >&2; }
-timed() { # timed WHAT COMMAND...: run it, log its exit code and run time
-  local what="$1" start rc=0; shift
+timed() { # timed WHAT LOG COMMAND...: run it (its output to LOG, or to stderr when LOG is -), log its exit code and run time
+  local what="$1" out="$2" start rc=0; shift 2
   start=$(date +%s)
-  "$@" || rc=$?
+  if [ "$out" = - ]; then "$@" || rc=$?; else "$@" >"$out" 2>&1 || rc=$?; fi
   log "$what: exit $rc in $(($(date +%s) - start)) s"
   return $rc
 }
@@ -83,6 +83,7 @@ if [ "${1:-}" = stop ]; then
   exit 0
 fi
 
+SCRIPT_START=$(date +%s)
 mkdir -p "$TF_DIR" "$HF_HOME/hub"
 cd "$TF_DIR"
 
@@ -91,9 +92,9 @@ want="$(printf '%s\n' "${PINS[@]}" | sed 's/\[serving\]//' | tr 'A-Z_' 'a-z-' | 
 have="$( [ -x venv/bin/pip ] && venv/bin/pip freeze 2>/dev/null | tr 'A-Z_' 'a-z-' | grep -xF -f <(echo "$want") | sort || true)"
 if [ "$have" != "$want" ]; then
   [ -x venv/bin/python ] || python3 -m venv venv
-  timed "pip install (local wheel index; log: $TF_DIR/pip.log)" \
+  timed "pip install (local wheel index; log: $TF_DIR/pip.log)" "$TF_DIR/pip.log" \
     nice -n 19 venv/bin/pip install --index-url file:///opt/pypi/simple --extra-index-url file:///opt/pypi-more/simple \
-      --find-links /opt/wheels "${PINS[@]}" >"$TF_DIR/pip.log" 2>&1
+      --find-links /opt/wheels "${PINS[@]}"
 fi
 VERSIONS="$(venv/bin/python -c 'import importlib.metadata as m; print(", ".join(f"{p} {m.version(p)}" for p in ["transformers","torch","tokenizers","huggingface_hub","safetensors","accelerate","fastapi","starlette","uvicorn","pydantic","openai","requests"]))')"
 log "venv: $VERSIONS (python $(venv/bin/python -c 'import platform; print(platform.python_version())'))"
@@ -101,8 +102,8 @@ log "venv: $VERSIONS (python $(venv/bin/python -c 'import platform; print(platfo
 # 2. The model: random weights from the seed, trained TRAIN_STEPS steps, saved with save_pretrained.
 if [ ! -f "$MODEL_NAME/model.safetensors" ]; then
   rm -rf "$MODEL_NAME.tmp"
-  timed "making the tiny model ($TRAIN_STEPS steps; log: $TF_DIR/model.log)" \
-    nice -n 19 venv/bin/python "$HERE/transformers-tiny-model.py" --out "$MODEL_NAME.tmp" --steps "$TRAIN_STEPS" >"$TF_DIR/model.log" 2>&1
+  timed "making the tiny model ($TRAIN_STEPS steps; log: $TF_DIR/model.log)" "$TF_DIR/model.log" \
+    nice -n 19 venv/bin/python "$HERE/transformers-tiny-model.py" --out "$MODEL_NAME.tmp" --steps "$TRAIN_STEPS"
   mv "$MODEL_NAME.tmp" "$MODEL_NAME"
 fi
 MODEL_SHA256="$(sha256sum "$MODEL_NAME/model.safetensors" | cut -d' ' -f1)"
@@ -137,9 +138,9 @@ log "transformers serve on 127.0.0.1:$PORT (pid $(cat "$PIDFILE" 2>/dev/null || 
 # one at a time; its figures go to the reports under $TF_DIR/runs/reports.
 if [ "${RECORD:-1}" != 0 ]; then
   mkdir -p "$TF_DIR/runs"
-  timed "record --base-url http://127.0.0.1:$PORT/v1 --load ${LOAD:-16} -> $OUT" \
+  timed "record --base-url http://127.0.0.1:$PORT/v1 --load ${LOAD:-16} -> $OUT" - \
     node "$REPO/bin/svc-conformance.js" record --base-url "http://127.0.0.1:$PORT/v1" --out "$OUT" \
       --report-dir "$TF_DIR/runs/reports" --json "$TF_DIR/runs/record.json" --load "${LOAD:-16}" \
       --model svc-v4-flash --model-map "svc-v4-flash=$MODEL_NAME" --quiet || true
 fi
-log "transformers serve left running on 127.0.0.1:$PORT (pid $(cat "$PIDFILE" 2>/dev/null || echo '?')); stop it with: $0 stop"
+log "done in $(($(date +%s) - SCRIPT_START)) s; transformers serve left running on 127.0.0.1:$PORT (pid $(cat "$PIDFILE" 2>/dev/null || echo '?')); stop it with: $0 stop"
