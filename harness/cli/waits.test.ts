@@ -121,6 +121,16 @@ describe('every wait is bounded: a Retry-After beyond the back-off cap is not wa
     expect(run.record.results.find((r) => r.checkId === 'load.excess.refused-as-described')?.verdict).toBe('pass');
     expect(run.record.load?.recovery?.windowMs).toBe(CAP_S * 1000);
   }, 60_000);
+
+  test('after the peak, a 200 holding the error envelope is no recovery: the endpoint recovers on the first try that is an answer', async () => {
+    let refusedAsSuccess = 0;
+    const proxy = await startStallingProxy(fast.url, (r) => (r.peaked && r.load && r.inFlight === 1 && refusedAsSuccess++ < 2 ? { kind: 'error-200' } : undefined));
+    const run = await runThrough(proxy, ['--load', '16', '--only', 'load.endpoint.recovers']);
+    expect(proxy.stalled()).toBe(2);
+    const recovers = run.record.results.find((r) => r.checkId === 'load.endpoint.recovers')!;
+    expect(recovers.verdict).toBe('pass');
+    expect(recovers.reason ?? '').toMatch(/after 3 try\(ies\)/);
+  }, 60_000);
 });
 
 /** Sends SIGINT (in-process: the run's own listener) once `when` resolves; the time it was sent. */

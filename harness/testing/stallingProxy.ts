@@ -4,8 +4,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startServer, type TestServer } from './httpTestServer.ts';
 
-/** A refusal with its Retry-After, or a body that sends its headers and a first piece, then nothing more. */
-export type Stall = { kind: 'refuse'; status: 429 | 503; retryAfter: string } | { kind: 'trickle' };
+/**
+ * A refusal with its Retry-After; a refusal sent as a success (`error-200`: the error envelope in a
+ * 200's body, no Retry-After); or a body that sends its headers and a first piece, then nothing more.
+ */
+export type Stall = { kind: 'refuse'; status: 429 | 503; retryAfter: string } | { kind: 'error-200' } | { kind: 'trickle' };
 
 /** What `decide` knows of a request. */
 export interface Arriving {
@@ -65,6 +68,7 @@ export async function startStallingProxy(target: string, decide: (r: Arriving) =
       stalled += 1;
       stallSeen();
       if (stall.kind === 'refuse') return void res.writeHead(stall.status, { 'content-type': 'application/json', 'retry-after': stall.retryAfter }).end(ENVELOPE);
+      if (stall.kind === 'error-200') return void res.writeHead(200, { 'content-type': 'application/json' }).end(ENVELOPE);
       open.add(res);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"id":"chatcmpl-stalled","object":"chat.completion","choices":[');

@@ -204,7 +204,8 @@ async function recover(ctx: CheckContext, judge: AnswerJudge, run: DrivenLoad, t
   for (let attempt = 0; ; attempt++) {
     const x = await exchangeOf(ctx, judge, { step: peak, inFlight: 1, prompt: 0, stream: false }, t0, clock);
     tries.push(x);
-    if (x.status === 200) return { ...window, recoveredMs: Math.round(clock() - from), tries };
+    // Answered again: a 200 that is an answer, not an empty one nor the error envelope sent as a success.
+    if (x.status === 200 && x.noAnswer === undefined) return { ...window, recoveredMs: Math.round(clock() - from), tries };
     if (x.trouble?.kind === 'stopped') return { ...window, tries };
     const asked = retryAfterOf(x.res);
     if (asked !== undefined && asked > window.capMs) return { ...window, tries, refused: { askedMs: asked, x } };
