@@ -227,7 +227,8 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
       specRefs: ['objects.messages_request', 'messages_format.translated-request'],
       async run(ctx) {
         if (ctx.upstream === undefined) return inconclusive(NO_UPSTREAM);
-        const sets = [...parameterSets(spec, ctx), ...stopSets(ctx).filter((s) => s.request.upstream === undefined)];
+        const params = parameterSets(spec, ctx);
+        const sets = [...params, ...stopSets(ctx).filter((s) => s.request.upstream === undefined && !params.some((p) => p.name === s.name))];
         return over(await requestCompared(ctx, sets, (f) => f.messages === 'max_tokens'), '`max_tokens` reached the upstream as sent');
       },
     }),
