@@ -9,6 +9,7 @@ import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { startGatewayProxy } from '#harness/testing/gatewayProxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
+import { recordedThirdParties } from '#harness/testing/thirdParty/recorded.ts';
 import { startTranslatingGateway, TRANSLATION_FAULTS, type TranslationFault } from '#harness/testing/translatingGateway.ts';
 import { main } from './main.ts';
 
@@ -103,5 +104,18 @@ describe('a faithful gateway judges every check and fails none', () => {
     expect(reason('gateway.messages.usage-passed-on')).toMatch(/tokens read from the cache upstream/);
     expect(reason('gateway.messages.stop-reason-mapped')).toMatch(/finish_reason "length" -> stop_reason "max_tokens".*finish_reason "tool_calls" -> stop_reason "tool_use".*finish_reason "content_filter" -> stop_reason "refusal"/);
     expect(runs.get('passed on unchanged')!.results.find((r) => r.checkId === 'gateway.messages.parameters-translated')!.reason).toContain('asked upstream in the messages format');
+  });
+});
+
+describe('claude-code-router 1.0.73 in gateway mode (its recordings, replayed against these pins by recordedThirdParty.test.ts)', () => {
+  test('every gateway.* check is judged through one of its two routes, and the translation faults are caught', async () => {
+    const all = await recordedThirdParties();
+    const routes = ['claude-code-router-gateway', 'claude-code-router-messages-gateway'].map((n) => all.find((r) => r.name === n)!);
+    const judged = (id: string) => routes.some((r) => r.verdicts[id] !== undefined && r.verdicts[id]!.verdict !== 'skip');
+    const gateway = buildRegistry(loadSpec().spec).all().filter((c) => c.upstream === true).map((c) => c.id);
+    expect(gateway.filter((id) => !judged(id))).toEqual([]);
+    const messages = routes[1]!.verdicts;
+    expect(messages['gateway.messages.parameters-translated']).toMatchObject({ verdict: 'fail', why: expect.stringMatching(/stop_sequences and top_p dropped.*thinking sent as reasoning/) });
+    expect(messages['gateway.messages.usage-passed-on']).toMatchObject({ verdict: 'fail', why: expect.stringMatching(/message_start says input_tokens 0/) });
   });
 });

@@ -272,9 +272,11 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
         // The second request's prefix is the first's: the upstream reads it from its cache.
         const cached = (n: number) => messagesRequest(ctx, { system: CACHED_SYSTEM, messages: [{ role: 'user', content: `Say hello in five words. (cached ${n})` }], max_tokens: 16 });
         await through(ctx, cached(1));
+        const stops = stopSets(ctx);
+        const of = (name: string) => stops.find((s) => s.name === name)!.request;
         const sets = [
-          { name: 'a body', request: stopSets(ctx)[2]!.request },
-          { name: 'a stream', request: stopSets(ctx)[0]!.request },
+          { name: 'a body', request: of('max_tokens reached') },
+          { name: 'a stream', request: of('a stream') },
           { name: 'a body read from the cache', request: cached(2) },
         ];
         const results = await Promise.all(sets.map(async ({ name, request }): Promise<Result> => {
