@@ -66,7 +66,6 @@ const pins: RecordedThirdParty = {
     "gateway.error.status-passed-on": { verdict: 'pass', why: "the upstream's 400, 429 and 500 reach the client with their status, each asked once (p0 throws nt(..., h.status, ...))" },
     "gateway.request.parameters-passed-on": { verdict: 'pass', why: "every parameter of the sampling, tools, JSON and thinking requests and the values beyond their bounds reaches the upstream as sent; only the model changes, emu,svc-v4-flash sent upstream as \"svc-v4-flash\" (the provider split off), which the check states (upstream.json; curl through the logging proxy likewise)" },
     "gateway.stream.cut-not-finished": { verdict: 'pass', why: "the upstream broke off after two events; the client got those two, with no finish_reason and no [DONE] (piped)" },
-    "gateway.traffic.no-4xx-resent": { verdict: 'pass', why: "the upstream's 400 is sent upstream once: the router never retries (curl through the logging proxy likewise)" },
     "gateway.stream.not-held": { verdict: 'pass', why: "each event reaches the client before the upstream sends the next (piped)" },
     "gateway.stream.passed-on": { verdict: 'pass', why: "the upstream's stream is piped (g0: e.send(r.body)): every chunk as sent; access-control-allow-origin added" },
     "gateway.traffic.no-4xx-resent": { verdict: 'pass', why: "a 400 is sent upstream once: the router never retries" },
