@@ -16,6 +16,7 @@ import { reasoningTurnChecks } from './conversation/reasoning.ts';
 import { conversationChecks } from './conversation/turns.ts';
 import { fimStreamChecks } from './fim/stream.ts';
 import { gatewayChecks } from './gateway/checks.ts';
+import { gatewayMessagesChecks } from './gateway/messages.ts';
 import { lifecycleChecks } from './lifecycle/aliases.ts';
 import { loadChecks } from './load/checks.ts';
 import { messagesFormatChecks } from './messages/format.ts';
@@ -87,6 +88,7 @@ export const AREAS = [
   { area: 'messages', checks: messagesToolChecks },
   { area: 'lifecycle', checks: lifecycleChecks },
   { area: 'gateway', checks: gatewayChecks },
+  { area: 'gateway', checks: gatewayMessagesChecks },
   { area: 'property', checks: propertyChecks },
   { area: 'load', checks: loadChecks },
   { area: 'client', checks: openaiClientChecks },

@@ -28,12 +28,16 @@ export interface UpstreamExchange {
  *   later ones the plain answer (a gateway that asks again gets through);
  * - `cut`: the stream breaks off after `afterEvents` events, with no end;
  * - `lockstep`: each event carrying text is sent only once the client side has received the one
- *   before, or `waitMs` has passed (a gateway that holds the stream shows as a stall).
+ *   before, or `waitMs` has passed (a gateway that holds the stream shows as a stall);
+ * - `finish`: the answer ends for another cause: every `finish_reason` it gives (a chat answer)
+ *   becomes `finishReason`, every `stop_reason` (a messages-format answer) `stopReason` (a cause
+ *   the emulator never answers with on its own, such as `content_filter`).
  */
 export type UpstreamFault =
   | { kind: 'status'; status: number; times: number; retryAfterSeconds?: number }
   | { kind: 'cut'; afterEvents: number }
-  | { kind: 'lockstep'; waitMs: number };
+  | { kind: 'lockstep'; waitMs: number }
+  | { kind: 'finish'; finishReason: string; stopReason: string };
 
 /** How the upstream is served: the embedded emulator (faults on purpose possible), a tap in front of a real service, or a recording of either. */
 export type UpstreamKind = 'emulator' | 'tap' | 'recorded';
@@ -67,6 +71,8 @@ export function faultName(f: UpstreamFault): string {
       return `cut after ${f.afterEvents} events`;
     case 'lockstep':
       return 'lockstep';
+    case 'finish':
+      return `finish ${f.finishReason}`;
   }
 }
 

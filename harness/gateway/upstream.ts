@@ -50,7 +50,11 @@ export async function startUpstream(options: UpstreamOptions): Promise<UpstreamS
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
     const answer = await fetch(`${base}${url.pathname}${url.search}`, { method: request.method, headers, ...(body ? { body } : {}), redirect: 'manual' });
     const out = new Headers([...answer.headers].filter(([name]) => !HOP.has(name)));
-    if (answer.body === null || fault === undefined || fault.kind === 'status' || !String(answer.headers.get('content-type')).includes('event-stream')) {
+    if (fault?.kind === 'finish' && answer.body !== null) {
+      exchange.fault = faultName(fault);
+      return new Response(finishedOtherwise(await answer.text(), fault), { status: answer.status, headers: out });
+    }
+    if (answer.body === null || fault === undefined || fault.kind === 'status' || fault.kind === 'finish' || !String(answer.headers.get('content-type')).includes('event-stream')) {
       return new Response(answer.body, { status: answer.status, headers: out });
     }
     exchange.fault = faultName(fault);
@@ -116,6 +120,13 @@ async function* eventsOf(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEv
 }
 
 const encoder = new TextEncoder();
+
+/** An answer (a body, or a stream's text) with every finish or stop reason it gives replaced: the `finish` fault. */
+function finishedOtherwise(text: string, fault: { finishReason: string; stopReason: string }): string {
+  return text
+    .replace(/"finish_reason":\s*"[^"]*"/g, `"finish_reason":${JSON.stringify(fault.finishReason)}`)
+    .replace(/"stop_reason":\s*"[^"]*"/g, `"stop_reason":${JSON.stringify(fault.stopReason)}`);
+}
 
 /** The first `afterEvents` events, then the connection breaks: no `[DONE]`, no end. */
 function cut(events: AsyncGenerator<SseEvent>, afterEvents: number): ReadableStream<Uint8Array> {

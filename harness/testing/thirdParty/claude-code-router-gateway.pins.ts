@@ -160,6 +160,8 @@ const pins: RecordedThirdParty = {
     "usage.stream-cache.hit-plus-miss-equals-prompt": { verdict: 'pass', why: "the stream's usage chunk is piped as the upstream sent it" },
     "usage.stream-total.equals-prompt-plus-completion": { verdict: 'pass', why: "the chat route passes the body on as sent but for the model (emu,svc-v4-flash sent upstream as svc-v4-flash: the llms server's preHandler splits the provider off, its OpenAI transformer has no transformRequestOut and the provider has no transformer), and a 200 answer back as the upstream gave it (a body re-serialised by fastify, a stream piped)" },
     "usage.total.equals-prompt-plus-completion": { verdict: 'pass', why: "the chat route passes the body on as sent but for the model (emu,svc-v4-flash sent upstream as svc-v4-flash: the llms server's preHandler splits the provider off, its OpenAI transformer has no transformRequestOut and the provider has no transformer), and a 200 answer back as the upstream gave it (a body re-serialised by fastify, a stream piped)" },
+    "gateway.messages.error-status-passed-on": { verdict: 'skip', why: "skip: not recorded: the gateway.messages.* checks (issue 49, item 3) came after this recording; the router's messages route is recorded in claude-code-router-messages-gateway, where they are judged" },
+    "gateway.messages.max-tokens-passed-on": { verdict: 'skip', why: "skip: not recorded: the gateway.messages.* checks (issue 49, item 3) came after this recording; the router's messages route is recorded in claude-code-router-messages-gateway, where they are judged" },
   },
 };
 export default pins;

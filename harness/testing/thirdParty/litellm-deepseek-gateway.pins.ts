@@ -21,6 +21,8 @@ const pins: RecordedThirdParty = {
     'gateway.traffic.no-4xx-resent': { verdict: 'fail', why: 'a 400 from the upstream is sent three times' },
     'gateway.stream.not-held': { verdict: 'pass', why: 'each event reaches the client before the upstream sends the next' },
     'gateway.stream.cut-not-finished': { verdict: 'fail', why: 'an upstream stream that breaks off reaches the client with finish_reason "stop" and `data: [DONE]` (curl against a server that cuts after two events; streaming_handler.py finish_reason_handler defaults to "stop")' },
+    'gateway.messages.error-status-passed-on': { verdict: 'skip', why: 'skip: not recorded: the gateway.messages.* checks (issue 49, item 3) came after this recording; its messages-format traffic is not recorded here' },
+    'gateway.messages.max-tokens-passed-on': { verdict: 'skip', why: 'skip: not recorded: the gateway.messages.* checks (issue 49, item 3) came after this recording; its messages-format traffic is not recorded here' },
   },
 };
 export default pins;

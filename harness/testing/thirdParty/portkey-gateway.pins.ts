@@ -176,6 +176,8 @@ const pins: RecordedThirdParty = {
     'client.langchain.chat': { verdict: 'pass', why: 'ChatOpenAI.invoke handed the recorded completion: that text, finish_reason "stop", usage_metadata.total_tokens 25; live likewise' },
     'client.langchain.stream': { verdict: 'pass', why: 'ChatOpenAI\'s stream handed the recorded stream adds up to that text, finish_reason "stop"; live likewise' },
     'client.langchain.error': { verdict: 'pass', why: 'invoke([]) handed the recorded refusal throws BadRequestError, status 400, "400 openai error: `messages` must be a non-empty array"; live the same' },
+    'gateway.messages.error-status-passed-on': { verdict: 'skip', why: 'skip: not recorded: the gateway.messages.* checks (issue 49, item 3) came after this recording; its messages-format traffic is not recorded here' },
+    'gateway.messages.max-tokens-passed-on': { verdict: 'skip', why: 'skip: not recorded: the gateway.messages.* checks (issue 49, item 3) came after this recording; its messages-format traffic is not recorded here' },
   },
 };
 export default pins;
