@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';
 import { progressLine } from './progressLine.ts';
 
-const result = (checkId: string, verdict: CheckResult['verdict'], reason?: string): CheckResult => ({ checkId, title: checkId, area: 'a', severity: 'must', specRefs: [], model: 'm', verdict, ...(reason ? { reason } : {}), durationMs: 0 });
+const result = (checkId: string, verdict: CheckResult['verdict'], reason?: string): CheckResult => resultOf({ checkId, title: checkId, area: 'a', severity: 'must', specRefs: [], model: 'm', verdict, ...(reason ? { reason } : {}), durationMs: 0 });
 
 describe('progressLine', () => {
   test('checks ending in a row with the same verdict and reason print once, then how many more did', () => {

@@ -138,8 +138,8 @@ export interface ErrorCause {
   declared?: { route: string; grounds: string };
 }
 
-/** The result of one check on one model of one target. */
-export interface CheckResult {
+/** What every result carries, whatever its verdict; which of it a verdict requires, CheckResult says. */
+export interface ResultHead {
   checkId: string;
   title: string;
   area: string;
@@ -148,8 +148,15 @@ export interface CheckResult {
   basis?: string;
   specRefs: string[];
   model: string;
-  verdict: Verdict;
-  /** Why it was skipped, unsupported or errored; for flaky, how many runs passed. */
+  durationMs: number;
+  tokens?: TokenUse;
+  /** Set when its requests were retried: how many it sent, and the HTTP attempts they took in all. */
+  attempts?: { requests: number; attempts: number };
+  /** A repeated run (--repeat N, N > 1): the verdict merged over N runs, and how they went. */
+  repeat?: RepeatStats;
+  /** What the check judged: the endpoint's answers it read (its own, shared ones, the served probe's). */
+  judged?: Judged;
+  /** Why it was skipped, unsupported or errored; for flaky, how many runs passed; a pass's note. */
   reason?: string;
   /** A skip's kind (SkipKind); reports written before it had one are read by skipKindOf. */
   skipKind?: SkipKind;
@@ -157,20 +164,30 @@ export interface CheckResult {
   cause?: ErrorCause;
   /** A fail's failures; a flaky check's, those of its failing runs. */
   failures?: Failure[];
-  durationMs: number;
-  tokens?: TokenUse;
-  /** Set when its requests were retried: how many it sent, and the HTTP attempts they took in all. */
-  attempts?: { requests: number; attempts: number };
-  /** A repeated run (--repeat N, N > 1): the verdict merged over N runs, and how they went. */
-  repeat?: RepeatStats;
-  /** What the check judged: the endpoint's answers it read (its own, shared ones, the served probe's). A pass always has some. */
-  judged?: Judged;
   /**
    * A skip (inconclusive, blocked) left to the checks that judge its defect, as data: each check and
    * the answer it was seen on (`METHOD url`) or none for a route-level block. It stands only where
    * each of them failed (runner/handoff.ts); otherwise the result is this check's own failure.
    */
   handedTo?: HandedTo[];
+}
+
+/**
+ * The result of one check on one model of one target: its type says what its verdict carries. A
+ * pass always says what it judged; a fail carries at least one failure; a skip its kind and why;
+ * an error its cause; a flaky check its runs.
+ */
+export type CheckResult = PassResult | FailResult | SkipResult | ErrorResult | FlakyResult | UnsupportedResult;
+export type PassResult = ResultHead & { verdict: 'pass'; judged: Judged };
+export type FailResult = ResultHead & { verdict: 'fail'; failures: [Failure, ...Failure[]] };
+export type SkipResult = ResultHead & { verdict: 'skip'; skipKind: SkipKind; reason: string };
+export type ErrorResult = ResultHead & { verdict: 'error'; cause: ErrorCause; reason: string };
+export type FlakyResult = ResultHead & { verdict: 'flaky'; repeat: RepeatStats; reason: string };
+export type UnsupportedResult = ResultHead & { verdict: 'unsupported'; reason: string };
+
+/** Whether a list holds at least one item: what a fail's failures must (FailResult). */
+export function isNonEmpty<T>(xs: readonly T[]): xs is [T, ...T[]] {
+  return xs.length > 0;
 }
 
 /** One check a result's defect was handed to (CheckResult.handedTo). */

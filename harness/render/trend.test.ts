@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
 import type { RunRecord } from '#harness/results/index.ts';
 import { withResults } from '#harness/testing/outcomeRecords.ts';
@@ -14,7 +15,7 @@ function reportAt(startedAt: string, verdicts: Record<string, Verdict | undefine
     const v = verdicts[r.checkId];
     if (v === undefined) return [];
     const { failures: _f, reason: _r, ...rest } = r;
-    return [{ ...rest, verdict: v, ...(v === 'fail' ? { failures: r.failures ?? [{ message: 'failed' }] } : {}) }];
+    return [resultOf({ ...rest, verdict: v, ...(v === 'fail' ? { failures: r.failures ?? [{ message: 'failed' }] } : {}) })];
   });
   return { ...withResults(base, results), model, targetModel: model, startedAt, finishedAt: startedAt };
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { resultOf } from '#harness/testing/results.ts';
 import { describe, expect, test } from 'vitest';
 import { buildRegistry } from '#harness/checks/index.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -25,7 +26,7 @@ describe('coverageOf', () => {
   test('skips are counted by their kind, and cover nothing', () => {
     const r = sampleRecord();
     const kinds = ['blocked', 'out-of-scope', 'inconclusive', 'not-recorded', 'budget', 'interrupted'] as const;
-    const results: CheckResult[] = r.results.map((x, i) => (i < kinds.length ? { ...x, verdict: 'skip', skipKind: kinds[i], reason: 'skipped' } : x));
+    const results: CheckResult[] = r.results.map((x, i) => (i < kinds.length ? resultOf({ ...x, verdict: 'skip', skipKind: kinds[i], reason: 'skipped' }) : x));
     const c = coverageOf(withResults(r, results), catalogue());
     for (const k of kinds) expect(c.notJudged[k]).toBe(1);
     // Left judged: none of the first six; the skip (not-applicable), unsupported and error judge nothing.
@@ -34,7 +35,7 @@ describe('coverageOf', () => {
 
   test('a flaky check covers its entries; an entry the catalogue does not know is not counted', () => {
     const r = sampleRecord();
-    const results: CheckResult[] = r.results.map((x) => (x.checkId === 'tools.tool-choice.required-forces-call' ? { ...x, verdict: 'flaky', specRefs: [...x.specRefs, 'gone.from.spec'] } : x));
+    const results: CheckResult[] = r.results.map((x) => (x.checkId === 'tools.tool-choice.required-forces-call' ? resultOf({ ...x, verdict: 'flaky', specRefs: [...x.specRefs, 'gone.from.spec'] }) : x));
     const c = coverageOf(withResults(r, results), catalogue());
     expect(c.covered).toBe(8);
     expect(c.total).toBe(11);

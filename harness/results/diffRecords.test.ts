@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
 import { sampleFlakyResult, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { diffRecords } from './diffRecords.ts';
@@ -8,7 +9,7 @@ import { summarize } from './summarize.ts';
 
 /** A record of one check per verdict given, ids `c.<n>.x`. */
 function recordOf(verdicts: Verdict[]): RunRecord {
-  const results: CheckResult[] = verdicts.map((verdict, i) => ({ ...sampleFlakyResult(), checkId: `c.${i}.x`, verdict }));
+  const results: CheckResult[] = verdicts.map((verdict, i) => resultOf({ ...sampleFlakyResult(), checkId: `c.${i}.x`, verdict }));
   return { ...sampleRecord(), results, summary: summarize(results) };
 }
 
@@ -45,7 +46,7 @@ describe('failure keys', () => {
   test('a check failing in both runs for another cause is told apart; the same cause, or no keys, is not', () => {
     expect(diffRecords([failing('c.0.x status:200')], [failing('c.0.x at:/usage/total_tokens')]).failingOtherwise.map((e) => [e.keysBefore, e.keysAfter])).toEqual([[['c.0.x status:200'], ['c.0.x at:/usage/total_tokens']]]);
     expect(diffRecords([failing('c.0.x status:200')], [failing('c.0.x status:200')]).failingOtherwise).toEqual([]);
-    const keyless = { ...failing('x'), results: failing('x').results.map((r) => ({ ...r, failures: [{ message: 'm' }] })) };
+    const keyless = { ...failing('x'), results: failing('x').results.map((r) => resultOf({ ...r, failures: [{ message: 'm' }] })) };
     expect(diffRecords([keyless], [failing('c.0.x status:200')]).failingOtherwise).toEqual([]);
   });
 

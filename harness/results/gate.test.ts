@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { SAMPLE_BASE_URL, sampleFlakyResult, sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { cleanRecord, skippedRecord, withResults } from '#harness/testing/outcomeRecords.ts';
@@ -89,10 +90,10 @@ describe('the gate', () => {
     expect(gate(known)).toMatchObject({ outcome: 'pass', exitCode: 0 });
     expect(cellGate(known[0]!).known.map((r) => r.checkId)).toEqual(['request.temperature.rejects-out-of-range', 'stream.framing.ends-with-done', 'response.id.has-chatcmpl-prefix', 'lifecycle.alias.retires-on-time']);
     // the baseline ran only one check, and it passed there: that one is the regression
-    const partial = recordOf(now.results.filter((r) => r.checkId === 'stream.framing.ends-with-done').map((r) => ({ ...r, verdict: 'pass' as const, failures: [] })));
+    const partial = recordOf(now.results.filter((r) => r.checkId === 'stream.framing.ends-with-done').map((r) => resultOf({ ...r, verdict: 'pass' as const, failures: [] })));
     expect(gatingIds(withBaseline([now], [partial], 'b.json')[0]!)).toEqual(['stream.framing.ends-with-done fail']);
     // an embedded emulator is one target whatever port it listened on
-    const passed = recordOf(now.results.map((r) => ({ ...r, verdict: 'pass' as const, failures: [] })), 'http://127.0.0.1:1');
+    const passed = recordOf(now.results.map((r) => resultOf({ ...r, verdict: 'pass' as const, failures: [] })), 'http://127.0.0.1:1');
     expect(exitOf(withBaseline([now], [passed], 'b.json'))).toBe(1);
   });
 
@@ -117,7 +118,7 @@ describe('the gate', () => {
 describe('run --baseline and diff judge a change alike', () => {
   const base = cleanRecord();
   const changed = (checkId: string, verdict: CheckResult['verdict'], from = base) =>
-    withResults(from, from.results.map((r) => (r.checkId === checkId ? { ...r, verdict, ...(verdict === 'fail' ? { failures: [{ message: 'broken' }] } : { reason: 'why' }) } : r)));
+    withResults(from, from.results.map((r) => (r.checkId === checkId ? resultOf({ ...r, verdict, ...(verdict === 'fail' ? { failures: [{ message: 'broken' }] } : { reason: 'why' }) }) : r)));
 
   test.each([
     ['a pass turned error', changed('response.body.matches-schema', 'error'), base, 1],

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
 import { cleanRecord, withResults } from '#harness/testing/outcomeRecords.ts';
@@ -9,7 +10,7 @@ const SCHEMA = 'schema.chat-completion.matches-schema';
 
 /** A must-check of `model`, not judged as `over` says. */
 function unjudged(checkId: string, over: Partial<CheckResult>, model = 'svc-v4-flash'): CheckResult {
-  return { checkId, title: checkId, area: checkId.split('.')[0]!, severity: 'must', specRefs: [], model, verdict: 'skip', skipKind: 'inconclusive', durationMs: 1, ...over };
+  return resultOf({ checkId, title: checkId, area: checkId.split('.')[0]!, severity: 'must', specRefs: [], model, verdict: 'skip', skipKind: 'inconclusive', durationMs: 1, ...over });
 }
 
 /** Handed to the schema check: the answer carried no message. */

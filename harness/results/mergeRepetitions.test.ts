@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
 import { mergeRepetitions } from './mergeRepetitions.ts';
 
@@ -6,7 +7,7 @@ const head = { checkId: 'usage.total.equals-prompt-plus-completion', title: 'sum
 
 /** One run's result of the check above; a fail carries a failure naming its run. */
 function run(verdict: Verdict, n: number, extra: Partial<CheckResult> = {}): CheckResult {
-  return {
+  return resultOf({
     ...head,
     verdict,
     durationMs: 10,
@@ -14,7 +15,7 @@ function run(verdict: Verdict, n: number, extra: Partial<CheckResult> = {}): Che
     ...(verdict === 'fail' ? { failures: [{ message: `run ${n}: total_tokens is off by one` }] } : {}),
     ...(verdict === 'skip' || verdict === 'error' || verdict === 'unsupported' ? { reason: `run ${n}: ${verdict}` } : {}),
     ...extra,
-  };
+  });
 }
 
 const merged = (...verdicts: Verdict[]) => mergeRepetitions(verdicts.map((v, i) => [run(v, i + 1)]))[0]!;

@@ -28,7 +28,7 @@ function mergeOne(runs: readonly CheckResult[], repeated: boolean): CheckResult 
   const spent = { durationMs: runs.reduce((ms, r) => ms + r.durationMs, 0), ...(tokens ? { tokens } : {}), ...(repeated ? { repeat: repeatStatsOf(runs.length, passes, fails) } : {}) };
   if (passes > 0 && fails > 0) {
     const failing = runs.filter((r) => r.verdict === 'fail');
-    return { ...failing[0]!, verdict: 'flaky', reason: flakyReason(runs, passes, fails), failures: failing.flatMap((r) => r.failures ?? []), ...spent };
+    return { ...failing[0]!, verdict: 'flaky', reason: flakyReason(runs, passes, fails), failures: failing.flatMap((r) => r.failures ?? []), ...spent, repeat: repeatStatsOf(runs.length, passes, fails) };
   }
   // Agreeing runs keep the first run's evidence; a mix keeps the first run of the verdict it merges to.
   const verdict = PRECEDENCE.find((v) => runs.some((r) => r.verdict === v))!;

@@ -7,6 +7,7 @@ import { ReportInvalidError } from './ReportInvalidError.ts';
 import { schemaProblems } from './schemaProblems.ts';
 import { RUN_RECORD_LAYOUT } from './serialize.ts';
 import { summarize } from './summarize.ts';
+import { upgradedResult, type LooseResult } from './upgradeResult.ts';
 
 let reportValidator: ValidateFunction | undefined;
 
@@ -49,6 +50,8 @@ export function parseRunRecord(text: string, file: string): RunRecord {
   const problems = runRecordProblems(value);
   if (problems.length > 0) throw new ReportInvalidError(file, problems);
   const record = value as RunRecord;
+  // Results written before their type said what each verdict carries: upgraded here, once.
+  record.results = (record.results as unknown as LooseResult[]).map(upgradedResult);
   // Reports written before --repeat count no flaky verdict: 0, so every reader sees every count.
   record.summary.flaky ??= 0;
   // Reports written before --only was repeatable hold one pattern.

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { resultOf } from '#harness/testing/results.ts';
 import { describe, expect, test } from 'vitest';
 import type { CheckResult, Severity, Verdict } from '#harness/core/outcome.ts';
 import { withResults } from '#harness/testing/outcomeRecords.ts';
@@ -6,7 +7,7 @@ import { sampleRecord, sampleRepeatedRecord } from '#harness/testing/sampleRecor
 import type { RunRecord } from './runRecord.ts';
 import { scoreOf, scoreText, SCORE_WEIGHT } from './score.ts';
 
-const result = (checkId: string, severity: Severity, verdict: Verdict, extra: Partial<CheckResult> = {}): CheckResult => ({
+const result = (checkId: string, severity: Severity, verdict: Verdict, extra: Partial<CheckResult> = {}): CheckResult => resultOf({
   checkId,
   title: checkId,
   area: checkId.split('.')[0]!,

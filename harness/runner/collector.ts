@@ -40,6 +40,7 @@ export class ResultCollector implements Reporter {
     // A test that ended without a result (a crash in the glue): kept as an error, never dropped.
     const state = testCase.result().state;
     if (state === 'pending' || state === 'skipped') return;
+    const reason = testCase.result().errors?.map((e) => e.message).join('; ') ?? 'the test ended without a result';
     const result: CheckResult = {
       checkId: testCase.name,
       title: testCase.name,
@@ -48,7 +49,8 @@ export class ResultCollector implements Reporter {
       specRefs: [],
       model: testCase.parent.type === 'suite' ? (/\[(.+)\]$/.exec(testCase.parent.name)?.[1] ?? '') : '',
       verdict: 'error',
-      reason: testCase.result().errors?.map((e) => e.message).join('; ') ?? 'the test ended without a result',
+      reason,
+      cause: { code: 'TEST_WITHOUT_RESULT', what: reason },
       durationMs: testCase.diagnostic()?.duration ?? 0,
     };
     this.results.push(result);

@@ -4,7 +4,7 @@ import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
 import { isTransportError } from '#harness/transport/index.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
-import type { CheckResult, ClassCoverage, ErrorCause, Failure, Judged, TokenUse } from '#harness/core/outcome.ts';
+import { isNonEmpty, type CheckResult, type ClassCoverage, type ErrorCause, type Failure, type Judged, type TokenUse } from '#harness/core/outcome.ts';
 import { NO_TOKENS } from '#harness/core/tokens.ts';
 import { waitDefect } from '#harness/core/waitDefect.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
@@ -41,18 +41,19 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     const outcome = await check.run(ctx);
     switch (outcome.verdict) {
       case 'pass': {
-        const seen = done(outcome.cases, outcome.classes, outcome.notJudged);
-        if (seen.judged === undefined) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: JUDGED_NOTHING, ...seen };
-        return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...seen };
+        const { judged, ...seen } = done(outcome.cases, outcome.classes, outcome.notJudged);
+        // A pass over nothing cannot be made: the type holds it too (PassResult.judged).
+        if (judged === undefined) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: JUDGED_NOTHING, ...seen };
+        return { ...base, verdict: 'pass', ...(outcome.note ? { reason: outcome.note } : {}), ...seen, judged };
       }
       case 'fail': {
         // A failure shown by a "not now" (429, 503) given on every try is no evidence: the request was never judged.
         // A gateway check's are: it judges them against what its upstream answered (on purpose, too).
         // So are the load phase's: under load a 429 or 503 is the evidence it judges.
         const notNow = check.upstream === true || check.phase === 'load' ? [] : ctx.spec.errors.retry.statuses;
-        const judged = outcome.failures.filter((f) => !answeredNotNow(f, notNow));
-        if (judged.length === 0) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: notNowReason(outcome.failures[0]!.evidence!), ...done() };
-        return { ...base, verdict: 'fail', failures: judged.map(reported), ...done(undefined, outcome.classes) };
+        const judged = outcome.failures.filter((f) => !answeredNotNow(f, notNow)).map(reported);
+        if (!isNonEmpty(judged)) return { ...base, verdict: 'skip', skipKind: 'inconclusive', reason: notNowReason(outcome.failures[0]!.evidence!), ...done() };
+        return { ...base, verdict: 'fail', failures: judged, ...done(undefined, outcome.classes) };
       }
       case 'skip':
         return { ...base, verdict: 'skip', skipKind: outcome.kind, reason: outcome.reason, ...done() };

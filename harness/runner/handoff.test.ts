@@ -1,11 +1,12 @@
 import { expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import { settleHandoffs } from './handoff.ts';
 
 const exchange = (body: unknown): Exchange => ({ request: { method: 'POST', url: 'http://h/chat/completions', headers: {}, body }, response: { status: 200, headers: {}, body: { choices: [] }, durationMs: 1 }, attempts: 1 });
 
-const result = (checkId: string, verdict: CheckResult['verdict'], failures: Failure[] = [], model = 'm'): CheckResult => ({
+const result = (checkId: string, verdict: CheckResult['verdict'], failures: Failure[] = [], model = 'm'): CheckResult => resultOf({
   checkId, title: checkId, area: checkId.split('.')[0]!, severity: 'must', specRefs: [], model, verdict, durationMs: 1,
   ...(verdict === 'fail' ? { failures } : {}),
 });

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { blockedByRefusedKey, keyRefusedMessage, NO_REQUESTS } from './keyRefused.ts';
 
 const refused = { status: 401, count: 3 };
-const result = (extra: Partial<CheckResult> = {}): CheckResult => ({ checkId: 'x.y.z', title: 'x', area: 'x', severity: 'must', specRefs: [], model: 'm', verdict: 'fail', failures: [{ message: 'expected 200, got 401' }], durationMs: 3, ...extra });
+const result = (extra: Partial<CheckResult> = {}): CheckResult => resultOf({ checkId: 'x.y.z', title: 'x', area: 'x', severity: 'must', specRefs: [], model: 'm', verdict: 'fail', failures: [{ message: 'expected 200, got 401' }], durationMs: 3, ...extra });
 
 describe('blockedByRefusedKey', () => {
   test('a check that sent only requests without the key (a wrong or no key on purpose) keeps its verdict', () => {
@@ -12,8 +13,10 @@ describe('blockedByRefusedKey', () => {
   });
 
   test('a check whose requests with the key were refused before sending: skipped, blocked, not sent', () => {
-    expect(blockedByRefusedKey(result({ verdict: 'error', reason: 'HARNESS_KEY_REFUSED: …', failures: undefined }), { keyed: 1, keyless: 0, refusedWithKey: 0 }, refused)).toEqual({
-      ...result({ failures: undefined }),
+    const refusedBefore = result({ verdict: 'error', reason: 'HARNESS_KEY_REFUSED: …', failures: undefined, cause: { code: 'UNRECORDED_CAUSE', what: 'HARNESS_KEY_REFUSED: …' } });
+    const { failures: _f, reason: _r, ...rest } = refusedBefore;
+    expect(blockedByRefusedKey(refusedBefore, { keyed: 1, keyless: 0, refusedWithKey: 0 }, refused)).toEqual({
+      ...rest,
       verdict: 'skip',
       skipKind: 'blocked',
       reason: 'not sent: the key was refused (every authenticated request was answered 401)',

@@ -118,12 +118,14 @@ async function guarded({ check, model }: Planned, boundMs: number, running: Prom
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CheckResult>((done) => {
-    timer = setTimeout(() => done({ ...base, verdict: 'error', reason: `the check did not end within ${boundMs / 1000} s`, durationMs: boundMs }), boundMs);
+    const what = `the check did not end within ${boundMs / 1000} s`;
+    timer = setTimeout(() => done({ ...base, verdict: 'error', reason: what, cause: { code: 'CHECK_BOUND', what }, durationMs: boundMs }), boundMs);
   });
   try {
     return await Promise.race([running, timeout]);
   } catch (err) {
-    return { ...base, verdict: 'error', reason: `the runner threw: ${(err as Error).message ?? String(err)}`, durationMs: Math.round(performance.now() - started) };
+    const what = `the runner threw: ${(err as Error).message ?? String(err)}`;
+    return { ...base, verdict: 'error', reason: what, cause: { code: 'RUNNER_THREW', what }, durationMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);
   }

@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { readManifest, writeManifest } from '#harness/replay/fixtureFormat.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { finishRecording } from './startRecording.ts';
 
 const tmp = tempDirs('svc-start-recording-');
-const result = (checkId: string, model: string, verdict: CheckResult['verdict'], skipKind?: CheckResult['skipKind']): CheckResult => ({
+const result = (checkId: string, model: string, verdict: CheckResult['verdict'], skipKind?: CheckResult['skipKind']): CheckResult => resultOf({
   checkId, title: checkId, area: checkId.split('.')[0]!, severity: 'must', specRefs: [], model, verdict, ...(skipKind ? { skipKind } : {}), durationMs: 1,
 });
 
@@ -20,11 +21,10 @@ describe('finishRecording: the manifest names the checks a recording holds', () 
       result('rule.d', 'svc-v4-flash', 'unsupported'),
       result('rule.e', 'svc-v4-flash', 'skip', 'inconclusive'),
       result('messages.f', 'svc-v4-flash', 'skip', 'blocked'),
-      // Sent nothing a replay could answer: the budget, an interruption, --without, a skip of no known kind.
+      // Sent nothing a replay could answer: the budget, an interruption, --without.
       result('rule.g', 'svc-v4-flash', 'skip', 'budget'),
       result('rule.h', 'svc-v4-flash', 'skip', 'interrupted'),
       result('rule.i', 'svc-v4-flash', 'skip', 'out-of-scope'),
-      result('rule.j', 'svc-v4-flash', 'skip'),
     ]);
     const manifest = readManifest(dir);
     expect(manifest.models).toEqual(['svc-v4-flash', 'svc-v4-pro']);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { resultOf } from '#harness/testing/results.ts';
 import { servedCheckId } from '#harness/checks/endpoint/served.ts';
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
 import { causesOf, type RunRecord } from '#harness/results/index.ts';
@@ -16,7 +17,7 @@ function servedResults(baseUrl: string, served: (r: (typeof ROUTES)[number]) => 
   return ROUTES.map((r) => {
     const verdict: Verdict = served(r) ? 'pass' : 'fail';
     const url = `${baseUrl}${r.base === 'v1' ? '/v1' : r.base === 'beta' ? '/beta' : r.base === 'messages_base_url' ? '/anthropic' : ''}${r.path}`;
-    return { ...template, checkId: servedCheckId(r.endpoint, r.base), verdict, ...(verdict === 'fail' ? { failures: [{ message: `a valid request to ${r.path} was answered HTTP 404, as a path that does not exist is: the endpoint is not served there`, evidence: { request: { method: r.method, url, headers: {} }, response: { status: 404, headers: {}, durationMs: 1 }, attempts: 1 } }] } : {}) };
+    return resultOf({ ...template, checkId: servedCheckId(r.endpoint, r.base), verdict, ...(verdict === 'fail' ? { failures: [{ message: `a valid request to ${r.path} was answered HTTP 404, as a path that does not exist is: the endpoint is not served there`, evidence: { request: { method: r.method, url, headers: {} }, response: { status: 404, headers: {}, durationMs: 1 }, attempts: 1 } }] } : {}) });
   });
 }
 

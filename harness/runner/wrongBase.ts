@@ -76,7 +76,9 @@ export function blamedOnTheBase(results: readonly CheckResult[], wrong: NonNulla
   const what = `not served under a base URL ending in ${wrong.ending}: try --base-url ${wrong.tryBaseUrl}`;
   return results.map((r) => {
     if (r.verdict !== 'fail' || !wrong.checks.includes(r.checkId)) return r;
-    const failures = (r.failures ?? []).map((f): Failure => ({ ...f, message: `${f.message}; asked at ${f.evidence?.request.url ?? 'a URL'} because the base URL ends in ${wrong.ending}: what the base URL caused, not the endpoint (try --base-url ${wrong.tryBaseUrl})`, defect: { kind: 'value', what } }));
+    const blamed = (f: Failure): Failure => ({ ...f, message: `${f.message}; asked at ${f.evidence?.request.url ?? 'a URL'} because the base URL ends in ${wrong.ending}: what the base URL caused, not the endpoint (try --base-url ${wrong.tryBaseUrl})`, defect: { kind: 'value', what } });
+    const [first, ...rest] = r.failures;
+    const failures: [Failure, ...Failure[]] = [blamed(first), ...rest.map(blamed)];
     return { ...r, failures };
   });
 }

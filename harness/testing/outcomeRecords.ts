@@ -16,8 +16,8 @@ export function withResults(record: RunRecord, results: CheckResult[]): RunRecor
 export function passingOf(r: RunRecord): RunRecord {
   const results = r.results.map((x) => {
     if (x.verdict !== 'fail' && x.verdict !== 'error' && x.verdict !== 'flaky' && !(x.verdict === 'skip' && x.skipKind === 'interrupted')) return x;
-    const { failures: _f, reason: _r, skipKind: _k, repeat: _n, ...rest } = x;
-    return { ...rest, verdict: 'pass' as const };
+    const { failures: _f, reason: _r, skipKind: _k, repeat: _n, cause: _c, ...rest } = x;
+    return { ...rest, verdict: 'pass' as const, judged: rest.judged ?? { exchanges: 1 } };
   });
   const { interruptedBy: _by, ...rest } = r;
   return { ...withResults(rest, results), interrupted: false };
@@ -32,7 +32,7 @@ export function cleanRecord(): RunRecord {
 export function failingAt(severity: Severity, base = cleanRecord()): RunRecord {
   const i = base.results.findIndex((r) => r.severity === severity && r.verdict === 'pass');
   if (i < 0) throw new Error(`no passing ${severity} check in the sample`);
-  const results = base.results.map((r, j) => (j === i ? { ...r, verdict: 'fail' as const, failures: [{ message: `${severity} rule broken` }] } : r));
+  const results = base.results.map((r, j): CheckResult => (j === i ? { ...r, verdict: 'fail' as const, failures: [{ message: `${severity} rule broken` }] } : r));
   return withResults(base, results);
 }
 

@@ -77,6 +77,7 @@ export function sampleResults(): CheckResult[] {
       specRefs: ['objects.chat_completion'],
       model: 'svc-v4-flash',
       verdict: 'pass',
+      judged: { exchanges: 1 },
       durationMs: 38.2,
       tokens: { promptTokens: 12, completionTokens: 30, cacheHitTokens: 0 },
     },
@@ -176,6 +177,7 @@ export function sampleResults(): CheckResult[] {
       specRefs: ['errors.envelope'],
       model: 'svc-v4-flash',
       verdict: 'pass',
+      judged: { exchanges: 1 },
       durationMs: 9.5,
     },
     {
@@ -186,6 +188,7 @@ export function sampleResults(): CheckResult[] {
       specRefs: ['rules.tool-choice-required'],
       model: 'svc-v4-flash',
       verdict: 'skip',
+      skipKind: 'not-applicable',
       reason: 'excluded by --only response.*',
       durationMs: 0,
     },
@@ -209,6 +212,7 @@ export function sampleResults(): CheckResult[] {
       model: 'svc-v4-flash',
       verdict: 'error',
       reason: 'HARNESS_TIMEOUT: no response within 30000 ms — POST http://127.0.0.1:43817/chat/completions (model svc-chat)',
+      cause: { code: 'HARNESS_TIMEOUT', what: 'no response within 30000 ms — POST http://127.0.0.1:43817/chat/completions (model svc-chat)' },
       durationMs: 30001,
     },
   ]);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resultOf } from '#harness/testing/results.ts';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
@@ -19,7 +20,7 @@ function reportAt(startedAt: string, verdicts: Record<string, Verdict> = {}): Ru
     const v = verdicts[r.checkId];
     if (v === undefined) return r;
     const { failures: _f, reason: _r, ...rest } = r;
-    return { ...rest, verdict: v, ...(v === 'fail' ? { failures: [{ message: 'failed' }] } : {}) };
+    return resultOf({ ...rest, verdict: v, ...(v === 'fail' ? { failures: [{ message: 'failed' }] } : {}) });
   });
   return { ...withResults(base, results), startedAt, finishedAt: startedAt };
 }
