@@ -1,6 +1,18 @@
+import { HarnessError } from '#harness/core/errors/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Check } from './define.ts';
 import { selector, type Selection } from './selection.ts';
+
+/** A check id registered twice: a harness defect, typed as every harness error is (a suite of checks built wrong). */
+export class DuplicateCheckError extends HarnessError {
+  readonly checkId: string;
+
+  constructor(checkId: string) {
+    super('HARNESS_DUPLICATE_CHECK', `check id \`${checkId}\` is registered twice: ids are stable names, never reused`);
+    this.name = 'DuplicateCheckError';
+    this.checkId = checkId;
+  }
+}
 
 /** Checks by id. Registering an id twice is an error: ids are stable names, never reused. */
 export class CheckRegistry {
@@ -8,7 +20,7 @@ export class CheckRegistry {
 
   register(...checks: Check[]): this {
     for (const c of checks) {
-      if (this.#checks.has(c.id)) throw new Error(`check id \`${c.id}\` is registered twice`);
+      if (this.#checks.has(c.id)) throw new DuplicateCheckError(c.id);
       this.#checks.set(c.id, c);
     }
     return this;
