@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { RENDERERS, renderIndexPage, renderMarkdownSummary } from '#harness/render/index.ts';
-import { serializeRunSummary, targetKey, type RunRecord, type RunSummary } from '#harness/results/index.ts';
+import { RENDERERS, SUMMARY_RENDERERS } from '#harness/render/index.ts';
+import { targetKey, type RunRecord, type RunSummary } from '#harness/results/index.ts';
 
 export type ReportName = keyof typeof RENDERERS;
 
@@ -34,9 +34,7 @@ export function writeCellReports(dir: string, record: RunRecord, names: readonly
 /** summary.json and summary.md across the cells of a run (or of merged shards). */
 export function writeSummary(dir: string, summary: RunSummary, records: readonly RunRecord[]): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'summary.json'), serializeRunSummary(summary));
-  writeFileSync(join(dir, 'summary.md'), renderMarkdownSummary(summary, records));
-  writeFileSync(join(dir, 'index.html'), renderIndexPage(summary, records));
+  for (const r of Object.values(SUMMARY_RENDERERS)) writeFileSync(join(dir, r.file), r.render(summary, records));
 }
 
 const isDir = (path: string) => {
@@ -58,7 +56,7 @@ const STAGING = '.svc-conformance-next-';
  */
 export function clearReports(dir: string, keep: ReadonlySet<string> = new Set()): void {
   if (!isDir(dir)) return;
-  for (const f of ['summary.json', 'summary.md', 'index.html']) if (!keep.has(f)) rmSync(join(dir, f), { force: true });
+  for (const { file } of Object.values(SUMMARY_RENDERERS)) if (!keep.has(file)) rmSync(join(dir, file), { force: true });
   const reportFiles = new Set(Object.values(RENDERERS).map((r) => r.file));
   for (const target of readdirSync(dir)) {
     const targetDir = join(dir, target);

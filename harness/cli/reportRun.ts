@@ -1,4 +1,5 @@
 import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { SUMMARY_RENDERERS } from '#harness/render/index.ts';
 import { join, relative, resolve } from 'node:path';
 import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type KnownEntry, type RunRecord, type RunSummary, type RunTimings } from '#harness/results/index.ts';
 import { answerTimesNote, cellName, concurrencyNote, plural, targetLabel, trafficByTarget } from '#harness/render/view.ts';
@@ -80,7 +81,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
   }
   // --step-summary FILE: a CI job's summary (GitHub's $GITHUB_STEP_SUMMARY) gets the run's, whatever its outcome.
   const stepSummary = options.given?.['step-summary'];
-  if (stepSummary !== undefined) appendFileSync(resolve(stepSummary), readFileSync(join(reportDir, 'summary.md')));
+  if (stepSummary !== undefined) appendFileSync(resolve(stepSummary), readFileSync(join(reportDir, SUMMARY_RENDERERS.markdown.file)));
   for (const r of timed) {
     const s = r.summary;
     io.stdout(`${r.model} @ ${targetLabel(r.target)}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory${r.wrongBase ? `; ${r.wrongBase.checks.filter((id) => r.results.some((x) => x.checkId === id)).length} of them caused by the base URL` : ''}), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);
