@@ -43,7 +43,7 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
   /** `queued`: requests waiting for a slot, in order. */
   const queue: (() => void)[] = [];
   /** `crossed`, `streams-crossed`: an answer held for the next request under load of its kind (a body, a stream), and the request it was meant for. */
-  const held: Partial<Record<'body' | 'stream', { deliver(status: number, headers: Record<string, string>, body: string): void; own: { status: number; headers: Record<string, string>; body: string }; timer: NodeJS.Timeout }>> = {};
+  const held: Partial<Record<'body' | 'stream', { deliver(status: number, headers: Record<string, string>, body: string): void; own: { status: number; headers: Record<string, string>; body: string }; timer: NodeJS.Timeout; asked: string }>> = {};
 
   const server = await startServer(async (req, res) => {
     inFlight += 1;
@@ -105,10 +105,10 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
       // `streams-crossed`: usage only when asked, at rest too.
       if (mode === 'streams-crossed' && streamed && answer.status === 200) {
         const text = usageAsked ? await answer.text() : withoutUsageText(await answer.text(), true);
-        return loaded ? crossed(res, answer.status, out, text, 'stream') : void res.writeHead(answer.status, out).end(text);
+        return loaded ? crossed(res, answer.status, out, text, 'stream', body.toString('utf8')) : void res.writeHead(answer.status, out).end(text);
       }
       if (!loaded || !chat || answer.status !== 200 || mode === 'queued') return await pipe(answer, res, out);
-      if (mode === 'crossed' && !streamed) return crossed(res, answer.status, out, await answer.text(), 'body');
+      if (mode === 'crossed' && !streamed) return crossed(res, answer.status, out, await answer.text(), 'body', body.toString('utf8'));
       if (mode === 'model-renamed') {
         misbehaved += 1;
         return void res.writeHead(answer.status, out).end((await answer.text()).replace(/"model"\s*:\s*"[^"]*"/g, `"model":${JSON.stringify(RENAMED_MODEL)}`));
@@ -127,8 +127,10 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
     }
   });
 
-  function crossed(res: ServerResponse, status: number, headers: Record<string, string>, body: string, kind: 'body' | 'stream'): void {
+  function crossed(res: ServerResponse, status: number, headers: Record<string, string>, body: string, kind: 'body' | 'stream', asked: string): void {
     const deliver = (s: number, h: Record<string, string>, b: string) => void res.writeHead(s, h).end(b);
+    // Two answers to the same request (a prompt sent again) swapped are no crossing anyone could see: it keeps its own.
+    if (held[kind] !== undefined && held[kind].asked === asked) return deliver(status, headers, body);
     if (held[kind] === undefined) {
       // The first waits a little for another answer to swap with, then takes its own.
       const timer = setTimeout(() => {
@@ -136,7 +138,7 @@ export async function startLoadProxy(target: string, mode: LoadProxyMode, beyond
         delete held[kind];
         h?.deliver(h.own.status, h.own.headers, h.own.body);
       }, 300);
-      held[kind] = { deliver, own: { status, headers, body }, timer };
+      held[kind] = { deliver, own: { status, headers, body }, timer, asked };
       return;
     }
     const other = held[kind];
