@@ -4,7 +4,7 @@ import type { Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import type { SharedAnswer } from '../support/samples.ts';
 import { CAPABILITIES } from './capabilities.ts';
-import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientAdapter, clientCheck, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
 
 /** The AI SDK as people point it at an OpenAI-compatible endpoint: `ai` and its openai-compatible provider. */
 type AiSdk = { ai: typeof import('ai'); compatible: typeof import('@ai-sdk/openai-compatible') };
@@ -20,7 +20,8 @@ const importAiSdk = async (): Promise<[AiSdk, { VERSION: string }]> => {
 const PACKAGES = 'ai @ai-sdk/openai-compatible';
 
 /** The AI SDK, pinned in package.json's optionalDependencies. */
-export const AI_SDK_CLIENT = { name: 'ai-sdk', package: 'ai', load: loaderOf(PACKAGES, importAiSdk) } as const;
+const adapter = clientAdapter<AiSdk, 'ai-sdk'>('ai-sdk', PACKAGES, importAiSdk, 'ai');
+export const AI_SDK_CLIENT = adapter.client;
 
 /**
  * What the AI SDK (`generateText`, `streamText` over `@ai-sdk/openai-compatible`) makes of the
@@ -30,7 +31,7 @@ export const AI_SDK_CLIENT = { name: 'ai-sdk', package: 'ai', load: loaderOf(PAC
 export function aiSdkClientChecks(_spec: Spec, load: typeof importAiSdk = importAiSdk): Check[] {
   const common = {
     client: 'ai-sdk',
-    load: load === importAiSdk ? AI_SDK_CLIENT.load : loaderOf(PACKAGES, load),
+    load: adapter.loadFor(load),
     make: (module: AiSdk, fetch: typeof globalThis.fetch): Client =>
       module.compatible.createOpenAICompatible({ name: 'replayed', baseURL: REPLAYED_CLIENT.baseURL, apiKey: REPLAYED_CLIENT.apiKey, fetch }),
     script: {

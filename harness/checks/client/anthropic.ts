@@ -5,15 +5,17 @@ import { get } from '../support/body.ts';
 import { named } from '../messages/stream.ts';
 import { shown } from '../support/outcome.ts';
 import { CAPABILITIES } from './capabilities.ts';
-import { caught, clientCheck, loaderOf, requiredClient, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientAdapter, clientCheck, defaultExportClient, requiredClient, paramsOf, type ClientCheckDef } from './clientCheck.ts';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 type Client = InstanceType<AnthropicModule['default']>;
 
 const importAnthropic = (): Promise<[AnthropicModule, { VERSION: string }]> => requiredClient<AnthropicModule>('@anthropic-ai/sdk');
 
+const adapter = clientAdapter<AnthropicModule, 'anthropic'>('anthropic', '@anthropic-ai/sdk', importAnthropic);
+
 /** The official messages-format client, pinned in package.json's optionalDependencies. */
-export const ANTHROPIC_CLIENT = { name: 'anthropic', package: '@anthropic-ai/sdk', load: loaderOf('@anthropic-ai/sdk', importAnthropic) } as const;
+export const ANTHROPIC_CLIENT = adapter.client;
 
 /**
  * What the official `@anthropic-ai/sdk` client makes of the messages-format answers the run already
@@ -23,13 +25,8 @@ export const ANTHROPIC_CLIENT = { name: 'anthropic', package: '@anthropic-ai/sdk
 export function anthropicClientChecks(_spec: Spec, load: typeof importAnthropic = importAnthropic): Check[] {
   const common = {
     client: 'anthropic',
-    load: load === importAnthropic ? ANTHROPIC_CLIENT.load : loaderOf('@anthropic-ai/sdk', load),
-    make: (module: AnthropicModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
-    script: {
-      package: '@anthropic-ai/sdk',
-      route: '/v1/messages',
-      setup: (baseURL: string, key: string) => `import Anthropic from '@anthropic-ai/sdk';\nconst client = new Anthropic({ baseURL: ${JSON.stringify(baseURL)}, apiKey: process.env.${key}, maxRetries: 0 });`,
-    },
+    load: adapter.loadFor(load),
+    ...defaultExportClient<AnthropicModule, Client>('@anthropic-ai/sdk', 'Anthropic', '/v1/messages'),
   } satisfies Partial<ClientCheckDef<AnthropicModule, Client>>;
   return [
     clientCheck({

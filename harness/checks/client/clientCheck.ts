@@ -58,6 +58,37 @@ export async function requiredClient<M>(name: string, dir: URL = BESIDE): Promis
  */
 export const REPLAYED_CLIENT = { apiKey: 'sk-replayed', baseURL: 'http://replayed.invalid', maxRetries: 0, logLevel: 'off' } as const;
 
+/**
+ * One client library as its checks load it: its name, the package npm installs it from (the
+ * install hint of a missing one), and the loader of the module the run uses, imported once per
+ * process. `loadFor(given)` is that loader, or one of a test's own import (a client missing, an
+ * older version), each imported once too.
+ */
+export interface ClientAdapter<M, N extends string> {
+  client: { readonly name: N; readonly package: string; readonly load: () => Promise<Loaded<M>> };
+  loadFor(given: () => Promise<[M, { VERSION: string }]>): () => Promise<Loaded<M>>;
+}
+
+export function clientAdapter<M, const N extends string>(name: N, packages: string, load: () => Promise<[M, { VERSION: string }]>, npmPackage = packages): ClientAdapter<M, N> {
+  const client = { name, package: npmPackage, load: loaderOf(packages, load) };
+  return { client, loadFor: (given) => (given === load ? client.load : loaderOf(packages, given)) };
+}
+
+/**
+ * A client whose module's default export is its class, made as a user makes it (`new X({ baseURL,
+ * apiKey, maxRetries: 0 })`): over the replaying fetch in the run, and written so in a reproducer script.
+ */
+export function defaultExportClient<M extends { default: new (options: object) => C }, C>(npmPackage: string, className: string, route: string): Pick<ClientCheckDef<M, C>, 'make' | 'script'> {
+  return {
+    make: (module: M, fetch: typeof globalThis.fetch): C => new module.default({ ...REPLAYED_CLIENT, fetch }),
+    script: {
+      package: npmPackage,
+      route,
+      setup: (baseURL: string, key: string) => `import ${className} from '${npmPackage}';\nconst client = new ${className}({ baseURL: ${JSON.stringify(baseURL)}, apiKey: process.env.${key}, maxRetries: 0 });`,
+    },
+  };
+}
+
 /** What a client check's judge is handed: the client's module and version, and a client reading one answer. */
 export interface ClientUse<M, C> {
   module: M;

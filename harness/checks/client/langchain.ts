@@ -5,7 +5,7 @@ import type { Check } from '../define.ts';
 import { get } from '../support/body.ts';
 import type { SharedAnswer } from '../support/samples.ts';
 import { CAPABILITIES } from './capabilities.ts';
-import { caught, clientCheck, loaderOf, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientAdapter, clientCheck, paramsOf, REPLAYED_CLIENT, toolCallsOf, type ClientCheckDef } from './clientCheck.ts';
 
 /** LangChain's ChatOpenAI, the openai client it wraps (whose APIError it lets through), and LangChain's run context. */
 type LangChain = { chat: typeof import('@langchain/openai'); openai: typeof import('openai'); context: typeof import('@langchain/core/singletons') };
@@ -20,7 +20,8 @@ const importLangChain = async (): Promise<[LangChain, { VERSION: string }]> => {
 };
 
 /** LangChain's OpenAI chat model, pinned in package.json's optionalDependencies. */
-export const LANGCHAIN_CLIENT = { name: 'langchain', package: '@langchain/openai', load: loaderOf('@langchain/openai', importLangChain) } as const;
+const adapter = clientAdapter<LangChain, 'langchain'>('langchain', '@langchain/openai', importLangChain);
+export const LANGCHAIN_CLIENT = adapter.client;
 
 /**
  * What LangChain's `ChatOpenAI` makes of the answers the run already has: the ones the `openai`
@@ -29,7 +30,7 @@ export const LANGCHAIN_CLIENT = { name: 'langchain', package: '@langchain/openai
 export function langchainClientChecks(_spec: Spec, load: typeof importLangChain = importLangChain): Check[] {
   const common = {
     client: 'langchain',
-    load: load === importLangChain ? LANGCHAIN_CLIENT.load : loaderOf('@langchain/openai', load),
+    load: adapter.loadFor(load),
     make: (module: LangChain, fetch: typeof globalThis.fetch): Client => {
       const model = (seen: SharedAnswer): ChatOpenAI => {
         const body = paramsOf(seen) as { model?: string; max_tokens?: number };

@@ -4,15 +4,17 @@ import { get } from '../support/body.ts';
 import { shown } from '../support/outcome.ts';
 import type { SharedAnswer } from '../support/samples.ts';
 import { CAPABILITIES } from './capabilities.ts';
-import { caught, clientCheck, loaderOf, requiredClient, paramsOf, REPLAYED_CLIENT, type ClientCheckDef } from './clientCheck.ts';
+import { caught, clientAdapter, clientCheck, defaultExportClient, requiredClient, paramsOf, type ClientCheckDef } from './clientCheck.ts';
 
 type OpenAIModule = typeof import('openai');
 type Client = InstanceType<OpenAIModule['default']>;
 
 const importOpenai = (): Promise<[OpenAIModule, { VERSION: string }]> => requiredClient<OpenAIModule>('openai');
 
+const adapter = clientAdapter<OpenAIModule, 'openai'>('openai', 'openai', importOpenai);
+
 /** The official openai client, pinned in package.json's optionalDependencies. */
-export const OPENAI_CLIENT = { name: 'openai', package: 'openai', load: loaderOf('openai', importOpenai) } as const;
+export const OPENAI_CLIENT = adapter.client;
 
 /**
  * What the official `openai` client (Node) makes of the answers the run already has: the plain
@@ -22,13 +24,8 @@ export const OPENAI_CLIENT = { name: 'openai', package: 'openai', load: loaderOf
 export function openaiClientChecks(_spec: Spec, load: typeof importOpenai = importOpenai): Check[] {
   const common = {
     client: 'openai',
-    load: load === importOpenai ? OPENAI_CLIENT.load : loaderOf('openai', load),
-    make: (module: OpenAIModule, fetch: typeof globalThis.fetch): Client => new module.default({ ...REPLAYED_CLIENT, fetch }),
-    script: {
-      package: 'openai',
-      route: '/chat/completions',
-      setup: (baseURL: string, key: string) => `import OpenAI from 'openai';\nconst client = new OpenAI({ baseURL: ${JSON.stringify(baseURL)}, apiKey: process.env.${key}, maxRetries: 0 });`,
-    },
+    load: adapter.loadFor(load),
+    ...defaultExportClient<OpenAIModule, Client>('openai', 'OpenAI', '/chat/completions'),
   } satisfies Partial<ClientCheckDef<OpenAIModule, Client>>;
   return [
     clientCheck({
