@@ -39,7 +39,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 CCR_HOME=${CCR_HOME:-$REPO/../thirdparty/ccr}
-mkdir -p "$CCR_HOME" && CCR_HOME=$(cd "$CCR_HOME" && pwd)
+mkdir -p "$CCR_HOME" && CCR_HOME=$(cd "$CCR_HOME" && pwd) && export CCR_HOME
 RUN=$CCR_HOME/run
 CCR_VERSION=1.0.73
 CLIENT_KEY=${CCR_CLIENT_KEY:-sk-ccr-client}         # the router's APIKEY, sent by the harness (SVC_API_KEY)
@@ -174,6 +174,9 @@ record() { # record NAME BASE_URL FLAGS...: one recording into fixtures/NAME; it
       --model "$DEFAULT_MODEL" "${MAP[@]}" "$@" --report-dir "$RUN/reports-$name" --json "$RUN/report-$name.json" --quiet )
   code=$?
   set -e
+  # The router's errors carry its stack traces, which name where it is installed on this machine: the
+  # recording names the folder <ccr-home> instead (a tracked file names no absolute path).
+  grep -rlZF "$CCR_HOME" "$REPO/fixtures/$name" | xargs -0 -r perl -pi -e 's/\Q$ENV{CCR_HOME}\E/<ccr-home>/g'
   [ "$code" -gt "$worst" ] && worst=$code
   echo "$name: record exit $code in $(( $(date +%s) - rec )) s; recording fixtures/$name; reports $RUN/reports-$name"
 }
