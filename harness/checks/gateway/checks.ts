@@ -1,13 +1,13 @@
-import type { Failure } from '#harness/core/outcome.ts';
+import { gatewayCheck, isStatus, judged, over, statusPassedOn } from './gatewayCheck.ts';
 import type { Spec, TypeExpr } from '#harness/spec/model.ts';
 import type { CheckContext, CheckOutcome, CheckRequest } from '../context.ts';
-import { defaultModelOnly, defineCheck, type Check } from '../define.ts';
+import type { Check } from '../define.ts';
 import { inconclusive } from '../support/cooperation.ts';
 import { failure, outcomeOf, pass, skip, statusDefect } from '../support/outcome.ts';
 import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { modelMax } from '../support/build.ts';
 import { answerDifferences, answerFacts, errorOf, incidentalChanges, requestDifferences, usageDifferences } from './differences.ts';
-import { changeFailure, lastOf, NO_UPSTREAM, through, upstreamBody, type Pair } from './pair.ts';
+import { changeFailure, lastOf, NO_UPSTREAM, through, upstreamBody } from './pair.ts';
 import { handOffOnModel } from '../support/handoff.ts';
 
 /**
@@ -59,7 +59,6 @@ function answerSets(spec: Spec, ctx: CheckContext, stream: boolean): { name: str
   return parameterSets(spec, ctx).filter((s) => s.name !== 'json').map((s) => ({ name: s.name, request: streamed(s.request) }));
 }
 
-const isStatus = (status: number, lo: number) => status >= lo && status < lo + 100;
 
 /** How long the upstream waits for the client to receive an event before it calls the stream held. */
 export const LOCKSTEP_WAIT_MS = 5000;
@@ -93,30 +92,13 @@ function refusedRequest(spec: Spec, ctx: CheckContext): CheckRequest {
 }
 
 /** The answer judged: the pair's last upstream answer, or why there is none to judge. */
-function judged(p: Pair | { why: string }): { pair: Pair } | { why: string } {
-  if ('why' in p) return p;
-  if (p.upstream.length === 0) return { why: `the gateway answered HTTP ${p.res.status} without asking the upstream (a refusal of its own, or a cache), so nothing of the upstream's reached the client to compare` };
-  return { pair: p };
-}
 
-/** Outcomes over several pairs: failures, else a pass naming what was compared, or inconclusive when nothing was. */
-function over(results: { name: string; failures: Failure[]; notes: string[]; compared: boolean }[], what: string): CheckOutcome {
-  const failures = results.flatMap((r) => r.failures);
-  if (failures.length > 0) return outcomeOf(failures);
-  const compared = results.filter((r) => r.compared);
-  const notes = results.flatMap((r) => r.notes.map((n) => `${r.name}: ${n}`));
-  if (compared.length === 0) return inconclusive(`nothing to compare: ${notes.join('; ') || 'no answer reached both sides'}`);
-  return { verdict: 'pass', note: `${what} on ${compared.map((r) => r.name).join(', ')}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`, cases: compared.length };
-}
 
 const grade = {
   entailed: (phrase: string) => ({ severity: 'must' as const, basis: { entailed: phrase } }),
   advised: { severity: 'should' as const, basis: 'advised' as const },
 };
 
-function gatewayCheck(check: Omit<Check, 'area' | 'appliesTo' | 'upstream'>): Check {
-  return defineCheck({ ...check, area: 'gateway', appliesTo: defaultModelOnly, upstream: true });
-}
 
 export function gatewayChecks(spec: Spec): Check[] {
   return [
@@ -200,8 +182,8 @@ export function gatewayChecks(spec: Spec): Check[] {
           if ('why' in j) return { name, failures: [], notes: [j.why], compared: false };
           const up = lastOf(j.pair)!;
           const [got, sent] = [j.pair.res.status, up.response.status];
-          // A 5xx for a 5xx tells the same cause (not the client's); a later answer after the gateway's retry is the one passed on.
-          const same = got === sent || (isStatus(got, 500) && isStatus(sent, 500));
+          // A later answer after the gateway's retry is the one passed on.
+          const same = statusPassedOn(got, sent);
           const failures = same ? [] : [failure(`the upstream answered HTTP ${sent}${j.pair.upstream.length > 1 ? ` (its last of ${j.pair.upstream.length} answers)` : ''}, and the client was told HTTP ${got}`, j.pair.res, { defect: { kind: 'status', expected: String(sent), got } })];
           return { name, failures, notes: [`HTTP ${sent} upstream, ${got} at the client, ${j.pair.upstream.length} upstream request(s)`], compared: true };
         }));

@@ -1,11 +1,12 @@
 import { deepEqual } from '#harness/core/deepEqual.ts';
+import { gatewayCheck, isStatus, judged, over, statusPassedOn, type PairResult } from './gatewayCheck.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import { foldSse } from '#harness/core/sseFold.ts';
 import { unmarked } from '#harness/core/marker.ts';
 import type { Failure } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { CheckContext, CheckOutcome, CheckRequest, CheckResponse } from '../context.ts';
-import { defaultModelOnly, defineCheck, gradeOf, type Check } from '../define.ts';
+import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
+import { gradeOf, type Check } from '../define.ts';
 import { behaviourOf } from '../support/behaviour.ts';
 import { modelMax, UNKNOWN_MODEL } from '../support/build.ts';
 import { inconclusive } from '../support/cooperation.ts';
@@ -31,7 +32,6 @@ import type { Difference } from './differences.ts';
  */
 
 type Json = Record<string, unknown>;
-type Result = { name: string; failures: Failure[]; notes: string[]; compared: boolean };
 
 /** The chat format's sample tools in the messages format's shape (`input_schema`). */
 const TOOLS = SAMPLE_TOOLS.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
@@ -93,26 +93,17 @@ function refusals(spec: Spec, ctx: CheckContext): { name: string; request: Check
 
 /** One pair through the gateway, with its last upstream exchange and the format it was asked in, or why none is judged. */
 async function judgedPair(ctx: CheckContext, request: CheckRequest): Promise<{ pair: Pair; format: 'chat' | 'messages' } | { why: string }> {
-  const p = await through(ctx, request);
-  if ('why' in p) return p;
-  const up = lastOf(p);
-  if (up === undefined) return { why: `the gateway answered HTTP ${p.res.status} without asking the upstream (a refusal of its own, or a cache), so nothing reached both sides to compare` };
+  const j = judged(await through(ctx, request));
+  if ('why' in j) return j;
+  const p = j.pair;
+  const up = lastOf(p)!;
   const format = upstreamFormat(up.request.path);
   if (format === undefined) return { why: `the gateway asked the upstream at ${up.request.path}, neither the chat-completions nor the messages path` };
   return { pair: p, format };
 }
 
-const skipped = (name: string, why: string): Result => ({ name, failures: [], notes: [why], compared: false });
+const skipped = (name: string, why: string): PairResult => ({ name, failures: [], notes: [why], compared: false });
 
-/** Outcomes over several pairs: failures, else a pass naming what was compared, or inconclusive when nothing was. */
-function over(results: Result[], what: string): CheckOutcome {
-  const failures = results.flatMap((r) => r.failures);
-  if (failures.length > 0) return outcomeOf(failures);
-  const compared = results.filter((r) => r.compared);
-  const notes = results.flatMap((r) => r.notes.map((n) => `${r.name}: ${n}`));
-  if (compared.length === 0) return inconclusive(`nothing to compare: ${notes.join('; ') || 'no answer reached both sides'}`);
-  return { verdict: 'pass', note: `${what} on ${compared.map((r) => r.name).join(', ')}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`, cases: compared.length };
-}
 
 /** The client's body and what the upstream got, unmarked. */
 const bodies = (p: Pair): { client: Json; upstream: Json } => {
@@ -134,8 +125,8 @@ function fieldDifferences(fields: readonly RequestField[], client: Json, upstrea
 }
 
 /** The request fields compared over `sets`: each carried or a failure with both values. */
-async function requestCompared(ctx: CheckContext, sets: { name: string; request: CheckRequest }[], pick: (f: RequestField) => boolean): Promise<Result[]> {
-  return Promise.all(sets.map(async ({ name, request }): Promise<Result> => {
+async function requestCompared(ctx: CheckContext, sets: { name: string; request: CheckRequest }[], pick: (f: RequestField) => boolean): Promise<PairResult[]> {
+  return Promise.all(sets.map(async ({ name, request }): Promise<PairResult> => {
     const j = await judgedPair(ctx, request);
     if ('why' in j) return skipped(name, j.why);
     const { client, upstream } = bodies(j.pair);
@@ -209,17 +200,13 @@ function usageFailures(format: 'chat' | 'messages', told: MessagesFacts, upstrea
   return { failures, compared: true };
 }
 
-function translationCheck(check: Omit<Check, 'area' | 'appliesTo' | 'upstream'>): Check {
-  return defineCheck({ ...check, area: 'gateway', appliesTo: defaultModelOnly, upstream: true });
-}
 
-const isStatus = (status: number, lo: number) => status >= lo && status < lo + 100;
 
 export function gatewayMessagesChecks(spec: Spec): Check[] {
   const request = behaviourOf(spec.messages_format, 'translated-request', 'messages_format');
   const answer = behaviourOf(spec.messages_format, 'translated-answer', 'messages_format');
   return [
-    translationCheck({
+    gatewayCheck({
       id: 'gateway.messages.max-tokens-passed-on',
       title: 'a messages-format request\'s `max_tokens` reaches the upstream with its value',
       severity: 'must',
@@ -232,7 +219,7 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
         return over(await requestCompared(ctx, sets, (f) => f.messages === 'max_tokens'), '`max_tokens` reached the upstream as sent');
       },
     }),
-    translationCheck({
+    gatewayCheck({
       id: 'gateway.messages.parameters-translated',
       title: 'a messages-format request\'s stop_sequences, temperature, top_p, thinking, tools and tool_choice reach the upstream as the chat values they mean',
       ...gradeOf(request),
@@ -242,14 +229,14 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
         return over(await requestCompared(ctx, parameterSets(spec, ctx), (f) => f.messages !== 'max_tokens'), 'every parameter reached the upstream as the table writes it');
       },
     }),
-    translationCheck({
+    gatewayCheck({
       id: 'gateway.messages.stop-reason-mapped',
       title: 'the upstream\'s finish reason reaches the client as the stop reason it means (`length` as max_tokens, `tool_calls` as tool_use, `content_filter` apart), streamed and not',
       ...gradeOf(answer),
       specRefs: ['messages_format.translated-answer', 'messages_format.response-shape', 'finish_reasons'],
       async run(ctx) {
         if (ctx.upstream === undefined) return inconclusive(NO_UPSTREAM);
-        const results = await Promise.all(stopSets(ctx).map(async ({ name, request }): Promise<Result> => {
+        const results = await Promise.all(stopSets(ctx).map(async ({ name, request }): Promise<PairResult> => {
           const j = await judgedPair(ctx, request);
           if ('why' in j) return skipped(name, j.why);
           const up = lastOf(j.pair)!;
@@ -261,7 +248,7 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
         return over(results, 'each finish reason reached the client as the stop reason it means');
       },
     }),
-    translationCheck({
+    gatewayCheck({
       id: 'gateway.messages.usage-passed-on',
       title: 'the usage the upstream reported (cache reads included) reaches the client, in a body and in a stream\'s message_start and message_delta',
       ...gradeOf(answer),
@@ -279,7 +266,7 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
           { name: 'a stream', request: of('a stream') },
           { name: 'a body read from the cache', request: cached(2) },
         ];
-        const results = await Promise.all(sets.map(async ({ name, request }): Promise<Result> => {
+        const results = await Promise.all(sets.map(async ({ name, request }): Promise<PairResult> => {
           const j = await judgedPair(ctx, request);
           if ('why' in j) return skipped(name, j.why);
           const up = lastOf(j.pair)!;
@@ -291,7 +278,7 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
         return over(results, 'the usage reached the client as the upstream reported it');
       },
     }),
-    translationCheck({
+    gatewayCheck({
       id: 'gateway.messages.error-status-passed-on',
       title: 'the upstream\'s status reaches the client of a messages-format request: a 4xx never a 5xx or a success, a 429 never another status',
       severity: 'must',
@@ -303,19 +290,19 @@ export function gatewayMessagesChecks(spec: Spec): Check[] {
           ...refusals(spec, ctx),
           ...(ctx.upstream.faults ? [{ name: 'an upstream 429', request: { ...ask(ctx, 'Say hello in five words. (status 429)'), final: true, upstream: { kind: 'status' as const, status: 429, times: 1 } } }] : []),
         ];
-        const results = await Promise.all(cases.map(async ({ name, request }): Promise<Result> => {
+        const results = await Promise.all(cases.map(async ({ name, request }): Promise<PairResult> => {
           const j = await judgedPair(ctx, request);
           if ('why' in j) return skipped(name, j.why);
           const up = lastOf(j.pair)!;
           const [got, sent] = [j.pair.res.status, up.response.status];
-          const same = got === sent || (isStatus(got, 500) && isStatus(sent, 500));
+          const same = statusPassedOn(got, sent);
           const failures = same ? [] : [failure(`the upstream answered HTTP ${sent} ${up.response.body.slice(0, 300)}; the client was told HTTP ${got} ${j.pair.text.slice(0, 300)}`, j.pair.res, { defect: { kind: 'status', expected: String(sent), got } })];
           return { name, failures, notes: [`HTTP ${sent} upstream, ${got} at the client`], compared: true };
         }));
         return over(results, 'each status reached the client');
       },
     }),
-    translationCheck({
+    gatewayCheck({
       id: 'gateway.messages.error-body-passed-on',
       title: 'an upstream error\'s type and message reach the client of a messages-format request in the error envelope, as the upstream worded them',
       severity: 'should',
