@@ -1,4 +1,5 @@
 import { deepEqual } from '#harness/core/deepEqual.ts';
+import { chatToolChoiceOf } from '#harness/core/messagesToolChoice.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 
 /**
@@ -26,22 +27,8 @@ export interface RequestField {
   same?: (expected: unknown, got: unknown) => boolean;
 }
 
-/** `tool_choice` of the messages format (`{type: auto | any | none | tool, name}`) as the chat value it means. */
-function chatToolChoice(value: unknown): unknown {
-  if (!isRecord(value)) return value;
-  switch (value.type) {
-    case 'auto':
-      return 'auto';
-    case 'any':
-      return 'required';
-    case 'none':
-      return 'none';
-    case 'tool':
-      return { type: 'function', function: { name: value.name } };
-    default:
-      return value;
-  }
-}
+/** `tool_choice` of the messages format as the chat value it means; a value it does not know, as it is. */
+const chatToolChoice = (value: unknown): unknown => chatToolChoiceOf(value) ?? value;
 
 /** `tools: [{name, description, input_schema}]` as chat tool definitions. */
 function chatTools(value: unknown): unknown {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { chatToolChoiceOf } from '#harness/core/messagesToolChoice.ts';
 import type { EmulatorContext } from '../context.ts';
 import type { GeneratedToolCall, ToolChoice, ToolDef } from '../generate/chat.ts';
 import { countTokens, tokenize } from '../generate/tokenize.ts';
@@ -89,21 +90,11 @@ function readTools(value: unknown): ToolDef[] {
   });
 }
 
-/** `tool_choice: {type: auto | any | tool | none, name?}` as the chat choice it means. */
+/** `tool_choice: {type: auto | any | tool | none, name?}` as the chat choice it means (core/messagesToolChoice.ts). */
 function readToolChoice(value: unknown): ToolChoice {
-  if (!isRecord(value)) return undefined;
-  switch (value.type) {
-    case 'auto':
-      return 'auto';
-    case 'any':
-      return 'required';
-    case 'none':
-      return 'none';
-    case 'tool':
-      return typeof value.name === 'string' ? { name: value.name } : undefined;
-    default:
-      return undefined;
-  }
+  const choice = chatToolChoiceOf(value);
+  if (typeof choice !== 'object') return choice;
+  return typeof choice.function.name === 'string' ? { name: choice.function.name } : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
