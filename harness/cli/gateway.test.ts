@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { deadPort } from '#harness/testing/httpTestServer.ts';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -41,14 +42,6 @@ const BREAKS: Partial<Record<GatewayBehaviour, [string, Severity][]>> = {
 };
 const GREEN: GatewayBehaviour[] = ['transparent', 'recut-streams', 'reserialise-json', 'rewrite-ids', 'retry-5xx-once'];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 interface Run {
   code: number;
   results: CheckResult[];
@@ -66,7 +59,7 @@ const freshDir = tempDirs('svc-gateway-');
  */
 async function throughGateway(behaviour: GatewayBehaviour, extra: string[] = [], command: 'run' | 'record' = 'run'): Promise<Run> {
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = await deadPort();
     const proxy = await startGatewayProxy(`http://127.0.0.1:${port}`, behaviour);
     const dir = freshDir();
     const io = captureIO();
@@ -134,7 +127,7 @@ describe('a gateway that changes nothing of meaning leaves the run green', () =>
 
 describe('the whole plan through a gateway', () => {
   test('a transparent gateway in front of the harness, its key required upstream: every check of the run holds, the gateway.* ones too, and every request is paired', async () => {
-    const port = await freePort();
+    const port = await deadPort();
     const proxy = await startGatewayProxy(`http://127.0.0.1:${port}`, 'transparent');
     const dir = freshDir();
     try {
@@ -249,7 +242,7 @@ describe('a gateway named in a config file (--config with --upstream-port, issue
   };
   const gatewayRun = async (extra: (port: number) => string[]) => {
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+      const port = await deadPort();
       const proxy = await routing(port);
       const dir = freshDir();
       const io = captureIO();

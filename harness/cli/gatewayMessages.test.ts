@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { deadPort } from '#harness/testing/httpTestServer.ts';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult, Severity } from '#harness/core/outcome.ts';
@@ -33,14 +33,6 @@ const BREAKS: Record<Exclude<TranslationFault, 'faithful'>, { check: string; sev
   'own-error-envelope': { check: 'gateway.messages.error-body-passed-on', severity: 'should', shows: [/error\.type: the upstream sent "invalid_request_error", the client was told "api_error"/, /error\.message: the upstream sent "`max_tokens`/] },
 };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 interface Run {
   code: number;
   results: CheckResult[];
@@ -51,7 +43,7 @@ const freshDir = tempDirs('svc-gateway-messages-');
 /** `run --only gateway.messages` (the messages base at `messagesBase` below the gateway's) through a gateway started on the upstream port's URL; a port taken meanwhile is tried again. */
 async function through(start: (upstream: string) => Promise<{ url: string; close(): Promise<void> }>, messagesBase = ''): Promise<Run> {
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = await deadPort();
     const gateway = await start(`http://127.0.0.1:${port}`);
     const dir = freshDir();
     const io = captureIO();
