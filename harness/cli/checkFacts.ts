@@ -2,7 +2,7 @@ import type { Check } from '#harness/checks/define.ts';
 import { globMatcher, patternsOf } from '#harness/checks/selection.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 import type { FaultDef } from '#harness/emulator/faults/catalogue.ts';
-import { featuresOf, leftOutByCheck } from '#harness/runner/features.ts';
+import { featuresOf, leftOutByCheck } from '#harness/spec/features.ts';
 import { basisText } from '#harness/spec/basis.ts';
 import type { Basis, Spec } from '#harness/spec/model.ts';
 

@@ -6,7 +6,7 @@ import { CONFIG_FILE, readConfigFile, type CheckValue, type ConfigFile, type Tar
 import type { CommandIO } from './command.ts';
 import { CONFIG_KEYS, type RunFlagValues } from './runOptions.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { featuresOf } from '#harness/runner/features.ts';
+import { featuresOf } from '#harness/spec/features.ts';
 
 /** The names a config file is found by in the working directory, as vitest and eslint find theirs. */
 export const CONFIG_NAMES = [CONFIG_FILE, 'svc-conformance.yml'] as const;

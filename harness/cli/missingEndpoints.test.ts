@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { featuresOf } from '#harness/runner/features.ts';
+import { featuresOf } from '#harness/spec/features.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';

@@ -16,7 +16,7 @@ import { parseUsd } from '#harness/spec/money.ts';
  *
  * Light on purpose: `run --help` loads it without the command's code.
  */
-/** What a check of a value may need, loaded only when asked: the spec, and its features (runner/features.ts). */
+/** What a check of a value may need, loaded only when asked: the spec, and its features (spec/features.ts). */
 export interface CheckInputs {
   spec(): Spec;
   features(): readonly string[];

@@ -3,7 +3,7 @@ import { UsageError } from '#harness/core/errors/index.ts';
 import { secretValues, type ExtraHeader } from '#harness/core/extraHeaders.ts';
 import type { FaultId } from '#harness/emulator/index.ts';
 import type { RunTarget } from '#harness/runner/runTargets.ts';
-import { featuresOf } from '#harness/runner/features.ts';
+import { featuresOf } from '#harness/spec/features.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { TargetEntry } from './configFile.ts';
 import { emulatorTarget, fixturesTarget, liveTarget, type Target } from '#harness/targets/target.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MESSAGES_BASE_PATH, MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
-import { featuresOf, leftOutByCheck } from '#harness/runner/features.ts';
+import { featuresOf, leftOutByCheck } from '#harness/spec/features.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { isUnspecified } from '#harness/spec/model.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';

@@ -17,7 +17,7 @@ import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
 import { servedCheckId } from '#harness/checks/endpoint/served.ts';
 import { routeKey, ServedGate, type Route } from './servedGate.ts';
-import { leftOutByRequest, outOfScope } from './features.ts';
+import { leftOutByRequest, outOfScope } from '#harness/spec/features.ts';
 import { isRecord } from '#harness/core/isRecord.ts';
 
 export interface Sender {

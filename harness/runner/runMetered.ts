@@ -9,7 +9,7 @@ import { notRunForBudget } from './spend/budgetLedger.ts';
 import { loadNotRecordedReason, notRecordedReason } from '#harness/replay/recordedChecks.ts';
 import { loadShareOf, type RunConfig } from './runConfig.ts';
 import { secretsOf, type RunScope } from './runScope.ts';
-import { leftOutByCheck, outOfScope } from './features.ts';
+import { leftOutByCheck, outOfScope } from '#harness/spec/features.ts';
 import { chainOf } from './schedule.ts';
 
 /**

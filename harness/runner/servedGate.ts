@@ -4,7 +4,7 @@ import type { CheckResponse, ServedVerdict } from '#harness/checks/index.ts';
 import { MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
 import { isMalformedResponseError, isTransportError, PRIORITY, type SendRequest } from '#harness/transport/index.ts';
-import { leftOutByRequest, outOfScope } from './features.ts';
+import { leftOutByRequest, outOfScope } from '#harness/spec/features.ts';
 
 /** One endpoint of the spec on one base it is served under, and the feature it belongs to. */
 export interface Route {

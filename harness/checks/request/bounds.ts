@@ -10,6 +10,7 @@ import { plainCompletion, sample, settled } from '../support/samples.ts';
 import { handOff } from '../support/handoff.ts';
 import { askTwins, carriesStream, errorObjectIn, STREAMED, streamedTwinOf, judgeStreamedRefusal } from '../support/streamedRefusal.ts';
 import type { Failure } from '#harness/core/outcome.ts';
+import { leftOutByRequest } from '#harness/spec/features.ts';
 
 const kebab = (s: string) => s.replace(/_/g, '-');
 
@@ -179,7 +180,9 @@ export function boundChecks(spec: Spec): Check[] {
  * refusal checks' control.
  */
 async function acceptanceOf(ctx: CheckContext, request: CheckRequest, streamed: boolean): Promise<{ res: CheckResponse; accepted: boolean; errorEvent?: string }> {
-  const twin = streamed && !leavesOutStreams(ctx) ? streamedTwinOf(request) : undefined;
+  const streamedTwin = streamed ? streamedTwinOf(request) : undefined;
+  // Left out of the run (`--without streaming`): the request is what the runner would not send.
+  const twin = streamedTwin !== undefined && leftOutByRequest(ctx.spec, ctx.options.without ?? [], streamedTwin.body) === undefined ? streamedTwin : undefined;
   if (twin === undefined) {
     const { res } = await sample(ctx, request);
     return { res, accepted: res.status === 200 };
@@ -189,10 +192,6 @@ async function acceptanceOf(ctx: CheckContext, request: CheckRequest, streamed: 
   return { res, accepted: res.status === 200 && errorEvent === undefined, ...(errorEvent ? { errorEvent } : {}) };
 }
 
-/** Whether the run leaves out what `stream: true` asks for (a feature whose request fields hold `stream`). */
-function leavesOutStreams(ctx: CheckContext): boolean {
-  return (ctx.options.without ?? []).some((f) => ctx.spec.features[f]?.request_fields?.includes('stream') === true);
-}
 
 /**
  * A value beyond a bound judged as a refusal: unstreamed, or (`streamed`) its twin with `stream:

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { globMatcher } from '#harness/checks/selection.ts';
-import { featuresOf } from '#harness/runner/features.ts';
+import { featuresOf } from '#harness/spec/features.ts';
 import { basisText } from '#harness/spec/basis.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { captureIO } from '#harness/testing/captureIO.ts';

@@ -6,7 +6,7 @@ import { isFaultId, type FaultId } from '#harness/emulator/faults/catalogue.ts';
 import { checkBaselineCovers } from '#harness/results/index.ts';
 import { gateInputsOf } from '../gateInputs.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
-import { featuresOf } from '#harness/runner/features.ts';
+import { featuresOf } from '#harness/spec/features.ts';
 import { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { recordedCheckIds, replayModels } from '#harness/replay/replayModels.ts';

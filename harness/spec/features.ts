@@ -1,5 +1,5 @@
 import { isRecord } from '#harness/core/isRecord.ts';
-import type { Spec } from '#harness/spec/model.ts';
+import type { Spec } from './model.ts';
 
 /**
  * The features a run may leave out (`--without`), all from the spec: those of routes (bases.yaml:
