@@ -20,7 +20,7 @@ Deterministic for a given torch version, seed and step count: the learning rate 
 never the clock, so the same command makes the same file (its sha256) on a slow or a busy machine,
 and a re-recording can tell a verdict moved by the model from one moved by the requests.
 """
-import argparse, importlib, inspect, math, random, re, sys, time, warnings
+import argparse, math, random, re, sys, time, warnings
 warnings.filterwarnings("ignore")
 
 ap = argparse.ArgumentParser()
@@ -69,21 +69,7 @@ def encode(text):
 
 
 # ---------------------------------------------------------------- data
-def docstrings():
-    out = []
-    for name in ['string', 'json', 'os', 'pathlib', 'collections', 'itertools', 'functools', 're', 'random',
-                 'textwrap', 'argparse', 'subprocess', 'shutil', 'datetime', 'decimal', 'fractions',
-                 'statistics', 'csv', 'logging', 'unittest', 'http.client', 'urllib.parse', 'email.message',
-                 'typing', 'dataclasses', 'enum', 'heapq', 'bisect', 'tarfile', 'zipfile', 'socket', 'threading']:
-        try:
-            mod = importlib.import_module(name)
-        except Exception:
-            continue
-        for _, obj in inspect.getmembers(mod):
-            doc = getattr(obj, '__doc__', None)
-            if isinstance(doc, str) and 40 < len(doc) < 4000:
-                out.append(doc)
-    return out
+from tiny_model_corpus import docstrings  # noqa: E402 (the shared corpus: tiny_model_corpus.py)
 
 
 sentences = []

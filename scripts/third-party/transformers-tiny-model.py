@@ -25,7 +25,7 @@ offline, that ends its turns with <|im_end|>, and, given tools, answers with a <
 Deterministic for a given torch/tokenizers version, seed and step count (one thread, the learning
 rate follows the step, never the clock): the same command makes the same files.
 """
-import argparse, hashlib, importlib, inspect, json, math, os, random, re, sys, time, warnings
+import argparse, hashlib, json, math, os, random, re, sys, time, warnings
 warnings.filterwarnings("ignore")
 os.environ.setdefault("RAYON_NUM_THREADS", "1")  # the BPE trainer: one thread, one order
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -110,21 +110,7 @@ ZONES = ['Europe/Paris', 'UTC', 'Asia/Tokyo', 'America/New_York', 'Europe/London
 
 
 # ---------------------------------------------------------------- text
-def docstrings():
-    out = []
-    for name in ['string', 'json', 'os', 'pathlib', 'collections', 'itertools', 'functools', 're', 'random',
-                 'textwrap', 'argparse', 'subprocess', 'shutil', 'datetime', 'decimal', 'fractions',
-                 'statistics', 'csv', 'logging', 'unittest', 'http.client', 'urllib.parse', 'email.message',
-                 'typing', 'dataclasses', 'enum', 'heapq', 'bisect', 'tarfile', 'zipfile', 'socket', 'threading']:
-        try:
-            mod = importlib.import_module(name)
-        except Exception:
-            continue
-        for _, obj in inspect.getmembers(mod):
-            doc = getattr(obj, '__doc__', None)
-            if isinstance(doc, str) and 40 < len(doc) < 4000:
-                out.append(doc)
-    return out
+from tiny_model_corpus import docstrings  # noqa: E402 (the shared corpus: tiny_model_corpus.py)
 
 
 DOCS = docstrings()
