@@ -65,6 +65,21 @@ async function readAll(ctx: CheckContext, res: CheckResponse): Promise<string> {
 /** The upstream's last answer (after any retries of the gateway's), or undefined. */
 export const lastOf = (p: Pair): UpstreamExchange | undefined => p.upstream.at(-1);
 
+/** A pair with something of the upstream's to compare: `up`, its last answer (the one passed on). */
+export interface Judged {
+  pair: Pair;
+  up: UpstreamExchange;
+}
+
+/** One request through the gateway as a pair to judge, or why there is none (the gateway asked the upstream nothing). */
+export async function judgedThrough(ctx: CheckContext, req: CheckRequest): Promise<Judged | { why: string }> {
+  const p = await through(ctx, req);
+  if ('why' in p) return p;
+  const up = lastOf(p);
+  if (up === undefined) return { why: `the gateway answered HTTP ${p.res.status} without asking the upstream (a refusal of its own, or a cache), so nothing of the upstream's reached the client to compare` };
+  return { pair: p, up };
+}
+
 /** The body the upstream received, parsed. */
 export const upstreamBody = (e: UpstreamExchange): unknown => jsonOf(e.request.body);
 

@@ -7,7 +7,7 @@ import { isRecord } from '#harness/core/isRecord.ts';
  * it asks its upstream in (issue 49, item 3): which request field becomes which, which finish reason
  * becomes which stop reason, which usage numbers answer which, and where an error's words go. The
  * gateway.messages.* checks read it and nothing else of either format; what each entry is held to,
- * and why, is the check's (its strength from the description, checks/gateway/messages.ts).
+ * and why, is the check's (its strength from the description, checks/gateway/index.ts).
  *
  * A gateway that passes the messages format on as it came (its upstream asked at the messages path)
  * is judged by the same entries read as the identity: each field, reason and number as it was.
