@@ -1,11 +1,11 @@
 import type { Spec } from '#harness/spec/model.ts';
-import type { CheckContext, CheckOutcome } from '../context.ts';
+import type { CheckContext, CheckOutcome, CheckRequest } from '../context.ts';
 import { defineCheck, gradeOf, type Check } from '../define.ts';
 import { behaviourOf, modelsOf } from '../support/behaviour.ts';
 import { get, readJson } from '../support/body.ts';
 import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { failure, outcomeOf, pass, shown, shownBody, statusDefect } from '../support/outcome.ts';
+import { notAnswered, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { judgeRefusal } from '../support/refusal.ts';
 import { legacyRulesStand } from '../support/retirement.ts';
 import { sample } from '../support/samples.ts';
@@ -29,14 +29,27 @@ const switchesThinking = (m: { kind?: string; thinking_modes?: unknown }) => m.k
  * The plain turns in one thinking mode: a refusal counts only where the same mode answers a single
  * turn (asked only then), so a server refusing the mode itself is not said to refuse the history.
  */
-async function plainTurnsIn(ctx: CheckContext, type: (typeof THINKING_TYPES)[number]): Promise<CheckOutcome> {
+function plainTurnsIn(ctx: CheckContext, type: (typeof THINKING_TYPES)[number]): Promise<CheckOutcome> {
   const mode = { thinking: { type }, max_tokens: THINKING_ROOM };
-  const res = await ctx.send(chat(ctx, { messages: PLAIN_TURNS, ...mode }));
+  return answeredAgainst(ctx, chat(ctx, { messages: PLAIN_TURNS, ...mode }), chat(ctx, { messages: [PLAIN_TURNS[2]!], ...mode }), {
+    controlRefused: (control, status) => `with thinking ${type}, a single turn is refused too (HTTP ${control}; the conversation HTTP ${status}), so the refusal is not of the history`,
+    refused: `with thinking ${type}, a conversation whose earlier plain assistant turn is sent back with \`content\` only, as the description's rule asks`,
+    after: '; a single turn in the same mode is answered',
+  });
+}
+
+/**
+ * A request the description says is answered: a pass when it is. Refused, the control (the same ask
+ * without what is judged) tells whose the refusal is: refused too, not of what is judged
+ * (inconclusive); answered, a failure with the refusal's body.
+ */
+async function answeredAgainst(ctx: CheckContext, request: CheckRequest, control: CheckRequest, words: { controlRefused: (control: number, status: number) => string; refused: string; after: string }): Promise<CheckOutcome> {
+  const res = await ctx.send(request);
   if (res.status === 200) return pass();
   const read = await readJson(res);
-  const single = await ctx.send(chat(ctx, { messages: [PLAIN_TURNS[2]!], ...mode }));
-  if (single.status !== 200) return inconclusive(`with thinking ${type}, a single turn is refused too (HTTP ${single.status}; the conversation HTTP ${res.status}), so the refusal is not of the history`);
-  return outcomeOf([failure(`with thinking ${type}, a conversation whose earlier plain assistant turn is sent back with \`content\` only, as the description's rule asks, was answered HTTP ${res.status}: ${shownBody(read)}; a single turn in the same mode is answered`, res, statusDefect(res))]);
+  const again = await ctx.send(control);
+  if (again.status !== 200) return inconclusive(words.controlRefused(again.status, res.status));
+  return outcomeOf([notAnswered(words.refused, res, read, words.after)]);
 }
 /** The reasoner's first turn, asked once and sent again with its answer. */
 const FIRST = { role: 'user', content: 'Repeat: first turn' };
@@ -92,7 +105,7 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
         const without = await ctx.send(chat(ctx, { messages: [FIRST, turn, next] }));
         if (without.status !== 200) {
           const read = await readJson(without);
-          failures.push(failure(`the assistant turn sent back with content only, as the description asks, was answered HTTP ${without.status}: ${shownBody(read)}`, without, statusDefect(without)));
+          failures.push(notAnswered('the assistant turn sent back with content only, as the description asks', without, read));
         }
         return outcomeOf(failures);
       },
@@ -112,15 +125,12 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
         const reasoning = call.message.reasoning_content;
         if (typeof reasoning !== 'string' || reasoning === '') return inconclusive(`the thinking-mode tool call carries no reasoning_content (${shown(reasoning)}), so leaving it out of the turn sent back shows nothing`);
         const rest = { tools: SAMPLE_TOOLS, tool_choice: 'none', max_tokens: THINKING_ROOM, ...thinkingOn };
-        const res = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId), ...rest }));
-        if (res.status === 200) return pass();
-        const read = await readJson(res);
-        // What the production service wants instead, asked only to say so in the report.
-        // The control: the same turn with its reasoning_content. Refused too, the refusal is not of leaving it out.
-        const withIt = await ctx.send(chat(ctx, { messages: roundTrip(call.message, call.callId, true), ...rest }));
-        if (withIt.status !== 200) return inconclusive(`the tool-call turn is refused with its reasoning_content too (HTTP ${withIt.status}; without it HTTP ${res.status}), so the refusal is not of leaving reasoning_content out`);
-        const production = `; sent back with its reasoning_content it is answered, as the production service requires (fixtures/real-world/${capture})`;
-        return outcomeOf([failure(`the tool-call turn sent back with content and tool_calls only (no reasoning_content, as the description's rule asks) was answered HTTP ${res.status}: ${shownBody(read)}${production}. A client following the description cannot continue this conversation`, res, statusDefect(res))]);
+        // The control, what the production service wants instead: the same turn with its reasoning_content.
+        return answeredAgainst(ctx, chat(ctx, { messages: roundTrip(call.message, call.callId), ...rest }), chat(ctx, { messages: roundTrip(call.message, call.callId, true), ...rest }), {
+          controlRefused: (control, status) => `the tool-call turn is refused with its reasoning_content too (HTTP ${control}; without it HTTP ${status}), so the refusal is not of leaving reasoning_content out`,
+          refused: 'the tool-call turn sent back with content and tool_calls only (no reasoning_content, as the description\'s rule asks)',
+          after: `; sent back with its reasoning_content it is answered, as the production service requires (fixtures/real-world/${capture}). A client following the description cannot continue this conversation`,
+        });
       },
     }),
   ];

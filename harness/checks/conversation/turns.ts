@@ -6,7 +6,7 @@ import { behaviourOf, modelsOf } from '../support/behaviour.ts';
 import { get, isObject, readJson } from '../support/body.ts';
 import { chat, SAMPLE_TOOLS } from '../support/requests.ts';
 import { inconclusive, repeated } from '../support/cooperation.ts';
-import { failure, outcomeOf, pass, shown, shownBody, statusDefect } from '../support/outcome.ts';
+import { failure, notAnswered, outcomeOf, pass, shown } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
 import { handOffOnModel, NAMED_FORCES_FUNCTION, shapeHandOff } from '../support/handoff.ts';
 
@@ -71,7 +71,7 @@ export function roundTrip(message: Message, callId: string, withReasoning = fals
 /** How the answer to a tool result breaks the rules: refused, another call under `none`, no text. */
 async function judgeToolAnswer(res: CheckResponse, what: string): Promise<CheckOutcome> {
   const read = await readJson(res);
-  if (res.status !== 200) return outcomeOf([failure(`${what} was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
+  if (res.status !== 200) return outcomeOf([notAnswered(what, res, read)]);
   if (!read.ok) return outcomeOf([failure(`${what} was answered 200 with a body that is not JSON: ${read.why}`, res)]);
   const finish = get(read.body, 'choices', 0, 'finish_reason');
   const content = get(read.body, 'choices', 0, 'message', 'content');
@@ -151,7 +151,7 @@ export function conversationChecks(spec: Spec): Check[] {
         ] }));
         if (res.status === 200) return pass();
         const read = await readJson(res);
-        return outcomeOf([failure(`a conversation with an earlier assistant turn (user, assistant, user) was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
+        return outcomeOf([notAnswered('a conversation with an earlier assistant turn (user, assistant, user)', res, read)]);
       },
     }),
     defineCheck({
@@ -172,7 +172,7 @@ export function conversationChecks(spec: Spec): Check[] {
         const res = await ctx.send(chat(ctx, { messages: told(word) }));
         const read = await readJson(res);
         const said = get(read.body, 'choices', 0, 'message', 'content');
-        if (res.status !== 200) return outcomeOf([failure(`the conversation telling the code word ${word} in an earlier turn was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
+        if (res.status !== 200) return outcomeOf([notAnswered(`the conversation telling the code word ${word} in an earlier turn`, res, read)]);
         if (repeated(said, word)) return pass();
         const cut = cutOff(read.body);
         if (cut) return inconclusive(`${cut}: the answer without the code word may have been cut before it`);

@@ -5,7 +5,7 @@ import { behaviourOf } from '../support/behaviour.ts';
 import { get, isObject, readJson } from '../support/body.ts';
 import { messagesRequest, SAMPLE_TOOLS } from '../support/requests.ts';
 import { inconclusive } from '../support/cooperation.ts';
-import { failure, outcomeOf, shown, shownBody, statusDefect } from '../support/outcome.ts';
+import { failure, notAnswered, outcomeOf, shown, statusDefect } from '../support/outcome.ts';
 import { sample } from '../support/samples.ts';
 import { ROOM_TOKENS } from '../support/premises.ts';
 import { TOOL_RESULT, WEATHER_QUESTION } from '../conversation/turns.ts';
@@ -68,7 +68,7 @@ export function messagesToolChecks(spec: Spec): Check[] {
           max_tokens: 64,
         }));
         const read = await readJson(res);
-        if (res.status !== 200) return outcomeOf([failure(`the tool_result turn was answered HTTP ${res.status}: ${shownBody(read)}`, res, statusDefect(res))]);
+        if (res.status !== 200) return outcomeOf([notAnswered('the tool_result turn', res, read)]);
         const content = get(read.body, 'content');
         // Another call is the model's choice (no tool_choice forbids it here): the answer to the result is then not seen.
         if (toolUseBlock(read.body) !== undefined) return inconclusive(`the tool_result turn was answered with another tool_use (stop_reason ${shown(get(read.body, 'stop_reason'))}), so whether a result is answered with text cannot be seen`);

@@ -56,3 +56,6 @@ export function shown(value: unknown, at = 80): string {
 
 /** What a body said, for a message about a refusal: its JSON, or why it could not be read. */
 export const shownBody = (read: JsonRead): string => shown(read.ok ? read.body : read.why, 200);
+
+/** A request the description says is answered, refused: `what` was answered `res`'s status, with its body, then `after`. */
+export const notAnswered = (what: string, res: CheckResponse, read: JsonRead, after = ''): Failure => failure(`${what} was answered HTTP ${res.status}: ${shownBody(read)}${after}`, res, statusDefect(res));
