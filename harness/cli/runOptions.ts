@@ -482,7 +482,8 @@ declare module '#harness/runner/runConfig.ts' {
   interface OptionSettings extends TableSettings {}
 }
 
-const isFilledAfter = (d: unknown): d is FilledAfter => typeof d === 'object' && d !== null && 'after' in d;
+/** A default the run fills in after the pass. */
+export const isFilledAfter = (d: unknown): d is FilledAfter => typeof d === 'object' && d !== null && 'after' in d;
 
 /** The options `command` takes. */
 export const optionsOf = (command: 'run' | 'record'): readonly RunOption[] => RUN_OPTIONS.filter((o: RunOption) => o.only === undefined || o.only === command);
