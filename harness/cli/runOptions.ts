@@ -103,10 +103,31 @@ const integerIn = (min: number, max: number): Parser<number> & { min: number; ma
 const text = (says: string): Parser<string> => ({ kind: 'string', says, read: (v) => String(v) });
 const texts = (says: string): Parser<string[]> => ({ kind: 'list', says, read: (v) => [...(v as string[])] });
 const path = (says: string): Parser<string | undefined> => ({ kind: 'string', says, read: (v) => (v === '' ? undefined : resolve(String(v))) });
+const anInstant: Parser<Date> = { kind: 'string', says: 'an ISO 8601 instant', read: (v, at) => instant(at.command, String(v)) };
 const on: Parser<boolean> = { kind: 'boolean', says: 'true or false', read: (v) => v === true };
 /** Patterns, each value a comma-separated list (checks/selection.ts reads them). */
 const patterns: Parser<string[]> = { kind: 'list', says: 'check-id patterns (part of an id, or a * glob), comma-separated or repeated', read: (v) => (v as string[]).flatMap(commaList) };
 
+/** --model: models of the spec. */
+const specModels: Parser<string[]> = {
+  kind: 'list',
+  says: 'model ids of the spec',
+  read(value, { command, spec }) {
+    const known = Object.keys(spec().models);
+    const wrong = (value as string[]).find((m) => !known.includes(m));
+    if (wrong !== undefined) throw new UsageError(`${command}: --model ${wrong} is not a model of the spec (${known.join(', ')}).`);
+    return [...(value as string[])];
+  },
+};
+/** --upstream-url: where the tap sends what the gateway asks. */
+const httpUrl: Parser<string> = {
+  kind: 'string',
+  says: 'an http or https URL',
+  read(v, { command }) {
+    if (!/^https?:\/\/[^/]/.test(String(v))) throw new UsageError(`${command}: --upstream-url must be an http or https URL (got ${JSON.stringify(v)}), e.g. https://api.example.com.`);
+    return String(v);
+  },
+};
 /** `a, b,,c` -> [a, b, c]. */
 const commaList = (value: string): string[] => value.split(',').map((p) => p.trim()).filter((p) => p !== '');
 
@@ -153,16 +174,7 @@ export const RUN_OPTIONS = [
     arg: 'ID',
     help: ['a model of the spec to cover (repeatable; default every', 'current model, plus the legacy aliases for lifecycle)'],
     config: { key: 'models' },
-    value: {
-      kind: 'list',
-      says: 'model ids of the spec',
-      read(value, { command, spec }) {
-        const known = Object.keys(spec().models);
-        const wrong = (value as string[]).find((m) => !known.includes(m));
-        if (wrong !== undefined) throw new UsageError(`${command}: --model ${wrong} is not a model of the spec (${known.join(', ')}).`);
-        return [...(value as string[])];
-      },
-    } satisfies Parser<string[]>,
+    value: specModels,
   },
   {
     flag: 'model-map',
@@ -214,23 +226,9 @@ export const RUN_OPTIONS = [
     arg: 'URL',
     help: ['with --upstream-port: a tap in front of this real service', 'instead of the emulator (nothing answered on purpose)'],
     config: { none: 'it goes with --upstream-port' },
-    value: {
-      kind: 'string',
-      says: 'an http or https URL',
-      read(v, { command }) {
-        if (!/^https?:\/\/[^/]/.test(String(v))) throw new UsageError(`${command}: --upstream-url must be an http or https URL (got ${JSON.stringify(v)}), e.g. https://api.example.com.`);
-        return String(v);
-      },
-    } satisfies Parser<string>,
+    value: httpUrl,
   },
-  {
-    flag: 'upstream-key-env',
-    type: 'string',
-    arg: 'VAR',
-    help: ['with --upstream-port: the key the gateway must send', 'upstream, read from VAR (default: any key, said)'],
-    config: { none: 'it goes with --upstream-port' },
-    value: text('an environment variable'),
-  },
+  { flag: 'upstream-key-env', type: 'string', arg: 'VAR', help: ['with --upstream-port: the key the gateway must send', 'upstream, read from VAR (default: any key, said)'], config: { none: 'it goes with --upstream-port' }, value: text('an environment variable') },
   {
     flag: 'only',
     type: 'string',
@@ -272,15 +270,7 @@ export const RUN_OPTIONS = [
     record: { field: 'clients', merge: 'agree' },
   },
   { flag: 'clients-gate', type: 'boolean', help: ['a client check that fails fails the run (they are', 'advisory otherwise: the description names no client)'], config: { key: 'clients_gate' }, value: on, default: false, sets: 'clientsGate', record: { field: 'clientsGate', merge: 'agree' } },
-  {
-    flag: 'now',
-    type: 'string',
-    arg: 'ISO',
-    help: ["reference time for lifecycle checks (and the embedded", "emulator's clock); default: the server's Date header"],
-    config: { key: 'now' },
-    value: { kind: 'string', says: 'an ISO 8601 instant', read: (v, at) => instant(at.command, String(v)) } satisfies Parser<Date>,
-    sets: 'now',
-  },
+  { flag: 'now', type: 'string', arg: 'ISO', help: ["reference time for lifecycle checks (and the embedded", "emulator's clock); default: the server's Date header"], config: { key: 'now' }, value: anInstant, sets: 'now' },
   {
     flag: 'concurrency',
     type: 'string',
@@ -410,14 +400,7 @@ export const RUN_OPTIONS = [
   },
   { flag: 'report-dir', type: 'string', arg: 'DIR', help: ['where reports go (default reports/)'], config: { key: 'report_dir' }, value: text('a directory'), default: 'reports' },
   { flag: 'json', type: 'string', arg: 'FILE', help: ['also write the whole machine report (every cell) to FILE'], config: { key: 'json' }, value: text('a file') },
-  {
-    flag: 'step-summary',
-    type: 'string',
-    arg: 'FILE',
-    help: ["also append summary.md to FILE, as a CI job's summary", 'takes it: --step-summary "$GITHUB_STEP_SUMMARY"'],
-    config: { key: 'step_summary' },
-    value: text('a file'),
-  },
+  { flag: 'step-summary', type: 'string', arg: 'FILE', help: ["also append summary.md to FILE, as a CI job's summary", 'takes it: --step-summary "$GITHUB_STEP_SUMMARY"'], config: { key: 'step_summary' }, value: text('a file') },
   {
     flag: 'baseline',
     type: 'string',
@@ -443,14 +426,7 @@ export const RUN_OPTIONS = [
   },
   { flag: 'strict-known', type: 'boolean', help: ['a known failure that now passes (a stale entry) fails', 'the run, so the file is kept true'], config: { key: 'strict_known' }, value: on, default: false },
   { flag: 'fault', type: 'string', multiple: true, arg: 'NAME', help: ['embedded emulator only: break this rule (see', '`svc-conformance emulate --list-faults`)'], config: { none: "the emulator's faults are a test's choice, named on its command line" }, value: texts('fault names (`emulate --list-faults`)'), default: [] },
-  {
-    flag: 'fixtures',
-    type: 'string',
-    arg: 'DIR',
-    help: ['replay a recording (`record --out DIR`) instead of a', 'live target: loopback only, clock from the recording'],
-    config: { none: "a replay replaces the file's targets, so it is named on the command line" },
-    value: text('a recording directory'),
-  },
+  { flag: 'fixtures', type: 'string', arg: 'DIR', help: ['replay a recording (`record --out DIR`) instead of a', 'live target: loopback only, clock from the recording'], config: { none: "a replay replaces the file's targets, so it is named on the command line" }, value: text('a recording directory') },
   { flag: 'fast', type: 'boolean', help: ['with --fixtures: stream events without their spacing'], config: { none: 'it applies to --fixtures only' }, value: on, default: false },
   { flag: 'out', type: 'string', arg: 'DIR', only: 'record', help: ['where the recording goes: every exchange and a manifest'], config: { none: 'record reads no config file' }, value: path('a directory'), sets: 'recordDir' },
   { flag: 'spec', type: 'string', arg: 'DIR', help: ['spec directory (default: the spec/ shipped with the harness)'], config: { none: "the file's options are checked against the spec, so it is named first" }, value: path('a spec directory'), sets: 'specDir' },
