@@ -4,7 +4,7 @@ import { isUsageError, UsageError } from '#harness/core/errors/index.ts';
 import { locate } from '#harness/spec/locate.ts';
 import { yaml } from '#harness/spec/yaml.ts';
 import { parseHeader, parseHeaderEnv, type ExtraHeader } from '#harness/core/extraHeaders.ts';
-import { CONFIG_KEYS } from './runOptions.ts';
+import { CONFIG_KEYS, type ConfigKind } from './runOptions.ts';
 
 /** One target of svc-conformance.yaml. */
 export interface TargetEntry {
@@ -25,8 +25,6 @@ const KEYS = new Set(['base_url', 'api_key_env', 'messages_base_url', 'empty_bal
 /** The run options a config file holds beside its targets, by key (cli/runOptions.ts declares each). */
 export type ConfigOptions = Record<string, string | number | boolean | string[]>;
 
-/** How the file writes each key (the run options' table, cli/runOptions.ts). */
-type OptionKind = 'list' | 'boolean' | 'integer' | 'amount' | 'string';
 const TOP_KEYS = ['targets', ...CONFIG_KEYS.keys()];
 
 /** A config file read whole: its targets (none when it names none) and its run options. */
@@ -143,7 +141,8 @@ export function readConfigFile(file: string, check?: CheckValue): ConfigFile {
     }
     const option = CONFIG_KEYS.get(key);
     if (option === undefined || v === undefined) continue;
-    const kind: OptionKind = option.config.kind;
+    // How the file writes it: as its row's parser reads it (cli/runOptions.ts).
+    const kind: ConfigKind = option.value.kind;
     let value: string | number | boolean | string[] | undefined;
     if (kind === 'list') {
       const list = typeof v === 'string' ? [v] : v;

@@ -73,7 +73,7 @@ function flagValueOf(key: string, value: string | number | boolean | string[]): 
 }
 
 /**
- * Each value checked as its flag would be, in the flag's own words after the file's position ("must
+ * Each value read as its flag would be (its row's parser), in the flag's own words after the file's position ("must
  * be a positive integer from 1 to 256 ..."): what readConfigFile notes beside the file's other problems.
  */
 function checkOf(command: string, specDir: string | undefined): CheckValue {
@@ -81,7 +81,8 @@ function checkOf(command: string, specDir: string | undefined): CheckValue {
   const spec = () => (loaded ??= loadSpec(specDir).spec);
   return (key, value) => {
     try {
-      CONFIG_KEYS.get(key)!.check?.(command, flagValueOf(key, value), { spec, features: () => featuresOf(spec()) });
+      const option = CONFIG_KEYS.get(key)!;
+      option.value.read(flagValueOf(key, value), { command, flag: option.flag, spec, features: () => featuresOf(spec()) });
       return undefined;
     } catch (err) {
       if (!isUsageError(err)) throw err;

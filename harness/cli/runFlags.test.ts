@@ -1,9 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_TIMING, timingOf } from '#harness/transport/timing.ts';
-import { timeoutsOf } from './runFlags.ts';
+import { readOptions, settingsOf, type RunFlagValues } from './runOptions.ts';
+
+/** The timing part of the run's settings, as `run` reads it from these flags. */
+const timeoutsOf = (command: 'run' | 'record', values: RunFlagValues) => {
+  const { timeoutMs, deadlineMs } = settingsOf(readOptions(command, values, { spec: () => { throw new Error('no spec needed'); }, features: () => [] }));
+  return { timeoutMs, deadlineMs };
+};
 
 /*
- * The timeouts a run waits with: what `run` hands the runner (commands/run.ts), which makes its
+ * The timeouts a run waits with: what `run` hands the runner (commands/run.ts: the table's pass and settingsOf), which makes its
  * timing with timingOf. The tests that stall an endpoint give --timeout-ms (hostile.test.ts,
  * unresponsive.test.ts) and find it in their evidence; this is the other half: a run given none waits
  * DEFAULT_TIMING's, declared once in transport/timing.ts.

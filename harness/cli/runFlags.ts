@@ -1,32 +1,20 @@
-import { concurrencyPolicyOf, type ConcurrencyPolicy } from '#harness/transport/index.ts';
 import { UsageError } from '#harness/core/errors/index.ts';
 import { buildRegistry } from '#harness/checks/index.ts';
 import { CLIENTS, DEFAULT_CLIENTS } from '#harness/checks/client/index.ts';
 import { clientOfCheck, globMatcher, patternsOf, selectionProblems } from '#harness/checks/selection.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { clientNames, ENABLING, integer, RANGES } from './runOptions.ts';
+import { clientNames, ENABLING } from './runOptions.ts';
 
-/** The values `run` and `record` take, checked: each bad one is a UsageError naming the flag and an example. */
+/** The rules of `run` and `record` across options, after the table's pass (runOptions.ts readOptions): each broken one is a UsageError. */
 
 /**
  * --repeat N: how many times the plan runs (default 1). `record` keeps one answer per request, and a
  * recording (--fixtures) answers each request with the bytes it recorded: neither can ask again, so
  * both refuse N > 1 instead of reporting repetitions that could never disagree.
  */
-export function repeatOf(command: string, value: string | undefined, replaying: boolean): number {
-  const n = integer(command, 'repeat', value, ...RANGES.repeat) ?? 1;
+export function checkRepeat(command: string, n: number, replaying: boolean): void {
   if (n > 1 && command === 'record') throw new UsageError('record: --repeat applies to `run`; a recording keeps one answer per request. Record once, or run --repeat against the endpoint.');
   if (n > 1 && replaying) throw new UsageError(`${command}: --repeat asks the endpoint again, and a recording (--fixtures) answers with the bytes it recorded; drop --repeat, or point --base-url at the endpoint.`);
-  return n;
-}
-
-export function parseShard(command: string, text: string | undefined): { index: number; count: number } | undefined {
-  if (text === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(text);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`${command}: --shard takes I/N with 1 <= I <= N (got ${JSON.stringify(text)}).`);
-  return { index, count };
 }
 
 /** `--load N`: an option as the help writes it. */
@@ -60,22 +48,6 @@ export function selectionOf(command: string, spec: Spec, models: readonly string
     throw new UsageError(`${command}: ${wrong.join('; ')} (of ${selectable.length} checks on ${models.join(', ')}). A pattern is part of a check id, or a glob with *; areas: ${areas}.${elsewhere}`);
   }
   return selection;
-}
-
-/**
- * --concurrency N fixes the requests in flight at N; without it the limit adapts to the endpoint
- * (transport/adaptiveLimit.ts), up to --max-in-flight when that is lower than ADAPTIVE.max.
- */
-export function concurrencyOf(command: string, value: string | undefined, maxInFlight: number | undefined): ConcurrencyPolicy {
-  return concurrencyPolicyOf(integer(command, 'concurrency', value, ...RANGES.concurrency), maxInFlight);
-}
-
-/**
- * --timeout-ms and --deadline-ms, checked. What is not given stays unset: the run's timing is then
- * transport/timing.ts's DEFAULT_TIMING (`timingOf`), declared there and nowhere else.
- */
-export function timeoutsOf(command: string, values: { 'timeout-ms'?: string | undefined; 'deadline-ms'?: string | undefined }): { timeoutMs: number | undefined; deadlineMs: number | undefined } {
-  return { timeoutMs: integer(command, 'timeout-ms', values['timeout-ms'], ...RANGES['timeout-ms']), deadlineMs: integer(command, 'deadline-ms', values['deadline-ms'], ...RANGES['deadline-ms']) };
 }
 
 /**

@@ -5,10 +5,11 @@ import { describe, expect, test } from 'vitest';
 import { MUST_AGREE } from '#harness/results/mergeRecords.ts';
 import { RUN_RECORD_LAYOUT } from '#harness/results/serialize.ts';
 import { COMMANDS } from './commands/index.ts';
-import { CONFIG_KEYS, ENABLING, RECORDED, RUN_OPTIONS } from './runOptions.ts';
+import { CONFIG_KEYS, ENABLING, isFilledAfter, readOptions, RECORDED, RUN_OPTIONS, settingsOf, type CheckInputs, type RunOption } from './runOptions.ts';
 import { planRun } from '#harness/runner/plan.ts';
 import { defaultModels } from '#harness/checks/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
+import { featuresOf } from '#harness/spec/features.ts';
 import type { UpstreamRef } from '#harness/core/upstream.ts';
 import { RUN_HELP } from './commands/runHelp.ts';
 
@@ -36,12 +37,8 @@ describe('the run options, declared once (cli/runOptions.ts)', () => {
     for (const doc of docs) expect([...flagsIn(read(doc))].filter((f) => !known.has(f) && !NOT_OURS.has(f)), doc).toEqual([]);
   });
 
-  test('every option has a config key, or says why not; docs/config.md shows every key', () => {
-    const config = read('docs/config.md');
-    for (const o of RUN_OPTIONS) {
-      if ('key' in o.config) expect(config, o.config.key).toMatch(new RegExp(`^${o.config.key}:`, 'm'));
-      else expect(o.config.none.length, o.flag).toBeGreaterThan(10);
-    }
+  test('every option has a config key, or says why not (docs/config.md lists both: optionsDoc.test.ts)', () => {
+    for (const o of RUN_OPTIONS as readonly RunOption[]) if ('none' in o.config) expect(o.config.none.length, o.flag).toBeGreaterThan(10);
     // The keys the issue found refused: each is now a key.
     for (const key of ['runs', 'seed', 'repeat', 'budget_usd', 'allow_flaky', 'now']) expect(CONFIG_KEYS.has(key), key).toBe(true);
   });
@@ -66,4 +63,37 @@ describe('the run options, declared once (cli/runOptions.ts)', () => {
       expect(withIt.length, o.flag).toBeGreaterThan(0);
     }
   });
+
+  /** What a value's check may need: the spec, loaded once. */
+  const inputs: CheckInputs = (() => {
+    const { spec } = loadSpec();
+    return { spec: () => spec, features: () => featuresOf(spec) };
+  })();
+
+  test('one pass reads every option by its row: each not given at its default, each given as its parser reads it, into the settings field its row names', () => {
+    const none = readOptions('run', {}, inputs);
+    for (const o of RUN_OPTIONS as readonly RunOption[]) if (o.only !== 'record' && !isFilledAfter(o.default)) expect((none as Record<string, unknown>)[o.flag], o.flag).toEqual(o.default);
+    const given = readOptions('run', { load: '16', runs: '3', strict: true, only: ['a,b', 'c'], shard: '2/3', 'timeout-ms': '500', now: '2026-07-24T15:58:00Z' }, inputs);
+    expect(settingsOf(given)).toMatchObject({ load: 16, runs: 3, strict: true, only: ['a', 'b', 'c'], shard: { index: 2, count: 3 }, timeoutMs: 500, now: new Date('2026-07-24T15:58:00Z'), seed: 1, repeat: 1 });
+    // 0 is no load phase: the settings carry none.
+    expect(settingsOf(readOptions('run', { load: '0' }, inputs))).not.toHaveProperty('load');
+    // A default is never shared between runs.
+    (none.only as string[]).push('x');
+    expect(readOptions('run', {}, inputs).only).toEqual([]);
+  });
+
+  test("each row's static default is a value its parser reads as itself, and its help says it", () => {
+    for (const o of RUN_OPTIONS as readonly RunOption[]) {
+      if (typeof o.default !== 'number' && typeof o.default !== 'string') continue;
+      expect(o.value.read(String(o.default), { ...inputs, command: 'run', flag: o.flag }), o.flag).toBe(o.default);
+      expect(o.help.join(' '), o.flag).toContain(`default ${o.default}`);
+    }
+  });
+
+  test('several mistakes on one command line: the option `run --help` lists first is named, every time', () => {
+    const wrong = { runs: '0', concurrency: '0', seed: 'x', shard: '4/3' };
+    expect(() => readOptions('run', wrong, inputs)).toThrow(/^run: --concurrency must be/);
+    expect(() => readOptions('run', { ...wrong, concurrency: '8' }, inputs)).toThrow(/^run: --runs must be/);
+  });
 });
+

@@ -2,41 +2,21 @@ import type { ExtraHeader } from '#harness/core/extraHeaders.ts';
 import type { RecordedChecks } from '#harness/replay/recordedChecks.ts';
 import type { UpstreamRef } from '#harness/core/upstream.ts';
 
-/** What every target of a run shares: the flags of `run` and `record`, checked. */
-export interface RunSettings {
+/**
+ * The settings the run options' table sets, one field per row that names one (`sets`), typed by its
+ * parser and required where it has a default: cli/runOptions.ts completes this interface from the
+ * table (as this module completes vitest's ProvidedContext), so no field is written out twice.
+ */
+export interface OptionSettings {}
+
+/** What every target of a run shares: the options of `run` and `record`, read (OptionSettings), and what no option sets. */
+export interface RunSettings extends OptionSettings {
   command: 'run' | 'record';
-  specDir?: string;
+  /** The spec's models the run covers: --model, else the spec's defaults, or a replay's recorded models. */
   models: string[];
-  /** --only and --skip: check-id patterns (checks/selection.ts), empty when not given. */
-  only: string[];
-  skip: string[];
-  shard?: { index: number; count: number };
-  strict: boolean;
-  /** --clients: the pinned clients whose checks run; --clients-gate: their failures fail the run (results/gate.ts). */
-  clients: string[];
-  clientsGate: boolean;
-  /** --repeat N: the plan runs N times, each in its own scope, and the results are merged (1: once). */
-  repeat: number;
-  /** --allow-flaky: a flaky check does not fail the run (recorded in the reports, which judge by it). */
-  allowFlaky: boolean;
-  runs: number;
-  /** --coverage N: classes of invalid request the coverage phase sends per operation and model (undefined: each operation's own cap). */
-  coverage?: number;
-  /** --load N: after the other checks, a load phase ramping to N requests in flight per model (load.* checks); 0 or undefined: none. */
-  load?: number;
-  seed: number;
-  /** --max-in-flight: requests in flight across every target of a run, at most (targets run at once). */
-  maxInFlight?: number;
-  /** Requests in flight: where the limit starts; up to `maxConcurrency` when it adapts (transport/adaptiveLimit.ts). */
+  /** Requests in flight: where the limit starts; up to `maxConcurrency` when it adapts (transport/adaptiveLimit.ts), from --concurrency and --max-in-flight. */
   concurrency: number;
   maxConcurrency?: number;
-  timeoutMs?: number;
-  deadlineMs?: number;
-  /** --now: the reference time, instead of the target's clock. */
-  now?: Date;
-  /** `record`: the folder the exchanges and the manifest go to. */
-  recordDir?: string;
-  quiet: boolean;
   version: string;
 }
 

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { UsageError } from '#harness/core/errors/index.ts';
-import { parseHeader, parseHeaderEnv } from '#harness/core/extraHeaders.ts';
 import { defaultModels } from '#harness/checks/index.ts';
 import { isFaultId, type FaultId } from '#harness/emulator/faults/catalogue.ts';
 import { checkBaselineCovers } from '#harness/results/index.ts';
 import { gateInputsOf } from '../gateInputs.ts';
 import { runTargets, type RunSettings } from '#harness/runner/runTargets.ts';
+import { concurrencyPolicyOf } from '#harness/transport/index.ts';
 import { featuresOf } from '#harness/spec/features.ts';
 import { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import { loadSpec } from '#harness/spec/load.ts';
@@ -17,9 +17,8 @@ import { interruptedBy, RunStop } from '#harness/runner/runStop.ts';
 import { runOutputs } from '../outputs.ts';
 import { loadProgressLine, progressLine } from '../progressLine.ts';
 import { reportRun } from '../reportRun.ts';
-import { parseModelMap } from '../modelMap.ts';
-import { clientsOf, concurrencyOf, parseShard, repeatOf, selectionOf, timeoutsOf } from '../runFlags.ts';
-import { budgetOf, flagsOf, instant, integer, parseWithout, RANGES, type RunFlagValues } from '../runOptions.ts';
+import { checkRepeat, clientsOf, selectionOf } from '../runFlags.ts';
+import { flagsOf, readOptions, settingsOf, type OptionValues, type RunFlagValues } from '../runOptions.ts';
 import { targetsOf } from '../targetsOf.ts';
 import type { UpstreamFlags } from '#harness/targets/upstreamTarget.ts';
 import { VERSION } from '../version.ts';
@@ -47,64 +46,39 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   const models = values.fixtures === undefined ? (values.model ?? defaultModels(spec)) : replayModels(values.fixtures, values.model, { defaults: defaultModels(spec), all: Object.keys(spec.models) });
   for (const m of models) if (!spec.models[m]) throw new UsageError(`run: --model ${m} is not a model of the spec (${Object.keys(spec.models).join(', ')}).`);
   const recorded = values.fixtures === undefined ? [] : recordedCheckIds(values.fixtures);
+  // One pass over the table: every option read by its row, in the table's order; then the rules across options.
+  const options = readOptions(name, values, { spec: () => spec, features: () => featuresOf(spec) });
   // The options that plan checks of their own, as given: a replay of a gateway run holds its upstream.
-  const load = integer(name, 'load', values.load, ...RANGES.load);
-  const enabling = new Set([...(values['upstream-port'] !== undefined || recorded.some((id) => id.startsWith('gateway.')) ? ['upstream-port'] : []), ...(load ? ['load'] : [])]);
-  const selection = selectionOf(name, spec, models, values.only, values.skip, clientsOf(name, values.clients, recorded), enabling);
-  const now = values.now === undefined ? undefined : instant(name, values.now);
-  const faults = (values.fault ?? []).map((f): FaultId => {
+  const enabling = new Set([...(options['upstream-port'] !== undefined || recorded.some((id) => id.startsWith('gateway.')) ? ['upstream-port'] : []), ...(options.load ? ['load'] : [])]);
+  const selection = selectionOf(name, spec, models, options.only, options.skip, options.clients ?? clientsOf(name, undefined, recorded), enabling);
+  const faults = options.fault.map((f): FaultId => {
     if (!isFaultId(f)) throw new UsageError(`run: --fault ${f} is not in the catalogue. Run \`svc-conformance emulate --list-faults\`.`);
     return f;
   });
   if (faults.length > 0 && values['base-url']) throw new UsageError('run: --fault applies to the embedded emulator only; drop --base-url, or start `svc-conformance emulate --fault ...` and point --base-url at it.');
-  // Checked in this order, so a command line with several mistakes names the same one first.
-  const modelMap = parseModelMap(name, values['model-map']);
-  const maxInFlight = integer(name, 'max-in-flight', values['max-in-flight'], ...RANGES['max-in-flight']);
-  const concurrency = concurrencyOf(name, values.concurrency, maxInFlight);
-  const { timeoutMs, deadlineMs } = timeoutsOf(name, values);
-  const runs = integer(name, 'runs', values.runs, ...RANGES.runs) ?? 10;
-  const coverage = integer(name, 'coverage', values.coverage, ...RANGES.coverage);
-  const repeat = repeatOf(name, values.repeat, values.fixtures !== undefined);
-  const seed = integer(name, 'seed', values.seed, ...RANGES.seed) ?? 1;
-  const shard = parseShard(name, values.shard);
-  const without = parseWithout(name, values.without, featuresOf(spec));
-  const headers = [...(values.header ?? []).map((h) => parseHeader(`${name}: --header`, h)), ...(values['header-env'] ?? []).map((h) => parseHeaderEnv(`${name}: --header-env`, h))];
-  const settings: RunSettings = {
-    command: name,
-    specDir: values.spec ? resolve(values.spec) : undefined,
-    models,
-    ...selection,
-    shard,
-    strict: values.strict === true,
-    repeat,
-    allowFlaky: values['allow-flaky'] === true, clientsGate: values['clients-gate'] === true,
-    concurrency: concurrency.initial, maxConcurrency: concurrency.max, ...(maxInFlight === undefined ? {} : { maxInFlight }), timeoutMs, deadlineMs, runs, ...(coverage === undefined ? {} : { coverage }), ...(load === undefined || load === 0 ? {} : { load }), seed, now,
-    recordDir: out === undefined ? undefined : resolve(out),
-    quiet: values.quiet === true,
-    version: VERSION,
-  };
-  const reportDir = resolve(values['report-dir'] ?? 'reports');
-  const budgetUsd = values['budget-usd'];
-  const budget = budgetUsd === undefined ? undefined : new BudgetLedger(budgetUsd, budgetOf(name, budgetUsd));
+  checkRepeat(name, options.repeat, values.fixtures !== undefined);
+  const concurrency = concurrencyPolicyOf(options.concurrency, options['max-in-flight']);
+  const settings: RunSettings = { ...settingsOf(options), ...selection, command: name, models, concurrency: concurrency.initial, maxConcurrency: concurrency.max, version: VERSION };
+  const budget = options['budget-usd'] === undefined ? undefined : new BudgetLedger(options['budget-usd'].usd, options['budget-usd'].pico);
   // Created or refused now: a paid run must not end unable to write its reports.
-  runOutputs(name, { reportDir: values['report-dir'] ?? 'reports', json: values.json, out });
+  runOutputs(name, { reportDir: options['report-dir'], json: options.json, out });
   const targets = await targetsOf(
     {
       command: name,
-      modelMap,
-      headers,
-      without,
+      modelMap: options['model-map'],
+      headers: [...options.header, ...options['header-env']],
+      without: options.without,
       ...(values.config === undefined ? {} : { config: { file: values.config, targets: fromConfig.targets } }),
-      baseUrls: values['base-url'],
-      fixtures: values.fixtures,
-      fast: values.fast === true,
-      apiKeyEnv: values['api-key-env'] ?? 'SVC_API_KEY',
-      emptyBalanceKeyEnv: values['empty-balance-key-env'],
-      messagesBaseUrl: values['messages-base-url'],
-      now,
+      baseUrls: options['base-url'],
+      fixtures: options.fixtures,
+      fast: options.fast,
+      apiKeyEnv: options['api-key-env'],
+      emptyBalanceKeyEnv: options['empty-balance-key-env'],
+      messagesBaseUrl: options['messages-base-url'],
+      now: options.now,
       faults,
-      ...(load ? { load } : {}),
-      ...upstreamFlags(name, values, now),
+      ...(options.load ? { load: options.load } : {}),
+      ...upstreamFlags(name, options),
     },
     spec,
   );
@@ -117,7 +91,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     // that dies, or stops on an error, leaves them as they were.
     const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io), ...(settings.quiet ? {} : { loadProgress: loadProgressLine(io) }) });
     const interrupted = stop.cause ? interruptedBy(stop.cause) : undefined;
-    return reportRun(ran, { given: values, reportDir, json: values.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
+    return reportRun(ran, { given: values, reportDir: resolve(options['report-dir']), json: options.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
   } finally {
     stop.dispose();
     // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.
@@ -125,15 +99,15 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
   }
 }
 
-/** --upstream-port with --upstream-url and --upstream-key-env, checked; the companions alone are an error. */
-function upstreamFlags(command: 'run' | 'record', values: RunFlagValues, now: Date | undefined): { upstream?: UpstreamFlags } {
-  const port = integer(command, 'upstream-port', values['upstream-port'], ...RANGES['upstream-port']);
+/** --upstream-port with --upstream-url and --upstream-key-env, each read by its row; the companions alone are an error. */
+function upstreamFlags(command: 'run' | 'record', options: OptionValues): { upstream?: UpstreamFlags } {
+  const port = options['upstream-port'];
   if (port === undefined) {
-    const alone = (['upstream-url', 'upstream-key-env'] as const).find((f) => values[f] !== undefined);
+    const alone = (['upstream-url', 'upstream-key-env'] as const).find((f) => options[f] !== undefined);
     if (alone !== undefined) throw new UsageError(`${command}: --${alone} goes with --upstream-port PORT, the port the gateway calls (docs/endpoints.md, "Judging a gateway").`);
     return {};
   }
-  const url = values['upstream-url'];
-  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`${command}: --upstream-url must be an http or https URL (got ${JSON.stringify(url)}), e.g. https://api.example.com.`);
-  return { upstream: { port, ...(url !== undefined ? { url } : {}), ...(values['upstream-key-env'] !== undefined ? { keyEnv: values['upstream-key-env'] } : {}), ...(now ? { now } : {}) } };
+  const url = options['upstream-url'];
+  const keyEnv = options['upstream-key-env'];
+  return { upstream: { port, ...(url !== undefined ? { url } : {}), ...(keyEnv !== undefined ? { keyEnv } : {}), ...(options.now ? { now: options.now } : {}) } };
 }
