@@ -78,8 +78,10 @@ export const messagesModels = (m: Model) => m.kind === 'current' && Array.isArra
 /** Checks of the account or the service as a whole run once, on the spec's default model. */
 export const defaultModelOnly = (m: Model) => m.kind === 'current' && m.default;
 
-export function defineCheck(check: Check): Check {
+/** A check as it is declared: its area is its id's first segment, so it is not written again. */
+export type CheckDeclaration = Omit<Check, 'area'>;
+
+export function defineCheck(check: CheckDeclaration): Check {
   if (!ID.test(check.id)) throw new Error(`check id \`${check.id}\` is not <area>.<subject>.<expectation> in lowercase kebab segments`);
-  if (!check.id.startsWith(`${check.area}.`)) throw new Error(`check id \`${check.id}\` does not start with its area \`${check.area}\``);
-  return check;
+  return { ...check, area: check.id.split('.')[0]! };
 }

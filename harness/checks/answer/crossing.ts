@@ -73,7 +73,6 @@ export function crossingChecks(spec: Spec): Check[] {
     defineCheck({
       id,
       title: 'Each answer, with other requests in flight, is the answer to its own request',
-      area: 'answer',
       ...gradeOf(meaning),
       specRefs: ['meanings.answer-belongs-to-request'],
       appliesTo: currentModels,

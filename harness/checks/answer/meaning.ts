@@ -154,7 +154,6 @@ export function answerChecks(spec: Spec): Check[] {
       defineCheck({
         id: checkIdOf(p, prefix),
         title: prefix ? `${p.title}, in a stream` : p.title,
-        area: 'answer',
         ...gradeOf(meaning),
         specRefs: [`meanings.${p.meaning}`],
         appliesTo: p.appliesTo,

@@ -121,7 +121,6 @@ export function scriptChecks(_spec: Spec): Check[] {
     defineCheck({
       id: SCRIPTS_ANSWERED,
       title: 'a request in other scripts (accents, CJK, emoji, right-to-left, combining marks) is answered as its ASCII twin is, its text intact',
-      area: 'answer',
       severity: 'must',
       basis: { entailed: 'bodies are JSON and a message\'s content is a string: text in any script is a valid request, and the answer\'s content is a string of those characters (JSON text is exchanged as UTF-8, RFC 8259)' },
       specRefs: ['objects.chat_completion_request.fields.messages', 'objects.assistant_message.fields.content'],

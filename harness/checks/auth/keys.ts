@@ -20,7 +20,6 @@ export function authChecks(spec: Spec): Check[] {
     defineCheck({
       id: `auth.${c.subject}.returns-${status}`,
       title: `${c.what} is refused with ${status}`,
-      area: 'auth',
       ...gradeOf(spec.authentication),
       specRefs: ['authentication.failure_status'],
       appliesTo: defaultModelOnly,

@@ -23,7 +23,6 @@ export function balanceChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'balance.spending.granted-first',
       title: `the ${first} balance is spent before the ${second} balance`,
-      area: 'balance',
       ...gradeOf(spec.billing),
       specRefs: ['billing.spending_order'],
       appliesTo: defaultModelOnly,

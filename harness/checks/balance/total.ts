@@ -71,7 +71,6 @@ export function balanceTotalChecks(spec: Spec): Check[] {
       defineCheck({
         id: `balance.${names.subject}.${names.expectation}`,
         title: `${sum.parts.join(' + ')} = ${sum.total}, in each currency of the balance`,
-        area: 'balance',
         ...gradeOf(meaning),
         specRefs: [`meanings.${id}`, 'objects.balance_info'],
         appliesTo: defaultModelOnly,

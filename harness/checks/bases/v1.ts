@@ -58,7 +58,6 @@ export function baseChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'bases.v1.chat-parity',
       title: 'a chat request on {base_url}/v1 is answered as on {base_url}: same status, fields, types, object and model',
-      area: 'bases',
       ...gradeOf(v1),
       specRefs: ['bases.v1'],
       appliesTo: currentModels,
@@ -82,7 +81,6 @@ export function baseChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'bases.v1.same-models',
       title: '{base_url}/v1 lists the same models as {base_url}',
-      area: 'bases',
       ...gradeOf(v1),
       specRefs: ['bases.v1', 'endpoints.list_models'],
       appliesTo: defaultModelOnly,

@@ -40,7 +40,6 @@ export function cachingChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'caching.repeated-prefix.hits',
       title: `a repeated prompt prefix of well over ${minTokens} tokens is a cache hit the second time`,
-      area: 'caching',
       ...gradeOf(spec.context_caching as { strength?: Strength; basis?: Basis }, 'should'),
       specRefs: ['context_caching'],
       appliesTo: currentModels,
@@ -56,7 +55,6 @@ export function cachingChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'caching.short-prompt.never-hits',
       title: `content under ${minTokens} tokens is never cached`,
-      area: 'caching',
       ...gradeOf(min),
       specRefs: ['context_caching.min_tokens'],
       appliesTo: currentModels,

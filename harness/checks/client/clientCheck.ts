@@ -156,7 +156,6 @@ export function clientCheck<M, C, S extends SharedAnswer>(def: ClientCheckDef<M,
   return defineCheck({
     id: `client.${def.client}.${def.capability}`,
     title: def.title,
-    area: 'client',
     severity: 'advisory',
     basis: 'unspecified',
     specRefs: [...def.reads],

@@ -68,7 +68,6 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'conversation.thinking-plain-turns.answered',
       title: 'a conversation with an earlier plain assistant turn, sent back with content only, is answered with thinking enabled and disabled',
-      area: 'conversation',
       ...gradeOf(plainTurns),
       specRefs: ['conversation.thinking-plain-turns', 'conversation.assistant-turns'],
       appliesTo: (m, id) => modelsOf(plainTurns)(m, id) && switchesThinking(m),
@@ -84,7 +83,6 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'conversation.reasoner-turns.reasoning-content-refused',
       title: 'svc-reasoner refuses its own reasoning_content sent back (400) and answers the turn sent with content only',
-      area: 'conversation',
       ...gradeOf(legacy),
       specRefs: ['conversation.reasoner-reasoning-content-refused', 'rules.legacy.reasoner.reasoning-content-in-messages'],
       appliesTo: modelsOf(legacy),
@@ -113,7 +111,6 @@ export function reasoningTurnChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'conversation.thinking-tool-turns.answered-without-reasoning-content',
       title: 'in thinking mode, a tool-call turn sent back without reasoning_content (as the description asks) is answered',
-      area: 'conversation',
       ...gradeOf(v4),
       specRefs: ['conversation.v4-thinking-tool-turns', 'rules.chat.thinking.with-tools'],
       appliesTo: modelsOf(v4),

@@ -100,7 +100,6 @@ function roundTripCheckOf(roundTripEntry: Behaviour) {
     defineCheck({
       id,
       title,
-      area: 'conversation',
       ...gradeOf(roundTripEntry),
       specRefs: ['conversation.tool-round-trip'],
       appliesTo,
@@ -137,7 +136,6 @@ export function conversationChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'conversation.assistant-turns.answered',
       title: 'a request whose history holds an earlier assistant turn is answered',
-      area: 'conversation',
       ...gradeOf(turnsEntry),
       specRefs: ['conversation.assistant-turns'],
       appliesTo: modelsOf(turnsEntry),
@@ -157,7 +155,6 @@ export function conversationChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'conversation.history.answer-uses-history-sent',
       title: 'what an earlier turn of the history sent says reaches the answer',
-      area: 'conversation',
       ...gradeOf(historyEntry),
       specRefs: ['conversation.history-used', 'statelessness'],
       // Statelessness is the service's, as stateless.history.not-kept judges it: once, on the default model.

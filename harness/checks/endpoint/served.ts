@@ -19,7 +19,6 @@ export function servedChecks(spec: Spec): Check[] {
       defineCheck({
         id: servedCheckId(endpoint, base),
         title: `${ep.method} ${spec.bases[base]?.placeholder ?? base}${typeof ep.path === 'string' ? ep.path : ' (messages path)'} is served`,
-        area: 'endpoint',
         severity: 'must',
         basis: 'stated',
         specRefs: [`endpoints.${endpoint}`, `bases.${base}`],

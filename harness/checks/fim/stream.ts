@@ -57,7 +57,6 @@ export function fimStreamChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'fim.stream.text-pieces-or-refusal',
       title: 'fill-in-the-middle with stream: true streams choices[].text pieces ending with [DONE], or refuses the field',
-      area: 'fim',
       ...gradeOf(entry),
       specRefs: ['streaming.fim_stream'],
       appliesTo: fimModels,

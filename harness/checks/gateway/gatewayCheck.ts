@@ -4,7 +4,7 @@ import { NO_UPSTREAM } from './pair.ts';
 
 /** A gateway check (this folder, index.ts): judged on the default model, against the harness as the upstream. */
 export function gatewayCheck(check: Omit<Check, 'area' | 'appliesTo' | 'upstream'>): Check {
-  return defineCheck({ ...check, area: 'gateway', appliesTo: defaultModelOnly, upstream: true });
+  return defineCheck({ ...check, appliesTo: defaultModelOnly, upstream: true });
 }
 
 /** A gateway check's strength: what the description entails of the service (must), or advises (should). */

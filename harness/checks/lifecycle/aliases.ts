@@ -24,7 +24,6 @@ export function lifecycleChecks(spec: Spec): Check[] {
       defineCheck({
         id: `lifecycle.${alias}.state-at-reference-time`,
         title: `${alias} routes to ${model.routes_to.model} (${model.routes_to.mode}) before ${model.retires_at} and is refused, with no fallback, after`,
-        area: 'lifecycle',
         ...gradeOf(transition ?? spec.lifecycle),
         specRefs: [`models.${alias}`, 'lifecycle.transitions', 'errors.retired_alias', 'rules.retired-alias.refused'],
         appliesTo: (_m, id) => id === alias,
@@ -55,7 +54,6 @@ export function lifecycleChecks(spec: Spec): Check[] {
       defineCheck({
         id: `lifecycle.${alias}.replacement-works`,
         title: `the replacement of ${alias} (${(model.replacement ?? []).map((r) => r.model).join(' or ')}) is served`,
-        area: 'lifecycle',
         ...gradeOf(spec.lifecycle),
         specRefs: ['lifecycle.replacement', `models.${alias}.replacement`],
         appliesTo: (_m, id) => id === alias,

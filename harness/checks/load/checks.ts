@@ -54,7 +54,6 @@ function loadCheck(spec: Spec, id: string, rule: string, title: string, judge: J
   return defineCheck({
     id,
     title,
-    area: 'load',
     phase: 'load',
     ...gradeOf(entry),
     specRefs: [`rate_limits.under_load.${rule}`],

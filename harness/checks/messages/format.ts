@@ -48,7 +48,6 @@ export function messagesFormatChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'messages.response.follows-format-convention',
       title: 'a messages-format reply has the format\'s id, type, role, stop_reason and usage',
-      area: 'messages',
       ...gradeOf(shape),
       specRefs: ['messages_format.response-shape'],
       appliesTo: messagesModels,
@@ -61,7 +60,6 @@ export function messagesFormatChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'messages.error.unknown-model-refused-with-envelope',
       title: 'a messages-format request naming an unknown model is refused with the description\'s error envelope',
-      area: 'messages',
       ...gradeOf(envelope),
       specRefs: ['messages_format.error-envelope', 'errors.envelope', 'rules.chat.model.valid-id'],
       appliesTo: messagesDefaultModel,
@@ -78,7 +76,6 @@ export function messagesFormatChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'messages.error.says-type-error',
       title: 'a messages-format error says `type` "error" at its top level, as that format\'s clients read',
-      area: 'messages',
       ...gradeOf(convention),
       specRefs: ['messages_format.error-convention'],
       appliesTo: messagesDefaultModel,

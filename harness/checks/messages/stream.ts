@@ -65,7 +65,6 @@ export function messagesStreamChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'messages.stream.events-in-format-order',
       title: 'a messages-format stream sends message_start, content blocks, message_delta and message_stop in order',
-      area: 'messages',
       ...gradeOf(order),
       specRefs: ['messages_format.stream-event-order'],
       appliesTo: messagesModels,

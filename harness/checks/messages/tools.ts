@@ -28,7 +28,6 @@ export function messagesToolChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'messages.tools.named-tool-used',
       title: 'a messages-format request naming a tool in tool_choice is answered with a tool_use block and stop_reason tool_use',
-      area: 'messages',
       ...gradeOf(use),
       specRefs: ['messages_format.tool-use'],
       appliesTo: messagesModels,
@@ -52,7 +51,6 @@ export function messagesToolChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'messages.tools.tool-result-answered',
       title: 'a tool_use turn sent back with a tool_result block is answered with text',
-      area: 'messages',
       ...gradeOf(result),
       specRefs: ['messages_format.tool-result'],
       appliesTo: messagesModels,

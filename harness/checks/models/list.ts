@@ -26,7 +26,6 @@ export function modelChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'models.list.names-model-ids',
       title: 'GET /models answers 200 with a list naming model ids',
-      area: 'models',
       severity: 'must',
       basis: 'stated',
       specRefs: ['endpoints.list_models', 'objects.model_entry.fields.id'],
@@ -40,7 +39,6 @@ export function modelChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'models.list.lists-current-models',
       title: 'the model list names every current model the endpoint serves',
-      area: 'models',
       ...gradeOf(served),
       specRefs: ['meanings.models-lists-served-models', 'endpoints.list_models', 'models'],
       appliesTo: defaultModelOnly,

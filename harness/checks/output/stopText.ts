@@ -21,7 +21,6 @@ export function outputChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'output.stop-sequence.left-out',
       title: 'the stop sequence that ended the output is not part of it',
-      area: 'output',
       severity: 'advisory',
       basis: 'unspecified',
       specRefs: [`rules.${rule.id}`],
@@ -57,7 +56,6 @@ function nonAsciiStopCheck(rule: Spec['rules'][number]): Check {
   return defineCheck({
     id: 'output.stop-sequence.non-ascii-ends-output',
     title: 'a stop sequence outside ASCII (CJK, emoji) ends the output as an ASCII one does',
-    area: 'output',
     ...gradeOf(rule),
     specRefs: [`rules.${rule.id}`, 'objects.chat_completion_request.fields.stop'],
     appliesTo: currentModels,

@@ -132,7 +132,6 @@ function invalidClassesCheck(spec: Spec, o: CoveredOperation, streamed: boolean)
   return defineCheck({
     id: streamed ? `${o.id}${STREAMED}` : o.id,
     title: `each class of invalid ${o.what} the spec names (a required field missing, a wrong JSON type, a value off a list or beyond a bound, a broken rule, a body that is not an object) is refused with the status its rule names and an error envelope${streamed ? ', sent with stream: true too (the same status and envelope, not a 200 stream)' : ''}`,
-    area: 'property',
     severity: 'must',
     basis: 'stated',
     specRefs: specRefsOf(spec, o),

@@ -50,7 +50,6 @@ export function invalidRequestsCheck(spec: Spec): Check {
   return defineCheck({
     id: 'property.invalid-requests.refused-with-spec-status',
     title: 'requests breaking one rule of the spec are refused with the status it names and an error envelope',
-    area: 'property',
     severity: 'must',
     basis: 'stated',
     specRefs: refs(spec),

@@ -46,7 +46,6 @@ export function validRequestsCheck(): Check {
   return defineCheck({
     id: 'property.valid-requests.accepted',
     title: 'valid chat requests drawn from the spec, bounds included, are answered 200 with a well-formed chat_completion',
-    area: 'property',
     severity: 'must',
     basis: 'stated',
     specRefs: ['objects.chat_completion_request', 'objects.chat_completion'],

@@ -121,7 +121,6 @@ export function boundChecks(spec: Spec): Check[] {
       defineCheck({
         id: acceptanceCheckOf(name),
         title: `\`${name}\` is accepted at its bounds and allowed values`,
-        area: 'request',
         ...gradeOf(expr),
         specRefs: [`objects.chat_completion_request.fields.${name}`],
         appliesTo: currentModels,
@@ -144,7 +143,6 @@ export function boundChecks(spec: Spec): Check[] {
       ...[false, ...(twinned ? [true] : [])].map((streamed) => defineCheck({
         id: streamed ? `${refusalCheckOf(name)}${STREAMED}` : refusalCheckOf(name),
         title: `\`${name}\` just beyond its bounds is refused with the spec's status and an error envelope${streamed ? ', sent with stream: true too (the same status and envelope, not a 200 stream)' : ''}`,
-        area: 'request',
         ...gradeOf(rule),
         specRefs: [`objects.chat_completion_request.fields.${name}`, `rules.${rule.id}`, ...perModelRules(spec, expr)],
         appliesTo: currentModels,

@@ -74,7 +74,6 @@ function ruleCheck(spec: Spec, rule: Rule, streamed: boolean): Check {
   return defineCheck({
       id: streamed ? `rule.${rule.id}${STREAMED}` : `rule.${rule.id}`,
       title: streamed ? `${rule.statement} (streamed: ${isRefusal(rule) ? 'sent with stream: true, refused with the same status and error envelope, not a 200 stream' : 'judged on the message the chunks add up to'})` : rule.statement,
-      area: 'rule',
       ...gradeOf(rule),
       specRefs: [`rules.${rule.id}`],
       appliesTo: appliesTo(rule, spec),

@@ -132,7 +132,6 @@ export function schemaChecks(spec: Spec): Check[] {
         defineCheck({
           id: `schema.${SCHEMA_SUBJECTS[source.object]}.${lvl.expectation}`,
           title: `${spec.objects[source.object]!.title} ${lvl.title}`,
-          area: 'schema',
           severity: severityOf(lvl.strength),
           basis: lvl.basis,
           specRefs: refs,

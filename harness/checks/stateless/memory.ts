@@ -11,7 +11,6 @@ export function statelessChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stateless.history.not-kept',
       title: 'an earlier request leaves no trace in the next answer',
-      area: 'stateless',
       ...gradeOf(spec.statelessness),
       specRefs: ['statelessness'],
       appliesTo: defaultModelOnly,

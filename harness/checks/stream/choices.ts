@@ -23,7 +23,6 @@ export function streamChoiceChecks(spec: Spec): Check[] {
     defineCheck({
       id: CHECK,
       title: 'some chunk of the stream carries a choice (a usage-only chunk may carry none)',
-      area: 'stream',
       ...gradeOf(rule),
       specRefs: [`streaming.rules.${RULE}`],
       appliesTo: currentModels,

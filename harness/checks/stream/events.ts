@@ -57,7 +57,6 @@ function streamCheck(spec: Spec, id: string, title: string, specRef: string | st
   return defineCheck({
     id,
     title,
-    area: 'stream',
     ...eventGrade(spec, strengthOf, id),
     specRefs: Array.isArray(specRef) ? specRef : [specRef],
     appliesTo: currentModels,
@@ -111,7 +110,6 @@ function contentTypeChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stream.response.content-type-is-event-stream',
       title: `a stream is served as ${eventStreamType(spec)}`,
-      area: 'stream',
       ...gradeOf(entryFor(ct, 'stream.response.content-type-is-event-stream', 'endpoints.chat_completions.stream.content_type')),
       specRefs: ['endpoints.chat_completions.stream.content_type'],
       appliesTo: currentModels,
@@ -178,7 +176,6 @@ function assembledChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stream.reasoning.deltas-when-thinking',
       title: 'with thinking enabled, chunks carry reasoning text (under a field the description does not name)',
-      area: 'stream',
       ...gradeOf(spec.streaming.reasoning),
       specRefs: ['streaming.reasoning'],
       appliesTo: (m) => m.kind === 'current' && Array.isArray(m.thinking_modes) && m.thinking_modes.length > 1,
@@ -191,7 +188,6 @@ function assembledChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stream.reasoning.none-when-thinking-disabled',
       title: 'with thinking disabled, no chunk carries reasoning text',
-      area: 'stream',
       ...ruleGrade(spec, 'chat.thinking.disabled-no-reasoning', 'stream.reasoning.none-when-thinking-disabled'),
       specRefs: ['rules.chat.thinking.disabled-no-reasoning', 'streaming.reasoning'],
       appliesTo: currentModels,
@@ -212,7 +208,6 @@ function assembledChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stream.assembled.honours-stop',
       title: 'the message a stream adds up to stops at the stop sequence, finish_reason stop',
-      area: 'stream',
       ...ruleGrade(spec, 'chat.stop.not-in-output', 'stream.assembled.honours-stop'),
       specRefs: ['rules.chat.stop.not-in-output'],
       appliesTo: currentModels,
@@ -238,7 +233,6 @@ function assembledChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stream.assembled.honours-max-tokens',
       title: 'a stream cut by max_tokens ends with finish_reason length',
-      area: 'stream',
       ...ruleGrade(spec, 'chat.max-tokens.length', 'stream.assembled.honours-max-tokens'),
       specRefs: ['rules.chat.max-tokens.length'],
       appliesTo: currentModels,
@@ -258,7 +252,6 @@ function assembledChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stream.assembled.tool-calls-add-up',
       title: 'streamed tool-call deltas add up to calls whose arguments are JSON, finish_reason tool_calls',
-      area: 'stream',
       ...ruleGrade(spec, 'chat.tools.finish-reason-tool-calls', 'stream.assembled.tool-calls-add-up'),
       specRefs: ['rules.chat.tools.finish-reason-tool-calls'],
       appliesTo: (m) => m.kind === 'current' && !!m.tools && 'supported' in m.tools && m.tools.supported,

@@ -31,7 +31,6 @@ export function streamUsageChecks(spec: Spec): Check[] {
     defineCheck({
       id: 'stream.usage.in-final-chunk',
       title: 'asked for with stream_options.include_usage, usage arrives in the final chunk, with finish_reason',
-      area: 'stream',
       ...gradeOf(rule),
       specRefs: ['streaming.rules.stream.usage-in-final-chunk', 'streaming.usage_carrier'],
       appliesTo: currentModels,

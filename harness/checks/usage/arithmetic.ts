@@ -40,7 +40,7 @@ export function usageChecks(spec: Spec): Check[] {
     const names = SUBJECTS[id];
     if (!sum || sum.object !== 'usage' || !names) return [];
     const title = `${sum.parts.join(' + ')} = ${sum.total}`;
-    const common = { area: 'usage', ...gradeOf(meaning), specRefs: [`meanings.${id}`, 'objects.usage'], appliesTo: currentModels };
+    const common = { ...gradeOf(meaning), specRefs: [`meanings.${id}`, 'objects.usage'], appliesTo: currentModels };
     return [
       defineCheck({
         ...common,
