@@ -1,3 +1,4 @@
+import { generatedRegion } from '#harness/core/generatedRegion.ts';
 import { isFilledAfter, RUN_OPTIONS, type RunOption } from './runOptions.ts';
 
 /**
@@ -54,19 +55,10 @@ export function renderOptionsReference(options: readonly RunOption[] = RUN_OPTIO
   ].join('\n');
 }
 
-/** The page cut at its markers: before, between, after; a page without exactly one pair in order is refused. */
-function cut(doc: string): [string, string, string] {
-  const [head, rest, ...extra] = doc.split(OPTIONS_START);
-  const [inside, tail, ...more] = (rest ?? '').split(OPTIONS_END);
-  if (rest === undefined || extra.length > 0 || tail === undefined || more.length > 0) throw new Error(`${OPTIONS_DOC}: expected one "${OPTIONS_START}" followed by one "${OPTIONS_END}"`);
-  return [head!, inside!, tail];
-}
+const region = generatedRegion(OPTIONS_DOC, OPTIONS_START, OPTIONS_END);
 
 /** The text between the markers. */
-export const optionsReferenceIn = (doc: string): string => cut(doc)[1];
+export const optionsReferenceIn = (doc: string): string => region.inside(doc);
 
 /** `doc` with the text between the markers replaced by `reference`; the rest byte for byte. */
-export function withOptionsReference(doc: string, reference: string): string {
-  const [head, , tail] = cut(doc);
-  return `${head}${OPTIONS_START}${reference}${OPTIONS_END}${tail}`;
-}
+export const withOptionsReference = (doc: string, reference: string): string => region.replaced(doc, reference);

@@ -1,3 +1,4 @@
+import { generatedRegion } from '#harness/core/generatedRegion.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,24 +109,10 @@ export function renderPinsTables(sources: readonly PinsTableSource[], severityOf
   return `\n${sources.map((s) => tableOf(s, severityOf)).join('\n\n')}\n`;
 }
 
-/** Where the generated region is in `doc`: the text strictly between the markers; one pair, in order, or an error. */
-function regionOf(doc: string): { from: number; to: number } {
-  const from = doc.indexOf(PINS_TABLES_START);
-  const to = doc.indexOf(PINS_TABLES_END);
-  if (from < 0 || to < 0 || to < from || doc.indexOf(PINS_TABLES_START, from + 1) >= 0 || doc.indexOf(PINS_TABLES_END, to + 1) >= 0) {
-    throw new Error(`${PINS_TABLES_DOC}: expected one "${PINS_TABLES_START}" followed by one "${PINS_TABLES_END}"`);
-  }
-  return { from: from + PINS_TABLES_START.length, to };
-}
+const region = generatedRegion(PINS_TABLES_DOC, PINS_TABLES_START, PINS_TABLES_END);
 
 /** The text between the markers. */
-export function pinsTablesIn(doc: string): string {
-  const { from, to } = regionOf(doc);
-  return doc.slice(from, to);
-}
+export const pinsTablesIn = (doc: string): string => region.inside(doc);
 
 /** `doc` with the region between the markers replaced by `tables`; the rest byte for byte. */
-export function withPinsTables(doc: string, tables: string): string {
-  const { from, to } = regionOf(doc);
-  return doc.slice(0, from) + tables + doc.slice(to);
-}
+export const withPinsTables = (doc: string, tables: string): string => region.replaced(doc, tables);
