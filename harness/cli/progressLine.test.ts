@@ -30,9 +30,9 @@ describe('progressLine', () => {
     // The cause is typed (runner/execute.ts): the same root, whatever the words around it.
     const typed = { code: 'HARNESS_TIMEOUT', what: 'no response headers within 60000 ms', declared: { route: 'POST {base_url}/chat/completions', grounds: 'a request waited its whole timeout' } };
     const feed = [
-      { ...result('a.one', 'error', `HARNESS_UNRESPONSIVE: abandoned: ${cause} — POST http://h/chat/completions`), cause: typed },
-      { ...result('a.two', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — GET http://h/models`), cause: typed },
-      { ...result('a.three', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — POST http://h/beta/chat/completions`), cause: typed },
+      resultOf({ ...result('a.one', 'error', `HARNESS_UNRESPONSIVE: abandoned: ${cause} — POST http://h/chat/completions`), cause: typed }),
+      resultOf({ ...result('a.two', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — GET http://h/models`), cause: typed }),
+      resultOf({ ...result('a.three', 'error', `HARNESS_UNRESPONSIVE: not sent: ${cause} — POST http://h/beta/chat/completions`), cause: typed }),
     ];
     feed.forEach((r, i) => line(r, i + 1, feed.length));
     expect(io.err).toHaveLength(2);
@@ -60,8 +60,8 @@ describe('progressLine', () => {
 
   test('a defect handed to another check says that it is pending, and on whom', () => {
     const io = captureIO();
-    const owned: CheckResult = { ...result('rule.chat.stop.not-in-output', 'fail', ''), failures: [{ message: 'refused because of `stop`', ownedBy: 'request.stop.accepted-within-bounds' }] };
-    const blocked: CheckResult = { ...result('fim.x.y', 'fail', ''), failures: [{ message: 'blocked by endpoint.fim.served: 404', ownedBy: 'endpoint.fim.served', ownedOn: 'run' }] };
+    const owned = resultOf({ ...result('rule.chat.stop.not-in-output', 'fail', ''), failures: [{ message: 'refused because of `stop`', ownedBy: 'request.stop.accepted-within-bounds' }] });
+    const blocked = resultOf({ ...result('fim.x.y', 'fail', ''), failures: [{ message: 'blocked by endpoint.fim.served: 404', ownedBy: 'endpoint.fim.served', ownedOn: 'run' }] });
     progressLine(io)(owned, 1, 2);
     progressLine(io)(blocked, 2, 2);
     expect(io.err[0]).toMatch(/pend  rule\.chat\.stop\.not-in-output \(m\): refused because of `stop` \(handed to request\.stop\.accepted-within-bounds, settled once every check has ended: inconclusive if it fails on it, else this check's failure\)$/);

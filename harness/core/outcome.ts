@@ -158,19 +158,26 @@ export interface ResultHead {
   judged?: Judged;
   /** Why it was skipped, unsupported or errored; for flaky, how many runs passed; a pass's note. */
   reason?: string;
+}
+
+/** The fields only some verdicts carry: each result type names those it has, and has none of the rest. */
+export interface VerdictFields {
   /** A skip's kind (SkipKind); reports written before it had one are read by skipKindOf. */
-  skipKind?: SkipKind;
+  skipKind: SkipKind;
   /** An error's cause, typed: what counts it, what is advised (never read back out of `reason`). */
-  cause?: ErrorCause;
+  cause: ErrorCause;
   /** A fail's failures; a flaky check's, those of its failing runs. */
-  failures?: Failure[];
+  failures: Failure[];
   /**
    * A skip (inconclusive, blocked) left to the checks that judge its defect, as data: each check and
    * the answer it was seen on (`METHOD url`) or none for a route-level block. It stands only where
    * each of them failed (runner/handoff.ts); otherwise the result is this check's own failure.
    */
-  handedTo?: HandedTo[];
+  handedTo: HandedTo[];
 }
+
+/** None of these fields: what a verdict cannot carry, so a result made from another keeps none of its own. */
+type Without<K extends keyof VerdictFields> = { [F in K]?: never };
 
 /**
  * The result of one check on one model of one target: its type says what its verdict carries. A
@@ -178,12 +185,18 @@ export interface ResultHead {
  * an error its cause; a flaky check its runs.
  */
 export type CheckResult = PassResult | FailResult | SkipResult | ErrorResult | FlakyResult | UnsupportedResult;
-export type PassResult = ResultHead & { verdict: 'pass'; judged: Judged };
-export type FailResult = ResultHead & { verdict: 'fail'; failures: [Failure, ...Failure[]] };
-export type SkipResult = ResultHead & { verdict: 'skip'; skipKind: SkipKind; reason: string };
-export type ErrorResult = ResultHead & { verdict: 'error'; cause: ErrorCause; reason: string };
-export type FlakyResult = ResultHead & { verdict: 'flaky'; repeat: RepeatStats; reason: string };
-export type UnsupportedResult = ResultHead & { verdict: 'unsupported'; reason: string };
+export type PassResult = ResultHead & { verdict: 'pass'; judged: Judged } & Without<'skipKind' | 'cause' | 'failures' | 'handedTo'>;
+export type FailResult = ResultHead & { verdict: 'fail'; failures: [Failure, ...Failure[]] } & Without<'skipKind' | 'cause' | 'handedTo'>;
+export type SkipResult = ResultHead & { verdict: 'skip'; skipKind: SkipKind; reason: string; handedTo?: HandedTo[] } & Without<'cause' | 'failures'>;
+export type ErrorResult = ResultHead & { verdict: 'error'; cause: ErrorCause; reason: string } & Without<'skipKind' | 'failures' | 'handedTo'>;
+export type FlakyResult = ResultHead & { verdict: 'flaky'; repeat: RepeatStats; reason: string; failures?: Failure[] } & Without<'skipKind' | 'cause' | 'handedTo'>;
+export type UnsupportedResult = ResultHead & { verdict: 'unsupported'; reason: string } & Without<'skipKind' | 'cause' | 'failures' | 'handedTo'>;
+
+/** What a result carries whatever its verdict: the start of a result of another verdict made from it. */
+export function headOf(r: CheckResult): ResultHead {
+  const { verdict: _verdict, skipKind: _skipKind, cause: _cause, failures: _failures, handedTo: _handedTo, ...head } = r;
+  return head;
+}
 
 /** Whether a list holds at least one item: what a fail's failures must (FailResult). */
 export function isNonEmpty<T>(xs: readonly T[]): xs is [T, ...T[]] {

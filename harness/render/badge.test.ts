@@ -1,3 +1,4 @@
+import { headOf } from '#harness/core/outcome.ts';
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { cleanRecord, failingAt, withResults } from '#harness/testing/outcomeRecords.ts';
@@ -37,7 +38,7 @@ describe('badge', () => {
   });
 
   test('nothing judged: grey, saying so', () => {
-    const skipped = (r: CheckResult): CheckResult => ({ ...r, verdict: 'skip', skipKind: 'blocked', reason: 'blocked' });
+    const skipped = (r: CheckResult): CheckResult => ({ ...headOf(r), verdict: 'skip', skipKind: 'blocked', reason: 'blocked' });
     const none = withResults(sampleRecord(), sampleRecord().results.map(skipped));
     expect(badgeContentOf([none])).toMatchObject({ message: 'nothing judged', colour: BADGE_COLOURS.lightgrey, outcome: 'nothing-judged', score: undefined });
     expect(renderBadge([none])).toContain('>nothing judged</text>');

@@ -1,3 +1,5 @@
+import { upgradedResult } from './upgradeResult.ts';
+import { headOf } from '#harness/core/outcome.ts';
 import { describe, expect, test } from 'vitest';
 import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
@@ -77,7 +79,7 @@ describe('causes', () => {
 describe('an error counts under its root', () => {
   const refused = { code: 'HARNESS_CONNECT', what: 'connection refused (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:9' };
   test('an error citing the one that declared the endpoint unresponsive is that one cause', () => {
-    const error = (checkId: string, reason: string, cause: NonNullable<CheckResult['cause']>): CheckResult => ({ ...sampleRecord().results[0]!, checkId, verdict: 'error', reason, cause });
+    const error = (checkId: string, reason: string, cause: NonNullable<CheckResult['cause']>): CheckResult => ({ ...headOf(sampleRecord().results[0]!), checkId, verdict: 'error', reason, cause });
     const causes = causesOf([
       error('a', 'HARNESS_CONNECT: … — POST http://127.0.0.1:9/chat/completions', refused),
       error('b', 'HARNESS_UNRESPONSIVE: abandoned: …', { ...refused, declared: { route: 'endpoint', grounds: 'two routes got no answer' } }),
@@ -87,8 +89,8 @@ describe('an error counts under its root', () => {
   });
 
   test('an error of a record written before errors had a cause is its reason', () => {
-    // As written before errors had a typed cause (causes.ts still reads one so): not a CheckResult of today.
-    const error = { ...sampleRecord().results[0]!, verdict: 'error', reason: 'the check threw: TypeError: x is undefined' } as unknown as CheckResult;
+    // As written before errors had a typed cause, read as every record is (results/upgradeResult.ts).
+    const error = upgradedResult({ ...headOf(sampleRecord().results[0]!), verdict: 'error', reason: 'the check threw: TypeError: x is undefined' });
     expect(causesOf([error]).map((c) => c.message)).toEqual(['the check threw: TypeError: x is undefined']);
   });
 });

@@ -1,3 +1,4 @@
+import { UNRECORDED_CAUSE } from './upgradeResult.ts';
 import type { CheckResult, Defect, Failure, Severity } from '#harness/core/outcome.ts';
 
 /**
@@ -110,12 +111,10 @@ function countedOf(r: CheckResult): Counted[] {
   if (r.verdict !== 'error') return [];
   // A request not sent because its route or the endpoint was declared unresponsive, or abandoned
   // when it was, is the silence that declared it: a dead port is one ECONNREFUSED, not three.
-  if (r.cause) {
-    const text = `${r.cause.code}: ${r.cause.what}`;
-    return [{ key: `error ${text}`, message: text, headline: text, code: r.cause.code }];
-  }
-  const reason = r.reason ?? 'the check could not be judged';
-  return [{ key: `error ${reason}`, message: reason, headline: reason }];
+  // An error recorded before errors had a cause says its reason only (results/upgradeResult.ts).
+  if (r.cause.code === UNRECORDED_CAUSE) return [{ key: `error ${r.cause.what}`, message: r.cause.what, headline: r.cause.what }];
+  const text = `${r.cause.code}: ${r.cause.what}`;
+  return [{ key: `error ${text}`, message: text, headline: text, code: r.cause.code }];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { headOf } from '#harness/core/outcome.ts';
 import { describe, expect, test } from 'vitest';
 import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult, Verdict } from '#harness/core/outcome.ts';
@@ -39,7 +40,7 @@ describe('diffRecords', () => {
 
 describe('failure keys', () => {
   const failing = (key: string): RunRecord => {
-    const results: CheckResult[] = [{ ...sampleFlakyResult(), checkId: 'c.0.x', verdict: 'fail', failures: [{ message: 'm', key }] }];
+    const results: CheckResult[] = [{ ...headOf(sampleFlakyResult()), checkId: 'c.0.x', verdict: 'fail', failures: [{ message: 'm', key }] }];
     return { ...sampleRecord(), results, summary: summarize(results) };
   };
 

@@ -1,3 +1,4 @@
+import { headOf } from '#harness/core/outcome.ts';
 import { describe, expect, test } from 'vitest';
 import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -63,7 +64,7 @@ describe('the gate', () => {
   });
 
   test('nothing judged: no must-check judged is not a pass, whatever else passed', () => {
-    const noMust = recordOf(cleanRecord().results.map((r) => (r.severity === 'must' ? { ...r, verdict: 'skip' as const, skipKind: 'blocked' as const, reason: 'blocked by x' } : r)));
+    const noMust = recordOf(cleanRecord().results.map((r) => (r.severity === 'must' ? { ...headOf(r), verdict: 'skip' as const, skipKind: 'blocked' as const, reason: 'blocked by x' } : r)));
     const c = cellGate(noMust);
     expect(c.outcome).toBe('nothing-judged');
     expect(c.reason).toBe('no must-check was judged: 6 blocked (blocked by x) of 6 must-checks');

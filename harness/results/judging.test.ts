@@ -1,3 +1,4 @@
+import { headOf } from '#harness/core/outcome.ts';
 import { describe, expect, test } from 'vitest';
 import { resultOf } from '#harness/testing/results.ts';
 import type { CheckResult } from '#harness/core/outcome.ts';
@@ -106,7 +107,7 @@ describe('the outcome line says why it could not judge', () => {
 
   test('NOTHING JUDGED says why too', () => {
     const r = cleanRecord();
-    const blocked = withResults(r, r.results.map((x) => (x.severity === 'must' ? { ...x, verdict: 'skip' as const, skipKind: 'blocked' as const, reason: 'blocked by endpoint.chat.served: the endpoint answered HTTP 404: not served' } : x)));
+    const blocked = withResults(r, r.results.map((x) => (x.severity === 'must' ? { ...headOf(x), verdict: 'skip' as const, skipKind: 'blocked' as const, reason: 'blocked by endpoint.chat.served: the endpoint answered HTTP 404: not served' } : x)));
     expect(cellGate(blocked).reason).toBe('no must-check was judged: 6 blocked (the endpoint answered HTTP 404) of 6 must-checks');
   });
 

@@ -1,4 +1,4 @@
-import type { CheckResult, SkipKind } from '#harness/core/outcome.ts';
+import type { SkipKind, Verdict } from '#harness/core/outcome.ts';
 
 /** The first words a skip's reason started with before skips carried a kind (reports written then). */
 const LEGACY_PREFIXES: readonly [RegExp, SkipKind][] = [
@@ -14,7 +14,7 @@ const LEGACY_PREFIXES: readonly [RegExp, SkipKind][] = [
  * A skip's kind: the one it carries, or, for a report written before skips had kinds, the one its
  * reason's first words name (else `not-applicable`). Undefined for anything but a skip.
  */
-export function skipKindOf(r: Pick<CheckResult, 'verdict' | 'reason' | 'skipKind'>): SkipKind | undefined {
+export function skipKindOf(r: { verdict: Verdict; reason?: string | undefined; skipKind?: SkipKind | undefined }): SkipKind | undefined {
   if (r.verdict !== 'skip') return undefined;
   if (r.skipKind) return r.skipKind;
   const reason = r.reason ?? '';

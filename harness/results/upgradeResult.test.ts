@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { CheckResult, ResultHead } from '#harness/core/outcome.ts';
+import { headOf, type CheckResult, type ResultHead } from '#harness/core/outcome.ts';
 import { parseRunRecord } from './parseRunRecord.ts';
 import { upgradedResult } from './upgradeResult.ts';
 import { sampleRecord } from '#harness/testing/sampleRecord.ts';
@@ -20,6 +20,12 @@ const skipOfNoKind: CheckResult = { ...head, verdict: 'skip', reason: 'why' };
 const errorOfNoCause: CheckResult = { ...head, verdict: 'error', reason: 'why' };
 // @ts-expect-error a flaky check carries its runs
 const flakyOfNoRuns: CheckResult = { ...head, verdict: 'flaky', reason: 'why' };
+// @ts-expect-error a pass carries no failures: none of the fields of another verdict
+const passWithFailures: CheckResult = { ...head, verdict: 'pass', judged: { exchanges: 1 }, failures: [{ message: 'broken' }] };
+const failed: CheckResult = { ...head, verdict: 'fail', failures: [{ message: 'broken' }] };
+// @ts-expect-error a skip made from a fail keeps none of its failures (headOf gives what a result of another verdict may keep)
+const skipOfAFail: CheckResult = { ...failed, verdict: 'skip', skipKind: 'blocked', reason: 'blocked' };
+const skipFromHead: CheckResult = { ...headOf(failed), verdict: 'skip', skipKind: 'blocked', reason: 'blocked' };
 
 const wellTyped: CheckResult[] = [
   { ...head, verdict: 'pass', judged: { exchanges: 1 } },
@@ -30,7 +36,8 @@ const wellTyped: CheckResult[] = [
 
 describe('results written before their type said what each verdict carries', () => {
   test('the ill-typed lines above are what they say (and the well-typed ones type-check)', () => {
-    expect([passOverNothing, failOfNothing, skipOfNoKind, errorOfNoCause, flakyOfNoRuns].map((r) => r.verdict)).toEqual(['pass', 'fail', 'skip', 'error', 'flaky']);
+    expect([passOverNothing, failOfNothing, skipOfNoKind, errorOfNoCause, flakyOfNoRuns, passWithFailures, skipOfAFail].map((r) => r.verdict)).toEqual(['pass', 'fail', 'skip', 'error', 'flaky', 'pass', 'skip']);
+    expect(skipFromHead).not.toHaveProperty('failures');
     expect(wellTyped).toHaveLength(4);
   });
 
@@ -40,6 +47,9 @@ describe('results written before their type said what each verdict carries', () 
     expect(upgradedResult({ ...head, verdict: 'error', reason: 'HARNESS_TIMEOUT: no response' })).toMatchObject({ cause: { code: 'UNRECORDED_CAUSE', what: 'HARNESS_TIMEOUT: no response' } });
     expect(upgradedResult({ ...head, verdict: 'fail', reason: 'r' })).toMatchObject({ failures: [{ message: 'r' }] });
     for (const r of wellTyped) expect(upgradedResult(r)).toEqual(r);
+    // What a verdict cannot carry is dropped: an old pass's empty failures, a skip's stale cause.
+    expect(upgradedResult({ ...head, verdict: 'pass', judged: { exchanges: 2 }, failures: [] })).toEqual({ ...head, verdict: 'pass', judged: { exchanges: 2 } });
+    expect(upgradedResult({ ...head, verdict: 'skip', skipKind: 'blocked', reason: 'b', cause: { code: 'X', what: 'x' } })).toEqual({ ...head, verdict: 'skip', skipKind: 'blocked', reason: 'b' });
   });
 
   test('a record read back is upgraded as it is read', () => {

@@ -14,7 +14,8 @@ describe('blockedByRefusedKey', () => {
 
   test('a check whose requests with the key were refused before sending: skipped, blocked, not sent', () => {
     const refusedBefore = result({ verdict: 'error', reason: 'HARNESS_KEY_REFUSED: …', failures: undefined, cause: { code: 'UNRECORDED_CAUSE', what: 'HARNESS_KEY_REFUSED: …' } });
-    const { failures: _f, reason: _r, ...rest } = refusedBefore;
+    // The error's cause goes with its verdict: a skip carries none (core/outcome.ts headOf).
+    const { cause: _c, reason: _r, ...rest } = refusedBefore;
     expect(blockedByRefusedKey(refusedBefore, { keyed: 1, keyless: 0, refusedWithKey: 0 }, refused)).toEqual({
       ...rest,
       verdict: 'skip',

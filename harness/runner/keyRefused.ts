@@ -1,4 +1,4 @@
-import type { CheckResult } from '#harness/core/outcome.ts';
+import { headOf, type CheckResult } from '#harness/core/outcome.ts';
 import { skipKindOf } from '#harness/results/index.ts';
 import type { KeyRefused } from '#harness/transport/index.ts';
 import type { CheckTracker } from './checkTracker.ts';
@@ -29,10 +29,9 @@ export function blockedByRefusedKey(result: CheckResult, auth: CheckTracker['aut
   if (auth.keyless > 0 && auth.keyed === 0 && !controlRefused) return result;
   const kind = skipKindOf(result);
   if (kind !== undefined && kind !== 'inconclusive' && kind !== 'blocked') return result;
-  const { failures: _failures, reason: _reason, ...rest } = result;
   const what = `the key was refused (every authenticated request was answered ${refused.status})`;
   const reason = controlRefused
     ? `not judged: ${what}; a refusal of its own request shows nothing where the same request with the run's key is refused too`
     : auth.refusedWithKey > 0 ? `not judged: ${what}; its own requests with the key were answered ${refused.status} too` : `not sent: ${what}`;
-  return { ...rest, verdict: 'skip', skipKind: 'blocked', reason };
+  return { ...headOf(result), verdict: 'skip', skipKind: 'blocked', reason };
 }

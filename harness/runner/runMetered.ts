@@ -1,5 +1,5 @@
 import { redactValue } from '#harness/core/redact.ts';
-import type { CheckResult } from '#harness/core/outcome.ts';
+import { headOf, type CheckResult } from '#harness/core/outcome.ts';
 import type { Check } from '#harness/checks/index.ts';
 import { createCheckContext } from './checkContext.ts';
 import { CheckTracker } from './checkTracker.ts';
@@ -31,8 +31,7 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
   // A check cut short by the budget judged nothing, whatever it made of the refused request.
   let final = result;
   if (tracker.budgetStop !== undefined) {
-    const { failures: _dropped, ...rest } = result;
-    final = { ...rest, verdict: 'skip', skipKind: 'budget', reason: tracker.budgetStop };
+    final = { ...headOf(result), verdict: 'skip', skipKind: 'budget', reason: tracker.budgetStop };
   }
   // A verdict that took retries says how many attempts (a 5xx asked again is never a verdict on one try).
   if (tracker.attempts > tracker.requests) final = { ...final, attempts: { requests: tracker.requests, attempts: tracker.attempts } };

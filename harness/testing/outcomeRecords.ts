@@ -2,7 +2,7 @@
  * Test helper (test code only): run records for every way a run can end, built from the sample
  * record, for the tests that show every output of a run agreeing on its outcome.
  */
-import type { CheckResult, Severity, SkipKind } from '#harness/core/outcome.ts';
+import { headOf, type CheckResult, type Severity, type SkipKind } from '#harness/core/outcome.ts';
 import type { RunRecord } from '#harness/results/runRecord.ts';
 import { summarize } from '#harness/results/summarize.ts';
 import { sampleFlakyResult, sampleRecord } from './sampleRecord.ts';
@@ -16,7 +16,7 @@ export function withResults(record: RunRecord, results: CheckResult[]): RunRecor
 export function passingOf(r: RunRecord): RunRecord {
   const results = r.results.map((x) => {
     if (x.verdict !== 'fail' && x.verdict !== 'error' && x.verdict !== 'flaky' && !(x.verdict === 'skip' && x.skipKind === 'interrupted')) return x;
-    const { failures: _f, reason: _r, skipKind: _k, repeat: _n, cause: _c, ...rest } = x;
+    const { reason: _r, repeat: _n, ...rest } = headOf(x);
     return { ...rest, verdict: 'pass' as const, judged: rest.judged ?? { exchanges: 1 } };
   });
   const { interruptedBy: _by, ...rest } = r;
@@ -32,7 +32,7 @@ export function cleanRecord(): RunRecord {
 export function failingAt(severity: Severity, base = cleanRecord()): RunRecord {
   const i = base.results.findIndex((r) => r.severity === severity && r.verdict === 'pass');
   if (i < 0) throw new Error(`no passing ${severity} check in the sample`);
-  const results = base.results.map((r, j): CheckResult => (j === i ? { ...r, verdict: 'fail' as const, failures: [{ message: `${severity} rule broken` }] } : r));
+  const results = base.results.map((r, j): CheckResult => (j === i ? { ...headOf(r), verdict: 'fail' as const, failures: [{ message: `${severity} rule broken` }] } : r));
   return withResults(base, results);
 }
 
@@ -47,7 +47,7 @@ export function skippedRecord(kind: SkipKind): RunRecord {
   const r = cleanRecord();
   return withResults(
     r,
-    r.results.map(({ failures: _f, ...x }) => ({ ...x, verdict: 'skip', skipKind: kind, reason: `${kind}: not judged` })),
+    r.results.map((x) => ({ ...headOf(x), verdict: 'skip', skipKind: kind, reason: `${kind}: not judged` })),
   );
 }
 
@@ -55,6 +55,6 @@ export function skippedRecord(kind: SkipKind): RunRecord {
 export function interruptedRecord(signal: 'SIGINT' | 'SIGTERM'): RunRecord {
   const r = cleanRecord();
   const half = Math.ceil(r.results.length / 2);
-  const results = r.results.map((x, i) => (i < half ? x : { ...x, verdict: 'skip' as const, skipKind: 'interrupted' as const, reason: `interrupted: not run (${signal})` }));
+  const results = r.results.map((x, i) => (i < half ? x : { ...headOf(x), verdict: 'skip' as const, skipKind: 'interrupted' as const, reason: `interrupted: not run (${signal})` }));
   return { ...withResults(r, results), interrupted: true, interruptedBy: signal };
 }

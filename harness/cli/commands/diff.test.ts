@@ -1,3 +1,4 @@
+import { resultOf } from '#harness/testing/results.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ describe('svc-conformance diff', () => {
   test('checks that stopped being judged are listed as such, and fail the comparison under --strict', async () => {
     // The same run with a route now blocked: what passed shows nothing, and nothing regressed.
     const blocked = 'blocked by endpoint.chat-completions-on-base-url.served: answered 200 with a web page';
-    const after = baseWithDoneLast('blocked.json', (r) => ({ ...r, verdict: 'skip', skipKind: 'blocked', reason: blocked }));
+    const after = baseWithDoneLast('blocked.json', (r) => resultOf({ ...r, verdict: 'skip', skipKind: 'blocked', reason: blocked }));
     const io = captureIO();
     expect(await main(['diff', BASE, after], io)).toBe(0);
     expect(io.out).toContain('no longer judged: 1');
@@ -67,7 +68,7 @@ describe('svc-conformance diff', () => {
     expect(io.out).toContain('newly failing: 0');
   });
   test('a check that passed and is now flaky is newly flaky, a regression unless --allow-flaky', async () => {
-    const flaky = baseWithDoneLast('flaky.json', (r) => ({ ...r, verdict: 'flaky', reason: 'flaky: 1 of 2 runs passed', failures: [{ message: 'no [DONE]' }], repeat: repeatStatsOf(2, 1, 1) }));
+    const flaky = baseWithDoneLast('flaky.json', (r) => resultOf({ ...r, verdict: 'flaky', reason: 'flaky: 1 of 2 runs passed', failures: [{ message: 'no [DONE]' }], repeat: repeatStatsOf(2, 1, 1) }));
     const io = captureIO();
     expect(await main(['diff', BASE, flaky], io)).toBe(1);
     expect(io.out).toContain('newly flaky: 1');
