@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
+import { closeAfterEach } from '#harness/testing/closeAfterEach.ts';
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import { REDACTED } from '#harness/core/redact.ts';
 import { curlOf } from '#harness/core/curl.ts';
@@ -13,12 +14,7 @@ import { bodyDeadlineMs, DEFAULT_TIMING } from './timing.ts';
 
 let server: TestServer | undefined;
 let transport: Transport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  transport = undefined;
-  server = undefined;
-});
+closeAfterEach(() => [transport, server]);
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(

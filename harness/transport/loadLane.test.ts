@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { closeAfterEach } from '#harness/testing/closeAfterEach.ts';
 import { stepsOf } from '#harness/core/load.ts';
 import { SPEC_RETRY_POLICY, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import { createTransport } from './createTransport.ts';
@@ -11,12 +12,7 @@ import type { Transport } from './types.ts';
  */
 let server: TestServer | undefined;
 let transport: Transport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  transport = undefined;
-  server = undefined;
-});
+closeAfterEach(() => [transport, server]);
 
 describe('a load-phase request', () => {
   test('holds no slot of the limit: eight at once with a limit of one', async () => {

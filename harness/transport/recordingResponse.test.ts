@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
+import { closeAfterEach } from '#harness/testing/closeAfterEach.ts';
 import { isHarnessError } from '#harness/core/errors/index.ts';
 import { createTransport } from './createTransport.ts';
 import { isMalformedResponseError, isTransportError } from './errors.ts';
@@ -11,12 +12,7 @@ const asRecorded = ({ kind: _kind, ...recorded }: SseEvent) => recorded;
 
 let server: TestServer | undefined;
 let transport: Transport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  transport = undefined;
-  server = undefined;
-});
+closeAfterEach(() => [transport, server]);
 
 async function serve(handler: (res: ServerResponse, path: string) => void | Promise<void>, options: Partial<TransportOptions> = {}): Promise<Transport> {
   server = await startServer((req, res) => {

@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import { closeAfterEach } from '#harness/testing/closeAfterEach.ts';
 import { createTransport } from '../createTransport.ts';
 import { SPEC_RETRY_POLICY, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import type { Transport } from '../types.ts';
 
 let server: TestServer | undefined;
 let transport: Transport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  transport = undefined;
-  server = undefined;
-});
+closeAfterEach(() => [transport, server]);
 
 /** A server that holds each request `holdMs` and counts how many it holds at once. */
 async function holdingServer(holdMs: number): Promise<{ peak: () => number; total: () => number }> {

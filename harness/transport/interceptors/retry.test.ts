@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { closeAfterEach } from '#harness/testing/closeAfterEach.ts';
 import { createTransport } from '../createTransport.ts';
 import { isTransportError } from '../errors.ts';
 import { SPEC_RETRY_POLICY, pause, startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
@@ -9,12 +10,7 @@ import { RetryBudget } from './retry.ts';
 
 let server: TestServer | undefined;
 let transport: Transport | undefined;
-afterEach(async () => {
-  await transport?.close();
-  await server?.close();
-  transport = undefined;
-  server = undefined;
-});
+closeAfterEach(() => [transport, server]);
 
 /** A transport whose waits are recorded, not slept. */
 function recordingTransport(overrides: Partial<TransportOptions> = {}): { transport: Transport; waits: number[]; retries: unknown[] } {
