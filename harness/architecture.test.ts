@@ -18,6 +18,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   derive: ['core', 'spec'],
   capture: ['core', 'spec', 'derive'],
   checks: ['core', 'spec', 'derive'],
+  // The load phase's driver: it sends the phase's requests through a check's context and judges each answer with the checks' own judge; the runner drives it.
+  load: ['core', 'spec', 'checks'],
   transport: ['core', 'spec'],
   emulator: ['core', 'spec'],
   replay: ['core', 'spec'],
@@ -26,11 +28,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   targets: ['core', 'spec', 'transport', 'emulator', 'replay', 'gateway'],
   results: ['core'],
   render: ['core', 'results'],
-  runner: ['core', 'spec', 'derive', 'checks', 'transport', 'targets', 'replay', 'results', 'gateway'],
-  cli: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'gateway'],
-  testing: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'gateway', 'targets', 'results', 'render', 'runner', 'cli', 'outside'],
+  runner: ['core', 'spec', 'derive', 'checks', 'load', 'transport', 'targets', 'replay', 'results', 'gateway'],
+  cli: ['core', 'spec', 'derive', 'capture', 'checks', 'load', 'transport', 'emulator', 'replay', 'targets', 'results', 'render', 'runner', 'gateway'],
+  testing: ['core', 'spec', 'derive', 'capture', 'checks', 'load', 'transport', 'emulator', 'replay', 'gateway', 'targets', 'results', 'render', 'runner', 'cli', 'outside'],
   // The load generator and benchmarks measure everything; nothing imports them.
-  bench: ['core', 'spec', 'derive', 'capture', 'checks', 'transport', 'emulator', 'replay', 'gateway', 'targets', 'results', 'render', 'runner', 'cli', 'testing', 'outside'],
+  bench: ['core', 'spec', 'derive', 'capture', 'checks', 'load', 'transport', 'emulator', 'replay', 'gateway', 'targets', 'results', 'render', 'runner', 'cli', 'testing', 'outside'],
 };
 
 /** Rooms whose modules serve tests and benchmarks only: production code never imports them. */
@@ -48,18 +50,20 @@ function layerOf(file: string): string {
   return relative(ROOT, file).split('/')[0]!;
 }
 
-function importedLayers(file: string, text: string): { layer: string; spec: string }[] {
-  const out: { layer: string; spec: string }[] = [];
+/** What a module imports of harness/: each import's specifier and the module it names, relative to harness/ (`../` outside it). */
+function importsOf(file: string, text: string): { spec: string; target: string }[] {
+  const out: { spec: string; target: string }[] = [];
   for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
     const spec = m[1]!;
-    let target: string | undefined;
-    if (spec.startsWith('#harness/')) target = spec.slice('#harness/'.length).split('/')[0];
-    else if (spec.startsWith('.')) target = layerOf(resolve(dirname(file), spec));
-    // Outside harness/ (bin/'s freshness check): only the test rooms reach there.
-    if (target === '..') target = 'outside';
-    if (target !== undefined) out.push({ layer: target, spec });
+    if (spec.startsWith('#harness/')) out.push({ spec, target: spec.slice('#harness/'.length) });
+    else if (spec.startsWith('.')) out.push({ spec, target: relative(ROOT, resolve(dirname(file), spec)) });
   }
   return out;
+}
+
+function importedLayers(file: string, text: string): { layer: string; spec: string }[] {
+  // Outside harness/ (bin/'s freshness check): only the test rooms reach there.
+  return importsOf(file, text).map(({ spec, target }) => ({ layer: target.split('/')[0] === '..' ? 'outside' : target.split('/')[0]!, spec }));
 }
 
 function violationsOf(file: string, text: string): string[] {
@@ -85,6 +89,41 @@ describe('layering', () => {
     expect(violationsOf(fake, "import { validatorFor } from '#harness/derive/validators/index.ts';")).toHaveLength(1);
     expect(violationsOf(fake, "export { x } from '../../derive/schemas/index.ts';")).toHaveLength(1);
     expect(violationsOf(fake, "import { loadSpec } from '#harness/spec/load.ts';")).toEqual([]);
+  });
+});
+
+/** What a module imports that names `room` (a layer, or a folder such as `checks/load`), by alias or by path. */
+function importsFrom(file: string, text: string, room: string): string[] {
+  return importsOf(file, text)
+    .filter(({ target }) => target === room || target.startsWith(`${room}/`))
+    .map(({ spec }) => `${relative(ROOT, file)} imports ${spec}`);
+}
+
+describe('the load phase, a phase of the plan', () => {
+  const production = sourceFiles(ROOT).filter((f) => relative(ROOT, f).includes('/'));
+  const of = (room: string) => production.filter((f) => relative(ROOT, f).startsWith(`${room}/`));
+
+  test('no check module imports the runner: a check is called, and calls nothing back', () => {
+    expect(of('checks').flatMap((f) => importsFrom(f, readFileSync(f, 'utf8'), 'runner'))).toEqual([]);
+  });
+
+  test("the runner imports no check module's driver: nothing of checks/load/ (the phase's driver is load/drive.ts; the runner reads the checks through checks/index.ts)", () => {
+    expect(of('runner').flatMap((f) => importsFrom(f, readFileSync(f, 'utf8'), 'checks/load'))).toEqual([]);
+  });
+
+  test('the load checks send nothing: they judge the run handed to them', () => {
+    expect(of('checks/load').filter((f) => /\.send\(/.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  test('the rules can fail: a check importing the runner, and the runner importing a load check module, by alias or by path, are caught', () => {
+    const check = join(ROOT, 'checks', 'load', 'fake.ts');
+    expect(importsFrom(check, "import { runMetered } from '#harness/runner/runMetered.ts';", 'runner')).toHaveLength(1);
+    expect(importsFrom(check, "import type { RunShared } from '../../runner/checkContext.ts';", 'runner')).toHaveLength(1);
+    const runner = join(ROOT, 'runner', 'fake.ts');
+    expect(importsFrom(runner, "import { driveLoad } from '#harness/checks/load/drive.ts';", 'checks/load')).toHaveLength(1);
+    expect(importsFrom(runner, "import type { DrivenLoad } from '../checks/load/run.ts';", 'checks/load')).toHaveLength(1);
+    expect(importsFrom(runner, "import { buildRegistry, type DrivenLoad } from '#harness/checks/index.ts';", 'checks/load')).toEqual([]);
+    expect(importsFrom(runner, "import { driveLoad } from '#harness/load/drive.ts';", 'checks/load')).toEqual([]);
   });
 });
 

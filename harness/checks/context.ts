@@ -1,11 +1,11 @@
 import type { Exchange } from '#harness/core/exchange.ts';
-import type { LoadRun } from '#harness/core/load.ts';
 import type { Answer } from '#harness/core/answer.ts';
 import type { ClassCoverage, Failure, SkipKind } from '#harness/core/outcome.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
 import type { Profile } from '#harness/derive/schemas/index.ts';
 import type { UpstreamExchange, UpstreamFault, UpstreamKind } from '#harness/core/upstream.ts';
+import type { DrivenLoad } from './load/run.ts';
 
 /** Which credentials a request carries: the run's key, none, a malformed header, a wrong key, or a
  * second key whose balance is empty (when the run has one). */
@@ -27,7 +27,7 @@ export interface CheckRequest {
   final?: boolean;
   /** A gateway run with the embedded emulator upstream: what the upstream answers this request with instead (core/upstream.ts). */
   upstream?: UpstreamFault;
-  /** A request of the load phase: outside the run's limit, never retried, its first answer final (checks/load/drive.ts). */
+  /** A request of the load phase: outside the run's limit, never retried, its first answer final (load/drive.ts). */
   load?: true;
 }
 
@@ -74,7 +74,7 @@ export interface CheckContext {
   samples: SampleStore;
   /** A gateway run: the harness's upstream side, which gateway.* checks judge the answers against. */
   upstream?: UpstreamView;
-  /** The load phase on this model (`run --load N`, the load.* checks): undefined in a run without one. */
+  /** The load phase on this model (`run --load N`, the load.* checks), as the runner drove it: undefined in a run without one. */
   load?: LoadPhaseView;
   /** `keyVariable`: the environment variable the key came from, for reproducers that read it back (never the key). */
   /** `coverage`: classes the coverage phase sends per operation and model, when the run sets it (--coverage). */
@@ -82,11 +82,10 @@ export interface CheckContext {
   options: { strict: boolean; runs: number; coverage?: number; seed: number; lifecycleToleranceSeconds: number; hasEmptyBalanceKey: boolean; keyVariable: string; without?: readonly string[] };
 }
 
-/** The load phase as a load check sees it: N (this shard's share of it), and the one run of the phase on the model. */
+/** The load phase as a load check sees it: N (this shard's share of it), and the one run of the phase on the model, handed to every load check to judge. */
 export interface LoadPhaseView {
   n: number;
-  /** The phase on this model: driven by `drive` for the first check that asks, the same run for every other; its exchanges are noted as read by the asking check. */
-  run<T extends LoadRun>(drive: () => Promise<T>): Promise<T>;
+  run: DrivenLoad;
 }
 
 /** Where shared answers are kept (a Map will do): the runner's view of it also notes which answers each check read. */

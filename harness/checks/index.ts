@@ -39,6 +39,7 @@ import type { Check } from './define.ts';
 export type { Check } from './define.ts';
 export type { CheckContext, CheckOutcome, CheckRequest, CheckResponse, LoadPhaseView, ReferenceTime, AuthMode, SampleStore, ServedVerdict, StoredAnswer, UpstreamView } from './context.ts';
 export type { SharedAnswer } from './support/samples.ts';
+export { recoveryWindowText, type DrivenLoad, type RecoveryWindow } from './load/run.ts';
 export { CheckRegistry } from './registry.ts';
 
 /** Every check of the catalogue, derived from the spec where the spec can drive it. */

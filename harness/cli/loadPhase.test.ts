@@ -9,7 +9,7 @@ import { RENAMED_MODEL, startLoadProxy, type LoadProxy, type LoadProxyMode } fro
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { deadPort } from '#harness/testing/httpTestServer.ts';
 import { startGatewayProxy } from '#harness/testing/gatewayProxy.ts';
-import { LOAD_PROMPT_WORDS } from '#harness/checks/load/drive.ts';
+import { LOAD_PROMPT_WORDS } from '#harness/load/drive.ts';
 import { main } from './main.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { CheckResult, Failure } from '#harness/core/outcome.ts';
 import type { CommandIO } from './command.ts';
 import type { LoadProgress } from '#harness/runner/loadPhase.ts';
-import { recoveryWindowText } from '#harness/checks/load/drive.ts';
+import { recoveryWindowText } from '#harness/checks/load/run.ts';
 
 /** Longest reason a progress line shows; the report holds the whole. */
 const MAX_REASON = 300;

@@ -1,6 +1,6 @@
 /**
  * The load phase (`run --load N`), as data: the steps it ramps through, and each request it sent
- * with what came back. Written by the phase's driver (checks/load/drive.ts), judged by the `load.*`
+ * with what came back. Written by the phase's driver (load/drive.ts), judged by the `load.*`
  * checks, and turned into the figures a report shows (results/loadFigures.ts). Types and two pure
  * functions only: the bench of the emulator under load (bench/load/) reads the same steps and
  * quantiles.

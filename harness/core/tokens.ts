@@ -8,6 +8,11 @@ export function addTokens(a: TokenUse, b: TokenUse): TokenUse {
   return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, cacheHitTokens: a.cacheHitTokens + b.cacheHitTokens };
 }
 
+/** A result's tokens: absent where its answers reported none. */
+export function spentOf(tokens: TokenUse): { tokens?: TokenUse } {
+  return tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {};
+}
+
 /** The tokens a set of results reported, added up. */
 export function tokensOf(results: readonly CheckResult[]): TokenUse {
   return results.reduce((sum, r) => (r.tokens ? addTokens(sum, r.tokens) : sum), NO_TOKENS);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NOT_CAPTURED_HEADER, NotCapturedError } from '#harness/core/notCaptured.ts';
-import type { CheckContext, CheckRequest, CheckResponse, LoadPhaseView, SampleStore, StoredAnswer, UpstreamView } from '#harness/checks/index.ts';
-import type { LoadRun } from '#harness/core/load.ts';
+import type { CheckContext, CheckRequest, CheckResponse, DrivenLoad, LoadPhaseView, SampleStore, StoredAnswer, UpstreamView } from '#harness/checks/index.ts';
 import { marked, markerFor, markerOf } from '#harness/core/marker.ts';
 import type { UpstreamSide } from '#harness/core/upstream.ts';
 import { heldUpstream } from '#harness/gateway/held.ts';
@@ -54,8 +53,8 @@ export interface RunShared {
   samples: SampleStore;
   /** A gateway run: how many times each body was sent, for the marker of the next (core/marker.ts markerFor). */
   marks: Map<string, number>;
-  /** The load phase's run on each model (`run --load`), driven once by the first load check that asks. */
-  loads: Map<string, Promise<LoadRun>>;
+  /** The load phase's run on each model (`run --load`), once the runner has driven it (loadPhase.ts): what the load checks judge. */
+  loads: Map<string, DrivenLoad>;
 }
 
 
@@ -123,21 +122,10 @@ function judgedSamples(store: SampleStore, tracker: CheckTracker): SampleStore {
   return { get: (key) => note(store.get(key)), set: (key, answer) => store.set(key, note(answer)!) };
 }
 
-/** The load phase as a check on `model` sees it: one run per model, every exchange of it noted as read by the check. */
-function loadView(loads: Map<string, Promise<LoadRun>>, model: string, n: number, tracker: CheckTracker): LoadPhaseView {
-  return {
-    n,
-    run: async <T extends LoadRun>(drive: () => Promise<T>): Promise<T> => {
-      let running = loads.get(model) as Promise<T> | undefined;
-      if (running === undefined) {
-        running = drive();
-        loads.set(model, running);
-      }
-      const run = await running;
-      for (const x of run.exchanges) tracker.saw(x.exchange);
-      return run;
-    },
-  };
+/** The load phase as a check sees it: the run handed to it, every exchange of it noted as read by the check. */
+function loadView(run: DrivenLoad, n: number, tracker: CheckTracker): LoadPhaseView {
+  for (const x of run.exchanges) tracker.saw(x.exchange);
+  return { n, run };
 }
 
 /**
@@ -150,6 +138,8 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
   const mapModel = (id: string) => targetModelOf(config, id);
   const served = shared.gate;
   const upstream = config.upstream === undefined ? undefined : heldUpstream(config.upstream.id);
+  // The load phase's checks run once the runner has driven it on the model: before, no check sees it.
+  const driven = loadShareOf(config) > 0 ? shared.loads.get(model) : undefined;
   // Set by `lengthen`: the round trips declared from the request count then (a property's shrinking).
   let lengthened: { roundTrips: number; from: number } | undefined;
   const roundTripsLeft = () => (lengthened ? lengthened.roundTrips - (tracker.requests - lengthened.from) : chain - tracker.requests);
@@ -210,7 +200,7 @@ export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender
     judge: (objectName, body, profile = 'default') => validatorFor(spec, objectName, { profile })(body),
     referenceTime: async () => ({ value: new Date(config.referenceTime.value), source: config.referenceTime.source }),
     samples: judgedSamples(shared.samples, tracker),
-    ...(loadShareOf(config) > 0 ? { load: loadView(shared.loads, model, loadShareOf(config), tracker) } : {}),
+    ...(driven !== undefined ? { load: loadView(driven, loadShareOf(config), tracker) } : {}),
     ...(upstream ? { upstream: upstreamView(upstream) } : {}),
     options: { strict: config.strict, runs: config.runs, ...(config.coverage === undefined ? {} : { coverage: config.coverage }), seed: config.seed, lifecycleToleranceSeconds: config.lifecycleToleranceSeconds, hasEmptyBalanceKey: config.emptyBalanceKey !== undefined, keyVariable: config.apiKeyEnv, ...(config.without && config.without.length > 0 ? { without: config.without } : {}) },
   };

@@ -5,7 +5,7 @@ import { isBlocked } from '#harness/core/blocked.ts';
 import { isTransportError } from '#harness/transport/index.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
 import { isNonEmpty, type CheckResult, type ClassCoverage, type ErrorCause, type Failure, type Judged, type TokenUse } from '#harness/core/outcome.ts';
-import { NO_TOKENS } from '#harness/core/tokens.ts';
+import { NO_TOKENS, spentOf } from '#harness/core/tokens.ts';
 import { waitDefect } from '#harness/core/waitDefect.ts';
 import type { Check, CheckContext } from '#harness/checks/index.ts';
 import { basisText } from '#harness/spec/basis.ts';
@@ -30,7 +30,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
     const durationMs = Math.round(performance.now() - started);
     const tokens = tracked.settle();
     const judged = judgedOf(tracked.judged(), cases, classes, notJudged);
-    return { durationMs, ...(tokens.promptTokens + tokens.completionTokens > 0 ? { tokens: { ...tokens } } : {}), ...(judged ? { judged } : {}) };
+    return { durationMs, ...spentOf(tokens), ...(judged ? { judged } : {}) };
   };
   /** A failure as the result reports it: named for what its answer is, with its curl reproducer and its stable key. */
   const reported = (f: Failure): Failure => {
@@ -86,7 +86,7 @@ export async function executeCheck(check: Check, ctx: CheckContext, tracked: Tra
  * A failure whose answer is a success (2xx) whose body is the error envelope, named as the refusal
  * it is (`errorEnvelope`, and its message led by it), whatever the check made of it: "expected HTTP
  * 400, got 200" or "/: missing required field `id`" alone would hide what the evidence shows. The
- * load checks name theirs themselves (checks/load/drive.ts classifies every answer under load).
+ * load checks name theirs themselves (load/drive.ts classifies every answer under load).
  */
 function namedErrorEnvelope(f: Failure, ctx: CheckContext): Failure {
   const res = f.evidence?.response;

@@ -7,6 +7,9 @@ export interface Planned {
   model: string;
 }
 
+/** What a run's plan is made from: its models, its selection of checks, its shard, a gateway's upstream and the load phase. */
+type Selection = Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream' | 'load'>;
+
 /** Share i of n of the planned (check, model) pairs, by position in a stable order. */
 export function shardOf(plan: readonly Planned[], shard: { index: number; count: number } | undefined): Planned[] {
   if (!shard) return [...plan];
@@ -19,7 +22,7 @@ export function shardOf(plan: readonly Planned[], shard: { index: number; count:
  * registry's order (what the CLI counts and reports as not run). Each area is sharded on its own, so
  * a suite file can plan its share without knowing the others.
  */
-export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream' | 'load'>, area?: string): Planned[] {
+export function planRun(spec: Spec, run: Selection, area?: string): Planned[] {
   const registry = buildRegistry(spec);
   const areas = area === undefined ? registry.areas() : [area];
   // Checks judged against the harness as a gateway's upstream run only where there is one; the load phase's only with --load.
@@ -29,10 +32,25 @@ export function planRun(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'sk
 }
 
 /**
+ * A phase of a run's plan, run one after another: `at-rest`, every check but the load phase's (a
+ * property check's coverage phase among them: the classes it sends are its own), in one queue; then
+ * `load`, per model the load phase drives (loadModelsOf), its checks on that model (this shard's
+ * share; none where every one is in another shard's, and the phase is still driven).
+ */
+export type RunPhase = { kind: 'at-rest'; checks: Planned[] } | { kind: 'load'; model: string; checks: Planned[] };
+
+/** The run's plan (planRun), as the phases it is run in, in order. */
+export function planPhases(spec: Spec, run: Selection): RunPhase[] {
+  const planned = planRun(spec, run);
+  const loads: RunPhase[] = loadModelsOf(spec, run).map((model) => ({ kind: 'load', model, checks: planned.filter((p) => p.check.phase === 'load' && p.model === model) }));
+  return [{ kind: 'at-rest', checks: planned.filter((p) => p.check.phase !== 'load') }, ...loads];
+}
+
+/**
  * The models the load phase drives: those the whole run (every shard) judges a load check of, so
  * each shard drives its share of the load on them whichever of the checks it holds itself.
  */
-export function loadModelsOf(spec: Spec, run: Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream' | 'load'>): string[] {
+export function loadModelsOf(spec: Spec, run: Selection): string[] {
   if (loadShareOf(run) === 0) return [];
   const { shard: _all, ...whole } = run;
   return [...new Set(planRun(spec, whole, 'load').map((p) => p.model))];

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
 import { checkBoundMs, DEFAULT_TIMING, timingOf } from '#harness/transport/timing.ts';
-import { rampChain, recoveryBoundMs, recoverySeconds } from '#harness/checks/load/drive.ts';
+import { rampChain, recoveryBoundMs, recoverySeconds } from '#harness/load/drive.ts';
 import { runCeiling, SETUP_MS } from './runCeiling.ts';
 import { planRun } from './plan.ts';
 import type { RunSettings } from './runConfig.ts';

@@ -1,8 +1,8 @@
-import { LOAD_MAX_TOKENS, rampChain, recoveryBoundMs } from '#harness/checks/load/drive.ts';
+import { LOAD_MAX_TOKENS, rampChain, recoveryBoundMs } from '#harness/load/drive.ts';
 import { durationText } from '#harness/core/durationText.ts';
 import type { Spec } from '#harness/spec/model.ts';
 import { bodyDeadlineMs, checkBoundMs, timingOf } from '#harness/transport/timing.ts';
-import { loadModelsOf, planRun } from './plan.ts';
+import { planPhases } from './plan.ts';
 import { checkWorkers } from './runChecks.ts';
 import { checkSettingsOf, type RunConfig, type RunSettings } from './runConfig.ts';
 
@@ -34,9 +34,11 @@ export function runCeiling(spec: Spec, targets: readonly CeilingTarget[], settin
   const workers = checkWorkers(settings);
   const perTarget = targets.map((t) => {
     const run = { ...checkSettingsOf(settings), ...(t.upstream !== undefined ? { upstream: t.upstream } : {}) };
-    const checks = planRun(spec, run).filter((p) => p.check.phase !== 'load').length;
+    // The plan's phases, as the runner runs them: the checks at rest, then the load phase model by model.
+    const phases = planPhases(spec, run);
+    const checks = phases.reduce((n, p) => n + (p.kind === 'at-rest' ? p.checks.length : 0), 0);
     const checksMs = Math.ceil(checks / workers) * checkMs;
-    const loadModels = loadModelsOf(spec, run).length;
+    const loadModels = phases.filter((p) => p.kind === 'load').length;
     const requestMs = timing.connectMs + timing.headersMs + bodyDeadlineMs(timing, { max_tokens: LOAD_MAX_TOKENS });
     const loadEachMs = settings.load ? rampChain(settings.load) * requestMs + recoveryBoundMs(spec) + requestMs : 0;
     return { checks, checksMs, loadModels, loadEachMs, ms: settings.repeat * (checksMs + loadModels * loadEachMs) };

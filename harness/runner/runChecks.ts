@@ -1,15 +1,13 @@
 import { settleHandoffs } from './handoff.ts';
-import type { CheckResult } from '#harness/core/outcome.ts';
+import type { CheckResult, TokenUse } from '#harness/core/outcome.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckTracker } from './checkTracker.ts';
 import { resultHead } from './execute.ts';
 import { blockedByRefusedKey, NO_REQUESTS } from './keyRefused.ts';
-import { loadModelsOf, planRun, type Planned } from './plan.ts';
+import { planPhases, type Planned } from './plan.ts';
 import { driveLoadPhase } from './loadPhase.ts';
-import { loadNotRecordedReason } from '#harness/replay/recordedChecks.ts';
-import { addTokens, NO_TOKENS } from '#harness/core/tokens.ts';
 import { longestChainFirst } from './schedule.ts';
-import { loadShareOf, type RunConfig } from './runConfig.ts';
+import type { RunConfig } from './runConfig.ts';
 import { runMetered } from './runMetered.ts';
 import { heldUpstream } from '#harness/gateway/held.ts';
 import { upstreamTrafficOf } from './upstreamTraffic.ts';
@@ -18,12 +16,17 @@ import type { RequestBound } from './spend/requestBound.ts';
 import type { SuitesOptions, SuitesRun } from './suitesRun.ts';
 import { checkBoundMs, timingOf } from '#harness/transport/timing.ts';
 
+/** A (check, model) of the queue; `spent`: tokens spent on its account before it runs (runMetered). */
+type Queued = Planned & { spent?: TokenUse };
+
 /**
  * Runs one target's checks in this process: the one runner (the suites under vitest are a thin
- * adapter over it, describeChecks.ts). Every planned (check, model) pair goes into one queue, longest
- * chain first (schedule.ts), and twice as many run at once as the transport's limit may grow to;
- * the transport holds requests in flight to its limit (adaptiveLimit.ts). Each check runs through
- * runMetered with one scope for the whole run. A stop starts no other check; the running ones get its grace.
+ * adapter over it, describeChecks.ts). The plan's phases run in order, in one loop (plan.ts
+ * planPhases): the checks at rest in one queue, longest chain first (schedule.ts), twice as many at
+ * once as the transport's limit may grow to (the transport holds requests in flight to its limit,
+ * adaptiveLimit.ts); then the load phase, model by model, driven (loadPhase.ts) and judged by its
+ * checks. Each check runs through runMetered with one scope for the whole run. A stop starts no
+ * other check; the running ones get its grace.
  */
 export async function runChecks(config: RunConfig, options: SuitesOptions = {}): Promise<SuitesRun> {
   const { spec } = loadSpec(config.specDir);
@@ -42,43 +45,39 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
   if (stop?.signal.aborted) cancel();
   stop?.signal.addEventListener('abort', cancel, { once: true });
   try {
-    const planned = planRun(spec, config);
-    const queue = longestChainFirst(planned.filter((p) => p.check.phase !== 'load'), config.runs);
-    let next = 0;
-    const worker = (queue: readonly Planned[]) => async () => {
-      while (next < queue.length && !run.cancelled) {
-        const { check, model } = queue[next++]!;
-        run.firstCheckAt ??= performance.now();
-        let tracked: { count: number; bound: RequestBound; rounds: number; auth: CheckTracker['auth'] } | undefined;
-        const result = await guarded({ check, model }, boundMs, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, rounds: t.rounds, auth: t.auth })));
-        run.lastCheckAt = performance.now();
-        auth.set(result, tracked?.auth ?? NO_REQUESTS);
-        if (tracked) run.sent.push({ checkId: check.id, model, count: tracked.count, bound: tracked.bound, rounds: tracked.rounds });
-        run.results.push(result);
-        options.progress?.(result, run.results.length);
-      }
+    /** Runs `queue` on `width` workers, each taking the next (check, model) until none is left or the run stops. */
+    const runQueue = async (queue: readonly Queued[], width: number) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < queue.length && !run.cancelled) {
+          const { check, model, spent } = queue[next++]!;
+          run.firstCheckAt ??= performance.now();
+          let tracked: { count: number; bound: RequestBound; rounds: number; auth: CheckTracker['auth'] } | undefined;
+          const result = await guarded({ check, model }, boundMs, runMetered(scope, check, model, (t) => (tracked = { count: t.requests, bound: t.bound, rounds: t.rounds, auth: t.auth }), spent));
+          run.lastCheckAt = performance.now();
+          auth.set(result, tracked?.auth ?? NO_REQUESTS);
+          if (tracked) run.sent.push({ checkId: check.id, model, count: tracked.count, bound: tracked.bound, rounds: tracked.rounds });
+          run.results.push(result);
+          options.progress?.(result, run.results.length);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
     };
-    const workers = checkWorkers(config);
-    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker(queue)));
-    // The load phase, once every other check has ended: model by model, its run driven, then judged.
-    for (const model of loadModelsOf(spec, config)) {
+    for (const phase of planPhases(spec, config)) {
       if (run.cancelled) break;
-      const mine = planned.filter((p) => p.check.phase === 'load' && p.model === model);
-      // Not driven where the budget is spent or a replay holds no phase of this N: its checks say so (runMetered).
-      const driving = !scope.meter.reached() && loadNotRecordedReason(config.target.recording, loadShareOf(config)) === undefined;
+      if (phase.kind === 'at-rest') {
+        await runQueue(longestChainFirst(phase.checks, config.runs), checkWorkers(config));
+        continue;
+      }
+      // The load phase on one model, once every check at rest has ended: driven, then judged by its checks, all at once.
       // Driving is the phase's checks at work: the run's time goes to requests, not start-up.
       run.firstCheckAt ??= performance.now();
-      const driven = driving ? await driveLoadPhase(scope, model, options.loadProgress, options.waits) : undefined;
-      if (driven) (run.loads ??= new Map()).set(model, driven.run);
-      const from = run.results.length;
-      next = 0;
-      await Promise.all(Array.from({ length: mine.length }, worker(mine)));
-      if (driven === undefined) continue;
-      // The phase's tokens and requests go to the first of its checks, so the record's usage and the estimate count them.
-      const first = run.results[from];
-      if (first !== undefined && driven.tokens.promptTokens + driven.tokens.completionTokens > 0) run.results[from] = { ...first, tokens: addTokens(first.tokens ?? NO_TOKENS, driven.tokens) };
-      const { tracker } = driven;
-      run.sent.push({ checkId: first?.checkId ?? mine[0]?.check.id ?? 'load', model, count: tracker.requests, bound: tracker.bound, rounds: tracker.rounds });
+      const driven = await driveLoadPhase(scope, phase.model, options.loadProgress, options.waits);
+      if (driven) (run.loads ??= new Map()).set(phase.model, driven.run);
+      // What driving it spent is its first check's own (runMetered `spent`), so the record's usage and the estimate
+      // count it; its requests are entered under that check too, after the check's own entry.
+      await runQueue(phase.checks.map((p, i) => (i === 0 && driven ? { ...p, spent: driven.tokens } : p)), phase.checks.length);
+      if (driven) run.sent.push({ checkId: phase.checks[0]?.check.id ?? 'load', model: phase.model, count: driven.tracker.requests, bound: driven.tracker.bound, rounds: driven.tracker.rounds });
     }
     run.requestMs = scope.meter.requestMs();
     const { requests, retries, concurrency, answerTimes } = scope.transport.stats();

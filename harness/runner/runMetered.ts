@@ -1,5 +1,6 @@
 import { redactValue } from '#harness/core/redact.ts';
-import { headOf, type CheckResult } from '#harness/core/outcome.ts';
+import { headOf, type CheckResult, type TokenUse } from '#harness/core/outcome.ts';
+import { addTokens, NO_TOKENS, spentOf } from '#harness/core/tokens.ts';
 import type { Check } from '#harness/checks/index.ts';
 import { createCheckContext } from './checkContext.ts';
 import { CheckTracker } from './checkTracker.ts';
@@ -14,19 +15,21 @@ import { chainOf } from './schedule.ts';
 
 /**
  * One check on one model of a target run, metered: tokens are what the answers reported, whoever
- * read them. What the runner (runChecks.ts) runs per check.
+ * read them. What the runner (runChecks.ts) runs per check. `spent`: tokens spent on the check's
+ * account before it ran (the load phase's, on its first check's): its own, whether it runs or not.
  */
-export async function runMetered(scope: RunScope, check: Check, model: string, onTracked?: (t: CheckTracker) => void): Promise<CheckResult> {
+export async function runMetered(scope: RunScope, check: Check, model: string, onTracked?: (t: CheckTracker) => void, spent: TokenUse = NO_TOKENS): Promise<CheckResult> {
   const { spec, config, meter } = scope;
+  const notRun = (skipKind: 'not-recorded' | 'out-of-scope' | 'budget', reason: string): CheckResult => ({ ...resultHead(check, model), verdict: 'skip', skipKind, reason, durationMs: 0, ...spentOf(spent) });
   // A replay answers only what it recorded: another check would get another check's bytes.
   const unrecorded = notRecordedReason(config.target.recording, check.id, model) ?? (check.phase === 'load' ? loadNotRecordedReason(config.target.recording, loadShareOf(config)) : undefined);
-  if (unrecorded !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'not-recorded', reason: unrecorded, durationMs: 0 };
+  if (unrecorded !== undefined) return notRun('not-recorded', unrecorded);
   const leftOut = leftOutByCheck(spec, config.without ?? [], check.specRefs);
-  if (leftOut !== undefined) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'out-of-scope', reason: outOfScope(leftOut), durationMs: 0 };
-  if (meter.reached()) return { ...resultHead(check, model), verdict: 'skip', skipKind: 'budget', reason: notRunForBudget(config.budget?.limitUsd ?? '?'), durationMs: 0 };
+  if (leftOut !== undefined) return notRun('out-of-scope', outOfScope(leftOut));
+  if (meter.reached()) return notRun('budget', notRunForBudget(config.budget?.limitUsd ?? '?'));
   const tracker = new CheckTracker(meter, spec);
   const ctx = createCheckContext(spec, config, scope.transport, model, tracker, scope, chainOf(check, config.runs));
-  const result = await executeCheck(check, ctx, tracker, config.apiKeyEnv, headerVariablesOf(config));
+  const result = await executeCheck(check, ctx, { settle: () => addTokens(spent, tracker.settle()), judged: () => tracker.judged() }, config.apiKeyEnv, headerVariablesOf(config));
   onTracked?.(tracker);
   // A check cut short by the budget judged nothing, whatever it made of the refused request.
   let final = result;

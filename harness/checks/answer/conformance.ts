@@ -3,7 +3,7 @@
  * its usage (meanings.yaml) and the meanings of a plain answer (`model`, `created`); for a stream,
  * each chunk's schema and usage sums, the stream grammar (checks/stream/events.ts) and the same
  * meanings. Each rule is the one its check at rest applies, taken from where that check takes it,
- * never a copy: the load phase holds every answer under load to it (checks/load/drive.ts).
+ * never a copy: the load phase holds every answer under load to it (load/drive.ts).
  */
 import { sumViolations } from '#harness/derive/meanings/sums.ts';
 import type { Violation } from '#harness/derive/validators/index.ts';
@@ -15,19 +15,7 @@ import { schemaCheckOf, type ShapedObject } from '../support/handoff.ts';
 import { chunkJudge, type ReadStream } from '../support/stream.ts';
 import { grammarGrade, STREAM_GRAMMAR } from '../stream/events.ts';
 import { fromBody, fromStream, plainAnswerMeanings } from './meaning.ts';
-
-/** A rule an answer breaks at must: the id of the check at rest that holds it, what it found, and where (a chunk). */
-export interface Breach {
-  rule: string;
-  /**
-   * What two answers breaking the same way share: the rule, and for a schema or a sum the place and
-   * the keyword (never the values a message quotes, which differ from answer to answer).
-   */
-  kind: string;
-  message: string;
-  /** The chunk of a stream the breach was found in. */
-  chunk?: number;
-}
+import type { Breach } from './breach.ts';
 
 export interface AnswerJudge {
   /** A chunk's violations as it arrives (readStream's judge): its schema, and its usage's sums. */

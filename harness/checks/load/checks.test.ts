@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { loadSpec } from '#harness/spec/load.ts';
 import type { CheckContext, CheckOutcome, CheckResponse } from '../context.ts';
-import type { Breach } from '../answer/conformance.ts';
+import type { Breach } from '../answer/breach.ts';
 import { COUNT_NOISE_TOKENS, loadChecks } from './checks.ts';
-import { LOAD_PROMPT_WORDS, type DrivenExchange, type DrivenLoad } from './drive.ts';
+import { LOAD_PROMPT_WORDS } from '#harness/load/drive.ts';
+import type { DrivenExchange, DrivenLoad } from './run.ts';
 
 /**
  * load.answers.not-crossed on hand-made phases: an answer is credited as its own request's only
@@ -24,7 +25,7 @@ const answer = (step: number, a: At): DrivenExchange => {
 
 function judge(rest: At[], loaded: At[], by = check): Promise<CheckOutcome> {
   const run: DrivenLoad = { model: 'svc-v4-flash', n: 4, steps: [1, 4], prompts: [...LOAD_PROMPT_WORDS], stepMs: [], exchanges: [...rest.map((a) => answer(0, a)), ...loaded.map((a) => answer(1, a))] };
-  const ctx = { spec, load: { n: 4, run: async () => run } } as unknown as CheckContext;
+  const ctx = { spec, load: { n: 4, run } } as unknown as CheckContext;
   return by.run(ctx);
 }
 
@@ -99,7 +100,7 @@ describe('load.endpoint.recovers: within a window of its own, never waiting past
   };
   const withRecovery = (recovery: DrivenLoad['recovery']): Promise<CheckOutcome> => {
     const run: DrivenLoad = { model: 'svc-v4-flash', n: 4, steps: [1, 4], prompts: [...LOAD_PROMPT_WORDS], stepMs: [], exchanges: [...REST.map((a) => answer(0, a)), answer(1, { prompt: 0 })], ...(recovery ? { recovery } : {}) };
-    return recovers.run({ spec, load: { n: 4, run: async () => run } } as unknown as CheckContext);
+    return recovers.run({ spec, load: { n: 4, run } } as unknown as CheckContext);
   };
 
   test('a 200 within the window passes, saying the window and why it is that long', async () => {

@@ -6,8 +6,8 @@ import { get, isObject } from '../support/body.ts';
 import { handOffOnModel } from '../support/handoff.ts';
 import { foldSse } from '#harness/core/sseFold.ts';
 import { failure, outcomeOf, pass, skip } from '../support/outcome.ts';
-import type { Breach } from '../answer/conformance.ts';
-import { driveLoad, LOAD_PROMPT_WORDS, recoveryWindowText, type DrivenExchange, type DrivenLoad } from './drive.ts';
+import type { Breach } from '../answer/breach.ts';
+import { recoveryWindowText, type DrivenExchange, type DrivenLoad } from './run.ts';
 import { waitDefect } from '#harness/core/waitDefect.ts';
 
 /** The rules the load checks are built on: spec/limits.yaml, rate_limits.under_load. */
@@ -59,9 +59,9 @@ function loadCheck(spec: Spec, id: string, rule: string, title: string, judge: J
     specRefs: [`rate_limits.under_load.${rule}`],
     appliesTo: currentModels,
     async run(ctx) {
-      const load = ctx.load;
-      if (load === undefined) return skip('the run has no load phase (run --load N)');
-      const run = await load.run(() => driveLoad(ctx, load.n));
+      // The run the runner drove on this model: judged here, never driven.
+      const run = ctx.load?.run;
+      if (run === undefined) return skip('the run has no load phase (run --load N)');
       if (underLoad(run).length === 0) return skip(`inconclusive: no request was sent under load: ${run.endedEarly ?? 'the phase held one in flight only'}`, 'inconclusive');
       return judge(run, ctx);
     },
@@ -183,21 +183,21 @@ async function byMarker(answered: DrivenExchange[], ctx: CheckContext): Promise<
  * Two prompt counts are within noise (a special token, a template that varies, a count that drifts
  * by a few tokens) when they differ by at most this many tokens: such counts tell no two prompts
  * apart. Each word of the phase's prompts is a token or more in any tokenizer, and any two prompts
- * differ by more words than this (LOAD_PROMPT_WORDS), so on any server their counts are told apart.
+ * differ by more words than this (load/drive.ts LOAD_PROMPT_WORDS), so on any server their counts are told apart.
  */
 export const COUNT_NOISE_TOKENS = 8;
 export const withinNoise = (a: number, b: number) => Math.abs(a - b) <= COUNT_NOISE_TOKENS;
 
-/** By prompt count: what each prompt counted at rest (one request at a time, so no answer can be another's). */
-function byCount(x: DrivenExchange, counts: Map<number, number>): Crossing | undefined {
+/** By prompt count: what each prompt counted at rest (one request at a time, so no answer can be another's); `words`: the run's prompts, by index. */
+function byCount(x: DrivenExchange, counts: Map<number, number>, words: readonly number[]): Crossing | undefined {
   if (x.promptTokens === undefined) return undefined;
   const own = counts.get(x.prompt);
   if (own === undefined) return { notJudged: 'its prompt reported no usage.prompt_tokens at rest' };
   const t = x.promptTokens;
   const near = [...counts].filter(([p, c]) => p !== x.prompt && withinNoise(t, c)).map(([p]) => p);
   if (withinNoise(t, own)) return near.length === 0 ? { own: 'count' } : { notJudged: `prompts ${[x.prompt, near[0]!].sort().join(' and ')} count within ${COUNT_NOISE_TOKENS} tokens of each other` };
-  const whose = near.length === 0 ? 'no prompt of the phase counts that' : `that is what prompt ${near[0]} (${LOAD_PROMPT_WORDS[near[0]!]} words) counts: its answer`;
-  return { crossed: `${where(x)} for prompt ${x.prompt} (${LOAD_PROMPT_WORDS[x.prompt]} words, ${own} prompt tokens at rest) was answered with usage.prompt_tokens ${t}; ${whose}` };
+  const whose = near.length === 0 ? 'no prompt of the phase counts that' : `that is what prompt ${near[0]} (${words[near[0]!]} words) counts: its answer`;
+  return { crossed: `${where(x)} for prompt ${x.prompt} (${words[x.prompt]} words, ${own} prompt tokens at rest) was answered with usage.prompt_tokens ${t}; ${whose}` };
 }
 
 /**
@@ -231,7 +231,7 @@ const notCrossed: Judge = async (run, ctx) => {
   for (const x of atRest(run)) if (x.status === 200 && x.promptTokens !== undefined) counts.set(x.prompt, x.promptTokens);
   for (const x of answered) {
     if (standing.has(x)) continue;
-    const c = byCount(x, counts);
+    const c = byCount(x, counts, run.prompts);
     if (c !== undefined) standing.set(x, c);
   }
   const text = textJudge(run, standing);

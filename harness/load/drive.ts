@@ -3,25 +3,28 @@
  * each step held for a few rounds, streamed and not, prompts of widely different lengths; then the
  * endpoint is asked at rest until it answers 200 again. Every request is kept with what came back
  * (core/load.ts), judged once here for what each load check reads of it: the answer's own
- * problems against the contract, its usage, how its stream ended. Driven once per model by the
- * first load check that asks (`ctx.load.run`); the others judge the same run.
+ * problems against the contract (the judge the checks at rest hold answers to: usage sums too,
+ * from meanings.yaml), its usage, how its stream ended. A room of its own: the runner drives the
+ * phase once per model (runner/loadPhase.ts) and hands the run to the load checks, which judge it
+ * (checks/load/checks.ts) and send nothing.
  */
 import { HarnessError } from '#harness/core/errors/index.ts';
 import { isBlocked } from '#harness/core/blocked.ts';
 import { isNotCaptured } from '#harness/core/notCaptured.ts';
 import { backoffCapMs, retryAfterMs } from '#harness/core/retryAfter.ts';
 import { sleepUnless } from '#harness/core/sleepUnless.ts';
-import { seconds } from '#harness/core/waitDefect.ts';
 import type { Exchange } from '#harness/core/exchange.ts';
-import { stepsOf, type LoadExchange, type LoadRun } from '#harness/core/load.ts';
+import { stepsOf, type LoadExchange } from '#harness/core/load.ts';
 import type { SseEvent } from '#harness/core/sseFold.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import type { CheckContext, CheckRequest, CheckResponse } from '../context.ts';
-import { get } from '../support/body.ts';
-import { errorEnvelopeSaid, jsonOf } from '../support/errorEnvelope.ts';
-import { readStream } from '../support/stream.ts';
-import { answerJudge, type AnswerJudge, type Breach } from '../answer/conformance.ts';
-import { longPrompt } from '../support/requests.ts';
+import type { CheckContext, CheckRequest, CheckResponse } from '#harness/checks/context.ts';
+import { get } from '#harness/checks/support/body.ts';
+import { errorEnvelopeSaid, jsonOf } from '#harness/checks/support/errorEnvelope.ts';
+import { readStream } from '#harness/checks/support/stream.ts';
+import { answerJudge, type AnswerJudge } from '#harness/checks/answer/conformance.ts';
+import type { Breach } from '#harness/checks/answer/breach.ts';
+import { longPrompt } from '#harness/checks/support/requests.ts';
+import type { DrivenExchange, DrivenLoad, DrivenRecovery, RecoveryWindow } from '#harness/checks/load/run.ts';
 
 /**
  * Word counts of the phase's prompts: far apart, so that any two count apart in any tokenizer, and
@@ -49,45 +52,6 @@ export function recoveryBoundMs(spec: Spec): number {
   return Math.max(backoffCapMs(spec.errors.retry), recoverySeconds(spec) * 1000);
 }
 
-/** One request of the phase with what the load checks judge of it; `res` is absent when no answer came. */
-export interface DrivenExchange extends LoadExchange {
-  res?: CheckResponse;
-  /** The rules the answer breaks at must, each the one its check at rest holds (checks/answer/conformance.ts); 200s only. */
-  problems: Breach[];
-  /** The text it carried (a body's content, a stream's assembled content): what tells deterministic answers apart without usage. */
-  content?: string;
-  /**
-   * A 200 that is no answer: nothing in its body (`empty`), or the error envelope (`error`, with
-   * what it says): a refusal sent as a success. The refusal check's to judge; the others leave it.
-   */
-  noAnswer?: { kind: 'empty' } | { kind: 'error'; said: string };
-}
-
-export interface DrivenLoad extends LoadRun {
-  exchanges: DrivenExchange[];
-  recovery?: DrivenRecovery;
-}
-
-/**
- * How long the endpoint is given after the peak, and why: the longest Retry-After the peak gave, up
- * to the description's back-off cap (past it, the cap), else the spec's window without one.
- */
-export interface RecoveryWindow {
-  windowMs: number;
-  /** The longest Retry-After at the peak, when any: beyond `capMs`, it was not the window. */
-  askedMs?: number;
-  capMs: number;
-}
-
-export interface DrivenRecovery extends RecoveryWindow {
-  recoveredMs?: number;
-  tries: DrivenExchange[];
-  /** A try refused with a Retry-After beyond the cap: not waited out, it ended the recovery (its wait, in ms). */
-  refused?: { askedMs: number; x: DrivenExchange };
-  /** Set when the run's stop ended it. */
-  stopped?: string;
-}
-
 /** The recovery's wait before its next try: the try that got `status`, whether its Retry-After set the wait, from and until (performance.now()). */
 export interface RecoveryWait {
   request: string;
@@ -95,17 +59,6 @@ export interface RecoveryWait {
   retryAfter: boolean;
   since: number;
   until: number;
-}
-
-/** The window in words: `10 s (the peak gave no Retry-After: the spec's window without one)`. */
-export function recoveryWindowText(w: RecoveryWindow): string {
-  const why =
-    w.askedMs === undefined
-      ? "the peak gave no Retry-After: the spec's window without one"
-      : w.askedMs > w.capMs
-        ? `the longest Retry-After at the peak, ${seconds(w.askedMs)} s, is beyond the description's back-off cap of ${seconds(w.capMs)} s`
-        : 'the longest Retry-After at the peak';
-  return `${seconds(w.windowMs)} s (${why})`;
 }
 
 /** The request of prompt `i`, streamed or not: its text differs from every other prompt's in length and words. */
