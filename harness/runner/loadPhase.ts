@@ -1,5 +1,5 @@
 import { driveLoad, type RecoveryWait } from '#harness/load/drive.ts';
-import type { DrivenLoad, RecoveryWindow } from '#harness/checks/index.ts';
+import type { RecoveryWindow } from '#harness/checks/index.ts';
 import { stepsOf } from '#harness/core/load.ts';
 import type { TokenUse } from '#harness/core/outcome.ts';
 import { loadNotRecordedReason } from '#harness/replay/recordedChecks.ts';
@@ -22,9 +22,8 @@ export interface LoadProgress {
   recovery?: RecoveryWindow;
 }
 
-/** The load phase driven on one model: the run its checks judge, what it spent, and its requests (for the estimate). */
+/** The load phase driven on one model: what it spent, and its requests (for the estimate). The run its checks judge is in the scope. */
 export interface DrivenPhase {
-  run: DrivenLoad;
   tokens: TokenUse;
   tracker: CheckTracker;
 }
@@ -56,5 +55,5 @@ export async function driveLoadPhase(scope: RunScope, model: string, progress?: 
     ...(waits ? { onWait: ({ status, ...w }: RecoveryWait) => waits.hold({ ...w, on: 'retry', ...(status === undefined ? {} : { status }) }) } : {}),
   });
   scope.loads.set(model, run);
-  return { run, tokens: tracker.settle(), tracker };
+  return { tokens: tracker.settle(), tracker };
 }

@@ -73,12 +73,13 @@ export async function runChecks(config: RunConfig, options: SuitesOptions = {}):
       // Driving is the phase's checks at work: the run's time goes to requests, not start-up.
       run.firstCheckAt ??= performance.now();
       const driven = await driveLoadPhase(scope, phase.model, options.loadProgress, options.waits);
-      if (driven) (run.loads ??= new Map()).set(phase.model, driven.run);
       // What driving it spent is its first check's own (runMetered `spent`), so the record's usage and the estimate
       // count it; its requests are entered under that check too, after the check's own entry.
       await runQueue(phase.checks.map((p, i) => (i === 0 && driven ? { ...p, spent: driven.tokens } : p)), phase.checks.length);
       if (driven) run.sent.push({ checkId: phase.checks[0]?.check.id ?? 'load', model: phase.model, count: driven.tracker.requests, bound: driven.tracker.bound, rounds: driven.tracker.rounds });
     }
+    // The runs the phase drove, as the scope holds them for its checks: the reports' figures.
+    if (scope.loads.size > 0) run.loads = new Map(scope.loads);
     run.requestMs = scope.meter.requestMs();
     const { requests, retries, concurrency, answerTimes } = scope.transport.stats();
     run.transport = { requests, retries, concurrency, answerTimes };
