@@ -1,14 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { captureIO } from '#harness/testing/captureIO.ts';
 import type { TestServer } from '#harness/testing/httpTestServer.ts';
 import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /**
  * An endpoint whose every completion is cut at max_tokens (finish_reason "length"), as a small model
@@ -41,10 +37,8 @@ afterAll(async () => {
 });
 
 async function verdicts(only: string): Promise<Record<string, string>> {
-  const dir = tmp();
-  await main(['run', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--only', only, '--report-dir', dir, '--json', join(dir, 'all.json'), '--quiet'], captureIO());
-  const records = (JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] }).records;
-  return Object.fromEntries(records.flatMap((r) => r.results).map((r) => [r.checkId, r.verdict === 'skip' ? `skip: ${r.reason}` : r.verdict]));
+  const { results } = await runCli(['--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--only', only, '--quiet'], tmp());
+  return Object.fromEntries(results.map((r) => [r.checkId, r.verdict === 'skip' ? `skip: ${r.reason}` : r.verdict]));
 }
 
 describe('answers cut at max_tokens', () => {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { causesOf } from '#harness/results/index.ts';
@@ -9,7 +7,7 @@ import { captureIO } from '#harness/testing/captureIO.ts';
 import type { TestServer } from '#harness/testing/httpTestServer.ts';
 import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /**
  * Issue 39, as a new user met it: an endpoint that answers every non-streamed chat completion with
@@ -46,10 +44,8 @@ describe('an endpoint whose completions carry no choice', () => {
   beforeAll(async () => {
     const dir = tmp();
     const io = captureIO();
-    code = await main(['run', '--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--report-dir', dir, '--json', join(dir, 'all.json')], io);
+    ({ code, results } = await runCli(['--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash'], dir, io));
     stderr = io.err;
-    const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
-    results = all.records.flatMap((r) => r.results);
   }, 120_000);
 
   test('fails at must, and exits 1', () => {

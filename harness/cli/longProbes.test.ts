@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
 import { modelMax } from '#harness/checks/support/build.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { captureIO } from '#harness/testing/captureIO.ts';
 import { startServer, type TestServer } from '#harness/testing/httpTestServer.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /*
  * Probes that do not stall the endpoint they judge (issue 49, item 4). `transformers serve`
@@ -75,9 +72,7 @@ afterAll(async () => {
 });
 
 async function run(extra: string[]): Promise<CheckResult[]> {
-  const dir = tmp();
-  await main(['run', '--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--clients', 'none', '--report-dir', dir, '--json', join(dir, 'all.json'), '--quiet', ...extra], captureIO());
-  return (JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] }).records.flatMap((r) => r.results);
+  return (await runCli(['--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--clients', 'none', '--quiet', ...extra], tmp())).results;
 }
 
 describe('a probe whose answer could be long', () => {

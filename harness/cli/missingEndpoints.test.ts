@@ -11,6 +11,7 @@ import type { TestServer } from '#harness/testing/httpTestServer.ts';
 import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
 import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /**
  * A server that keeps the contract where it serves, and serves neither the beta base nor the
@@ -42,10 +43,9 @@ afterAll(async () => {
 
 async function run(extra: string[]): Promise<{ code: number; results: CheckResult[]; md: string }> {
   const dir = tmp();
-  const code = await main(['run', '--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--model', 'svc-v4-pro', '--report-dir', dir, '--json', join(dir, 'all.json'), '--quiet', ...extra], captureIO());
-  const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
+  const { code, results } = await runCli(['--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--model', 'svc-v4-pro', '--quiet', ...extra], dir);
   const md = readFileSync(join(dir, `127.0.0.1_${new URL(server.url).port}`, 'svc-v4-flash', 'report.md'), 'utf8');
-  return { code, results: all.records.flatMap((r) => r.results), md };
+  return { code, results, md };
 }
 
 const MISSING = ['endpoint.chat-completions-on-beta.served', 'endpoint.fim-completions-on-beta.served', 'endpoint.user-balance-on-base-url.served', 'endpoint.user-balance-on-v1.served'];

@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { captureIO } from '#harness/testing/captureIO.ts';
 import type { TestServer } from '#harness/testing/httpTestServer.ts';
 import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /**
  * Issue 47, item 2, as a user meets it: a server with an encoding bug (Python's ASCII codec, say)
@@ -43,10 +40,8 @@ afterAll(async () => {
 });
 
 async function run(url: string): Promise<{ code: number; results: CheckResult[] }> {
-  const dir = tmp();
-  const code = await main(['run', '--base-url', url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--only', ONLY, '--report-dir', dir, '--json', join(dir, 'all.json'), '--quiet'], captureIO());
-  const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
-  return { code, results: all.records.flatMap((r) => r.results) };
+  const { code, results } = await runCli(['--base-url', url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--only', ONLY, '--quiet'], tmp());
+  return { code, results };
 }
 
 describe('a server that answers 500 to text outside ASCII', () => {

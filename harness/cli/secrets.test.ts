@@ -77,6 +77,18 @@ interface Invocation {
  * tapped for the duration, so a line printed behind the CLI's back (a worker, a console call) is
  * searched too.
  */
+/** `run` with `--json` to a fresh file and reports to a fresh folder: what it printed and wrote (the JSON file among them), and that file's text. */
+async function runWithJson(args: string[]): Promise<{ run: Invocation; all: string }> {
+  const reports = tmp();
+  const json = join(tmp(), 'all.json');
+  const run = await cli([...args, '--report-dir', reports, '--json', json], [reports]);
+  run.outputs.set(json, readFileSync(json));
+  return { run, all: readFileSync(json, 'utf8') };
+}
+
+/** The arguments that point a run at `url` live, its key (and the empty-balance key) read from the environment. */
+const live = (url: string, keyEnv: string, emptyKeyEnv?: string) => ['--base-url', url, '--api-key-env', keyEnv, ...(emptyKeyEnv === undefined ? [] : ['--empty-balance-key-env', emptyKeyEnv]), '--now', NOW];
+
 async function cli(argv: string[], dirs: string[]): Promise<Invocation> {
   const io = captureIO();
   const raw: Buffer[] = [];
@@ -202,18 +214,11 @@ describe('no output holds the key', () => {
   });
 
   test('a full live run (every check, every model, --strict, --json) against the emulator', async () => {
-    const reports = tmp();
-    const json = join(tmp(), 'all.json');
-    const run = await cli(
-      ['run', '--base-url', emu.url, '--api-key-env', 'SVC_SECRETS_KEY', '--empty-balance-key-env', 'SVC_SECRETS_EMPTY_KEY', '--now', NOW, '--strict', '--report-dir', reports, '--json', json],
-      [reports],
-    );
-    run.outputs.set(json, readFileSync(json));
+    const { run, all } = await runWithJson(['run', ...live(emu.url, 'SVC_SECRETS_KEY', 'SVC_SECRETS_EMPTY_KEY'), '--strict']);
     expect(run.code).toBe(1);
     // The search means something: both keys were accepted and spent, and the run wrote failures with reproducers.
     expect(authenticated.get(key) ?? 0).toBeGreaterThan(100);
     expect(authenticated.get(emptyKey) ?? 0).toBeGreaterThan(0);
-    const all = readFileSync(json, 'utf8');
     expect(all).toContain('curl');
     expect(all).toContain('${SVC_SECRETS_KEY}');
     // The evidence recorded the key's header, redacted in place.
@@ -226,7 +231,7 @@ describe('no output holds the key', () => {
     const reports = tmp();
     const out = tmp();
     const before = authenticated.get(key) ?? 0;
-    const rec = await cli(['record', '--out', out, '--base-url', emu.url, '--api-key-env', 'SVC_SECRETS_KEY', '--empty-balance-key-env', 'SVC_SECRETS_EMPTY_KEY', '--now', NOW, '--report-dir', reports], [reports, out]);
+    const rec = await cli(['record', '--out', out, ...live(emu.url, 'SVC_SECRETS_KEY', 'SVC_SECRETS_EMPTY_KEY'), '--report-dir', reports], [reports, out]);
     expect(rec.code).toBe(1);
     expect((authenticated.get(key) ?? 0) - before).toBeGreaterThan(100);
     expect(filesUnder(join(out, 'exchanges')).length).toBeGreaterThan(100);
@@ -256,24 +261,17 @@ describe('a server that echoes the key it gets', () => {
   });
 
   test('its 401 and 403 bodies and headers reach no report, reproducer, fixture or printed line', async () => {
-    const reports = tmp();
-    const json = join(tmp(), 'all.json');
-    const run = await cli(
-      ['run', '--base-url', server.url, '--api-key-env', 'SVC_SECRETS_ECHO_KEY', '--empty-balance-key-env', 'SVC_SECRETS_ECHO_EMPTY_KEY', '--now', NOW, '--strict', '--report-dir', reports, '--json', json],
-      [reports],
-    );
-    run.outputs.set(json, readFileSync(json));
+    const { run, all } = await runWithJson(['run', ...live(server.url, 'SVC_SECRETS_ECHO_KEY', 'SVC_SECRETS_ECHO_EMPTY_KEY'), '--strict']);
     expect(run.code).toBe(1);
     expect(seen.get(key) ?? 0).toBeGreaterThan(50);
     expect(seen.get(emptyKey) ?? 0).toBeGreaterThan(0);
     // The echo was recorded as evidence, redacted: the masked form the real service sends stays readable.
-    const all = readFileSync(json, 'utf8');
     expect(all).toContain('Authentication Fails');
     expect(all).toContain('[REDACTED]');
 
     const out = tmp();
     const reports2 = tmp();
-    const rec = await cli(['record', '--out', out, '--base-url', server.url, '--api-key-env', 'SVC_SECRETS_ECHO_KEY', '--now', NOW, '--report-dir', reports2], [out, reports2]);
+    const rec = await cli(['record', '--out', out, ...live(server.url, 'SVC_SECRETS_ECHO_KEY'), '--report-dir', reports2], [out, reports2]);
     expect(rec.code).toBe(1);
     expect(rec.fileCount).toBeGreaterThan(50);
     expect(readFileSync(filesUnder(join(out, 'exchanges'))[0]!, 'utf8')).toContain('x-echo-authorization');
@@ -299,7 +297,7 @@ describe('a server that refuses the key with 401 and echoes it', () => {
   test('the run ends early saying so, and the echoes reach no report, fixture or printed line', async () => {
     const out = tmp();
     const reports = tmp();
-    const rec = await cli(['record', '--out', out, '--base-url', server.url, '--api-key-env', 'SVC_SECRETS_REFUSED_KEY', '--now', NOW, '--report-dir', reports], [out, reports]);
+    const rec = await cli(['record', '--out', out, ...live(server.url, 'SVC_SECRETS_REFUSED_KEY'), '--report-dir', reports], [out, reports]);
     expect(rec.code).toBe(1);
     expect(rec.outputs.get('stderr (CommandIO)')?.toString()).toContain('the endpoint refused the API key');
     expect(seen.get(key) ?? 0).toBeGreaterThan(0);
@@ -341,27 +339,23 @@ describe('a gateway that routes on its own headers (--header, --header-env)', ()
     await emu.close();
   });
 
-  const argv = (reports: string, json: string, extra: string[]) => ['run', '--base-url', proxy.url, '--api-key-env', 'SVC_GATEWAY_KEY', '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', reports, '--json', json, '--quiet', ...extra];
+  const routed = (extra: string[]) => [...live(proxy.url, 'SVC_GATEWAY_KEY'), '--model', 'svc-v4-flash', '--quiet', ...extra];
+  const headers = ['--header', 'x-route: emulator', '--header-env', 'x-route-token=SVC_ROUTE_TOKEN'];
 
   test('without the headers every request is refused: exit 1', async () => {
-    const reports = tmp();
-    const run = await cli(argv(reports, join(tmp(), 'all.json'), []), [reports]);
+    const { run } = await runWithJson(['run', ...routed([])]);
     expect(run.code).toBe(1);
     expect(counts.refused).toBeGreaterThan(0);
   }, 60_000);
 
   test('with --header and --header-env the run passes, and the env-sourced value is in no byte written', async () => {
-    const reports = tmp();
     const out = tmp();
-    const json = join(tmp(), 'all.json');
     const before = counts.forwarded;
-    const run = await cli(argv(reports, json, ['--header', 'x-route: emulator', '--header-env', 'x-route-token=SVC_ROUTE_TOKEN']), [reports]);
-    run.outputs.set(json, readFileSync(json));
+    const { run, all } = await runWithJson(['run', ...routed(headers)]);
     expect(run.code, run.outputs.get('stderr (CommandIO)')?.toString()).toBe(0);
     expect(counts.forwarded - before).toBeGreaterThan(50);
     // Recorded requests keep the plain header and redact the secret one.
-    const all = readFileSync(json, 'utf8');
-    const rec = await cli(['record', '--out', out, '--base-url', proxy.url, '--api-key-env', 'SVC_GATEWAY_KEY', '--model', 'svc-v4-flash', '--now', NOW, '--report-dir', tmp(), '--quiet', '--header', 'x-route: emulator', '--header-env', 'x-route-token=SVC_ROUTE_TOKEN'], [out]);
+    const rec = await cli(['record', '--out', out, ...routed(headers), '--report-dir', tmp()], [out]);
     expect(rec.code).toBe(0);
     const fixture = readFileSync(filesUnder(join(out, 'exchanges'))[0]!, 'utf8');
     expect(fixture).toContain('"x-route": "emulator"');

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildRegistry } from '#harness/checks/index.ts';
@@ -10,7 +9,7 @@ import { captureIO } from '#harness/testing/captureIO.ts';
 import type { TestServer } from '#harness/testing/httpTestServer.ts';
 import { startProxy, type ProxyOptions } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /**
  * Issue 47, item 1, as the field reports it: a request that must be refused, sent with `stream: true`,
@@ -69,10 +68,9 @@ beforeAll(async () => {
       servers.push(server);
       const dir = tmp();
       const io = captureIO();
-      const code = await main(['run', '--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', MODEL, '--only', ONLY, '--report-dir', dir, '--json', join(dir, 'all.json')], io);
+      const { code, results } = await runCli(['--base-url', server.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', MODEL, '--only', ONLY], dir, io);
       if (code === 2) throw new Error(io.err.join('\n'));
-      const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
-      runs[name] = { code, results: all.records.flatMap((r) => r.results) };
+      runs[name] = { code, results };
     }),
   );
 }, 120_000);

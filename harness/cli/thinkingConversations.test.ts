@@ -1,16 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { runChecks } from '#harness/runner/runChecks.ts';
 import { loadSpec } from '#harness/spec/load.ts';
 import { emulatorTarget, type Target } from '#harness/targets/target.ts';
-import { captureIO } from '#harness/testing/captureIO.ts';
 import { emulatorRunConfig } from '#harness/testing/emulatorRunConfig.ts';
 import type { TestServer } from '#harness/testing/httpTestServer.ts';
 import { startProxy } from '#harness/testing/proxy.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /**
  * Issue 47, item 3, as openclaw#73417 and kimi-cli#2141 report servers doing: in thinking mode, a
@@ -67,10 +64,7 @@ describe('behind a proxy refusing thinking-mode plain turns sent back without re
   let code: number;
   let results: CheckResult[];
   beforeAll(async () => {
-    const dir = tmp();
-    code = await main(['run', '--quiet', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--report-dir', dir, '--json', join(dir, 'all.json')], captureIO());
-    const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
-    results = all.records.flatMap((r) => r.results);
+    ({ code, results } = await runCli(['--quiet', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash'], tmp()));
   }, 120_000);
 
   test('the thinking plain-turns check fails at must, naming the mode and the refusal; the run exits 1', () => {

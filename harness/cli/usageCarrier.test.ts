@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '#harness/core/outcome.ts';
 import { serveFetch, type FetchServer } from '#harness/core/http/fetchBridge.ts';
 import { startEmulator, type RunningEmulator } from '#harness/emulator/index.ts';
 import { loadSpec } from '#harness/spec/load.ts';
-import { captureIO } from '#harness/testing/captureIO.ts';
 import { tempDirs } from '#harness/testing/tempDirs.ts';
-import { main } from './main.ts';
+import { runCli } from '#harness/testing/cliRun.ts';
 
 /**
  * Issue 47, item 6, as apfel#100 sends it: every chat stream's usage leaves the final chunk for a
@@ -65,10 +62,7 @@ describe('usage in a `choices: []` chunk after the final chunk, unasked', () => 
   let code: number;
   let results: CheckResult[];
   beforeAll(async () => {
-    const dir = tmp();
-    code = await main(['run', '--quiet', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash', '--report-dir', dir, '--json', join(dir, 'all.json')], captureIO());
-    const all = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8')) as { records: { results: CheckResult[] }[] };
-    results = all.records.flatMap((r) => r.results);
+    ({ code, results } = await runCli(['--quiet', '--base-url', proxy.url, '--api-key-env', KEY_VAR, '--now', NOW, '--model', 'svc-v4-flash'], tmp()));
   }, 120_000);
 
   test('the proxy moved usage out of final chunks, streams that did not ask for it among them', () => {
