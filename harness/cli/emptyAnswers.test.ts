@@ -37,22 +37,8 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  {
-    name: 'FIM choices empty',
-    object: 'fim_completion',
-    rewrite: (b) => set(b, 'choices', []),
-    check: 'schema.fim-completion.matches-schema',
-    path: '/choices',
-    message: /^\/choices: must NOT have fewer than 1 items$/,
-  },
-  {
-    name: 'messages content empty',
-    object: 'messages_response',
-    rewrite: (b) => set(b, 'content', []),
-    check: 'schema.messages-response.matches-schema',
-    path: '/content',
-    message: /^\/content: must NOT have fewer than 1 items$/,
-  },
+  { name: 'FIM choices empty', object: 'fim_completion', rewrite: (b) => set(b, 'choices', []), check: 'schema.fim-completion.matches-schema', path: '/choices', message: /^\/choices: must NOT have fewer than 1 items$/ },
+  { name: 'messages content empty', object: 'messages_response', rewrite: (b) => set(b, 'content', []), check: 'schema.messages-response.matches-schema', path: '/content', message: /^\/content: must NOT have fewer than 1 items$/ },
   {
     name: '`tool_calls` empty with finish_reason `tool_calls`',
     object: 'chat_completion',
@@ -75,22 +61,8 @@ const CASES: Case[] = [
     // Each chunk alone may carry `choices: []` (a usage-only chunk does): the chunk schema holds.
     passes: ['schema.stream-chunk.matches-schema'],
   },
-  {
-    name: 'message null',
-    object: 'chat_completion',
-    rewrite: (b) => choices(b).map((c) => (c.message = null)).length > 0,
-    check: 'schema.chat-completion.matches-schema',
-    path: '/choices/0/message',
-    message: /^\/choices\/0\/message: must be object$/,
-  },
-  {
-    name: 'content absent without tool calls',
-    object: 'chat_completion',
-    rewrite: (b) => messages(b).filter((m) => m.tool_calls === undefined).map((m) => delete m.content).length > 0,
-    check: 'schema.chat-completion.matches-schema',
-    path: '/choices/0/message',
-    message: /^\/choices\/0\/message: missing required field `content`$/,
-  },
+  { name: 'message null', object: 'chat_completion', rewrite: (b) => choices(b).map((c) => (c.message = null)).length > 0, check: 'schema.chat-completion.matches-schema', path: '/choices/0/message', message: /^\/choices\/0\/message: must be object$/ },
+  { name: 'content absent without tool calls', object: 'chat_completion', rewrite: (b) => messages(b).filter((m) => m.tool_calls === undefined).map((m) => delete m.content).length > 0, check: 'schema.chat-completion.matches-schema', path: '/choices/0/message', message: /^\/choices\/0\/message: missing required field `content`$/ },
 ];
 
 /** The first current model a check runs on. */

@@ -3,6 +3,7 @@
 // several runs at once, each breaking (or reshaping) its answers its own way.
 import { serveFetch, type FetchServer } from '#harness/core/http/fetchBridge.ts';
 import { foldSse, sseFrame } from '#harness/core/sseFold.ts';
+import { forward, rewrittenJson } from './forwarded.ts';
 
 /** The request header naming the class (a run sends it with `--header`); the proxy does not forward it. */
 export const FIELD_CLASS_HEADER = 'x-svc-field-class';
@@ -24,12 +25,9 @@ export interface FieldProxy extends FetchServer {
 export async function startFieldProxy(target: string, classes: ReadonlyMap<string, FieldClass>): Promise<FieldProxy> {
   const counts = new Map<string, number>();
   const handle = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
     const key = request.headers.get(FIELD_CLASS_HEADER) ?? undefined;
-    const headers = new Headers([...request.headers].filter(([n]) => !['host', 'connection', 'content-length', FIELD_CLASS_HEADER].includes(n)));
-    const sent = request.method === 'GET' ? undefined : await request.text();
-    const answer = await fetch(`${target}${url.pathname}${url.search}`, { method: request.method, headers, ...(sent !== undefined ? { body: sent } : {}) });
-    const out = new Headers([...answer.headers].filter(([n]) => !['content-length', 'transfer-encoding', 'content-encoding'].includes(n)));
+    const forwarded = await forward(request, target, FIELD_CLASS_HEADER);
+    const { answer, sent, headers: out } = forwarded;
     const fieldClass = key === undefined ? undefined : classes.get(key);
     const type = answer.headers.get('content-type') ?? '';
     const counted = (before: string, after: string): string => {
@@ -40,16 +38,12 @@ export async function startFieldProxy(target: string, classes: ReadonlyMap<strin
       const text = await answer.text();
       return new Response(counted(restream(text, (c) => c), restream(text, fieldClass.stream)), { status: answer.status, headers: out });
     }
-    if (fieldClass?.body && type.startsWith('application/json')) {
-      const text = await answer.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return new Response(text, { status: answer.status, headers: out });
-      }
-      const before = JSON.stringify(parsed);
-      return new Response(counted(before, JSON.stringify(fieldClass.body(parsed, answer.status, jsonOf(sent)))), { status: answer.status, headers: out });
+    const reshape = fieldClass?.body;
+    if (reshape && type.startsWith('application/json')) {
+      return rewrittenJson(forwarded, (parsed) => {
+        const before = JSON.stringify(parsed);
+        return counted(before, JSON.stringify(reshape(parsed, answer.status, jsonOf(sent))));
+      });
     }
     return new Response(answer.body, { status: answer.status, headers: out });
   };

@@ -5,6 +5,7 @@ import { serveFetch, type FetchServer } from '#harness/core/http/fetchBridge.ts'
 import { MESSAGES_BASE_PATH, MESSAGES_PATH } from '#harness/core/messagesPaths.ts';
 import { SseFold, sseFrame } from '#harness/core/sseFold.ts';
 import { isUnspecified, type Spec } from '#harness/spec/model.ts';
+import { forward, rewrittenJson } from './forwarded.ts';
 
 /** The request header naming the mutation (a run sends it with `--header`); the proxy does not forward it. */
 export const MUTATION_HEADER = 'x-svc-mutation';
@@ -61,10 +62,8 @@ export async function startMutatingProxy(spec: Spec, target: string, mutations: 
   const handle = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const key = request.headers.get(MUTATION_HEADER) ?? undefined;
-    const headers = new Headers([...request.headers].filter(([n]) => !['host', 'connection', 'content-length', MUTATION_HEADER].includes(n)));
-    const body = request.method === 'GET' ? undefined : await request.text();
-    const answer = await fetch(`${target}${url.pathname}${url.search}`, { method: request.method, headers, ...(body !== undefined ? { body } : {}) });
-    const out = new Headers([...answer.headers].filter(([n]) => !['content-length', 'transfer-encoding', 'content-encoding'].includes(n)));
+    const forwarded = await forward(request, target, MUTATION_HEADER);
+    const { answer, headers: out } = forwarded;
     const mutator = key === undefined ? undefined : mutations.get(key);
     const stream = (answer.headers.get('content-type') ?? '').includes('event-stream');
     if (!mutator || objectOf(spec, routes, request.method, url.pathname, answer.status, stream) !== mutator.object || !answer.body) return new Response(answer.body, { status: answer.status, headers: out });
@@ -73,14 +72,7 @@ export async function startMutatingProxy(spec: Spec, target: string, mutations: 
       return value;
     };
     if (stream) return new Response(answer.body.pipeThrough(chunkRewriter(rewrite)), { status: answer.status, headers: out });
-    const text = await answer.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return new Response(text, { status: answer.status, headers: out });
-    }
-    return new Response(JSON.stringify(rewrite(parsed)), { status: answer.status, headers: out });
+    return rewrittenJson(forwarded, (parsed) => JSON.stringify(rewrite(parsed)));
   };
   const server = await serveFetch(handle, { failure: (e) => new Response(JSON.stringify({ error: { message: String(e), type: 'proxy_error' } }), { status: 502 }) });
   return { ...server, changed: (key) => counts.get(key) ?? 0 };
