@@ -5,7 +5,7 @@ import { buildRegistry } from '#harness/checks/index.ts';
 import { formatUsd } from '#harness/spec/money.ts';
 import { costOfUse } from '#harness/spec/pricing.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { targetModelOf, type RunConfig } from './runConfig.ts';
+import { targetModelOf, type RecordedSettings } from './runConfig.ts';
 import type { SuitesRun } from './suitesRun.ts';
 import { tokensOf } from '#harness/core/tokens.ts';
 import type { LoadRun } from '#harness/core/load.ts';
@@ -33,7 +33,7 @@ export function trafficOf(transport: SuitesRun['transport'], upstream?: SuitesRu
  */
 export function buildRecords(
   spec: Spec,
-  config: RunConfig,
+  config: RecordedSettings,
   given: readonly CheckResult[],
   timing: { startedAt: Date; finishedAt: Date; spentAt: Date; interrupted: boolean; version: string; referenceTime: RunRecord['referenceTime']; options?: Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'>; endedEarly?: RunRecord['endedEarly']; traffic?: RunTraffic; loads?: ReadonlyMap<string, LoadRun>; baseToTryRefuted?: true },
 ): RunRecord[] {

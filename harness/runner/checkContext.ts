@@ -10,7 +10,7 @@ import type { Spec } from '#harness/spec/model.ts';
 import { chainPriority, KeyRefusal, type SendRequest } from '#harness/transport/index.ts';
 import { baseUrlOf } from './baseUrls.ts';
 import { CheckTracker } from './checkTracker.ts';
-import { loadShareOf, targetModelOf, type RunConfig } from './runConfig.ts';
+import { loadShareOf, targetModelOf, type EndpointSettings, type GatewaySettings, type JudgingSettings, type LoadSettings } from './runConfig.ts';
 import { streamCapOf } from './spend/streamCap.ts';
 import { headersOf } from '#harness/core/extraHeaders.ts';
 import { BlockedError } from '#harness/core/blocked.ts';
@@ -62,7 +62,7 @@ export interface RunShared {
  * A target run's shared state, made once per run by its executor (runScope.ts). The served-gate's
  * probes go straight through the transport (a few short requests a run, outside any check's meter).
  */
-export function createRunShared(spec: Spec, config: RunConfig, sender: Sender): RunShared {
+export function createRunShared(spec: Spec, config: EndpointSettings, sender: Sender): RunShared {
   const mapModel = (id: string) => targetModelOf(config, id);
   const current = Object.entries(spec.models).filter(([, m]) => m.kind === 'current');
   const fallback = current.find(([, m]) => m.default)?.[0] ?? current[0]?.[0] ?? Object.keys(spec.models)[0]!;
@@ -128,13 +128,16 @@ function loadView(run: DrivenLoad, n: number, tracker: CheckTracker): LoadPhaseV
   return { n, run };
 }
 
+/** What a check's context reads of the run: the endpoint, a gateway's upstream, the load phase, and what the checks judge by. */
+export type ContextSettings = EndpointSettings & GatewaySettings & LoadSettings & JudgingSettings;
+
 /**
  * The CheckContext of one check on one model: requests go through the run's transport. Without
  * `shared` the check shares nothing (a test judging one check at a time). `chain`: the round trips
  * the check waits on one after another (schedule.ts); each request waits for a slot ahead of those
  * with fewer left to go.
  */
-export function createCheckContext(spec: Spec, config: RunConfig, sender: Sender, model: string, tracker = new CheckTracker(), shared = createRunShared(spec, config, sender), chain = 1): CheckContext {
+export function createCheckContext(spec: Spec, config: ContextSettings, sender: Sender, model: string, tracker = new CheckTracker(), shared = createRunShared(spec, config, sender), chain = 1): CheckContext {
   const mapModel = (id: string) => targetModelOf(config, id);
   const served = shared.gate;
   const upstream = config.upstream === undefined ? undefined : heldUpstream(config.upstream.id);

@@ -1,14 +1,11 @@
 import { buildRegistry, type Check } from '#harness/checks/index.ts';
 import type { Spec } from '#harness/spec/model.ts';
-import { loadShareOf, type RunConfig } from './runConfig.ts';
+import { loadShareOf, type Selection } from './runConfig.ts';
 
 export interface Planned {
   check: Check;
   model: string;
 }
-
-/** What a run's plan is made from: its models, its selection of checks, its shard, a gateway's upstream and the load phase. */
-type Selection = Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients' | 'shard' | 'upstream' | 'load'>;
 
 /** Share i of n of the planned (check, model) pairs, by position in a stable order. */
 export function shardOf(plan: readonly Planned[], shard: { index: number; count: number } | undefined): Planned[] {

@@ -67,11 +67,41 @@ export interface RunConfig extends CheckSettings {
   budget?: { limitUsd: string; pricedAt: string };
 }
 
+// The slices of the settings, each what one kind of consumer reads: Picks of RunSettings and
+// RunConfig, so a field is still declared once (above, or by its row in cli/runOptions.ts).
+
+/** How long a request may wait (transport/timing.ts timingOf): --timeout-ms and --deadline-ms. */
+export type TimingSettings = Pick<RunSettings, 'timeoutMs' | 'deadlineMs'>;
+
+/** Where the reference time comes from before the target is asked (runTargets.ts referenceTimeOf): --now. */
+export type ClockSettings = Pick<RunSettings, 'now'>;
+
+/** What the records say of the gate's policy (runTargets.ts recordOptions): --repeat, --allow-flaky, --clients-gate. */
+export type GateSettings = Pick<RunSettings, 'repeat' | 'allowFlaky' | 'clientsGate'>;
+
+/** The load phase this process drives (loadShareOf): --load N, shared out by --shard. */
+export type LoadSettings = Pick<RunConfig, 'load' | 'shard'>;
+
+/** A gateway run's upstream side, which the gateway.* checks are planned for and judged against. */
+export type GatewaySettings = Pick<RunConfig, 'upstream'>;
+
+/** What a run's plan is made from (runner/plan.ts): its models, its selection of checks, its shard, a gateway's upstream and the load phase. */
+export type Selection = Pick<RunConfig, 'models' | 'only' | 'skip' | 'clients'> & LoadSettings & GatewaySettings;
+
+/** The endpoint and how it is reached: its URLs, keys, headers, model ids, and the features it does not offer. */
+export type EndpointSettings = Pick<RunConfig, 'target' | 'apiKey' | 'emptyBalanceKey' | 'apiKeyEnv' | 'extraHeaders' | 'modelMap' | 'without'>;
+
+/** What the checks judge by: --strict, --runs, --coverage, --seed, the reference time and its tolerance. */
+export type JudgingSettings = Pick<RunConfig, 'strict' | 'runs' | 'coverage' | 'seed' | 'referenceTime' | 'lifecycleToleranceSeconds'>;
+
+/** What a target's records say of it and of the run's options (buildRecords.ts). */
+export type RecordedSettings = Pick<EndpointSettings, 'target' | 'modelMap' | 'without'> & Omit<Selection, 'upstream'> & Omit<JudgingSettings, 'referenceTime' | 'lifecycleToleranceSeconds'>;
+
 /**
  * This process's share of `--load N`: all of it, or with `--shard i/c` the i-th of c shares (they add
  * up to N; the shards drive the same endpoint at once, and `merge` adds their steps up).
  */
-export function loadShareOf(config: Pick<RunConfig, 'load' | 'shard'>): number {
+export function loadShareOf(config: LoadSettings): number {
   const n = config.load ?? 0;
   if (config.shard === undefined) return n;
   const { index, count } = config.shard;
@@ -79,7 +109,7 @@ export function loadShareOf(config: Pick<RunConfig, 'load' | 'shard'>): number {
 }
 
 /** The id the target knows a spec model by (--model-map), or the spec's own. */
-export function targetModelOf(config: Pick<RunConfig, 'modelMap'>, id: string): string {
+export function targetModelOf(config: Pick<EndpointSettings, 'modelMap'>, id: string): string {
   return config.modelMap[id] ?? id;
 }
 

@@ -8,7 +8,7 @@ import { executeCheck, resultHead } from './execute.ts';
 import { blockedByRefusedKey } from './keyRefused.ts';
 import { notRunForBudget } from './spend/budgetLedger.ts';
 import { loadNotRecordedReason, notRecordedReason } from '#harness/replay/recordedChecks.ts';
-import { loadShareOf, type RunConfig } from './runConfig.ts';
+import { loadShareOf, type EndpointSettings } from './runConfig.ts';
 import { secretsOf, type RunScope } from './runScope.ts';
 import { leftOutByCheck, outOfScope } from '#harness/spec/features.ts';
 import { chainOf } from './schedule.ts';
@@ -46,4 +46,4 @@ export async function runMetered(scope: RunScope, check: Check, model: string, o
 }
 
 /** Reproducers read env-sourced headers back from their variables. */
-const headerVariablesOf = (config: RunConfig): Record<string, string> => Object.fromEntries((config.extraHeaders ?? []).filter((h) => h.env !== undefined).map((h) => [h.name.toLowerCase(), h.env!]));
+const headerVariablesOf = (config: Pick<EndpointSettings, 'extraHeaders'>): Record<string, string> => Object.fromEntries((config.extraHeaders ?? []).filter((h) => h.env !== undefined).map((h) => [h.name.toLowerCase(), h.env!]));

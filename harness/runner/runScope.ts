@@ -5,7 +5,7 @@ import type { Spec } from '#harness/spec/model.ts';
 import { createTransport, type Transport, type TransportOptions } from '#harness/transport/index.ts';
 import { timingOf } from '#harness/transport/timing.ts';
 import { createRunShared, type RunShared } from './checkContext.ts';
-import type { RunConfig } from './runConfig.ts';
+import type { EndpointSettings, RunConfig } from './runConfig.ts';
 import { Meter } from './spend/meter.ts';
 import type { Stop } from './runStop.ts';
 
@@ -45,6 +45,6 @@ export function openRunScope(config: RunConfig, spec: Spec = loadSpec(config.spe
  * The key at 0 and the empty-balance key at 1 (a fixture keeps which of them a request carried, by
  * index; '' holds the place, and redaction passes over it), then the values of env-sourced headers.
  */
-export function secretsOf(config: RunConfig): string[] {
+export function secretsOf(config: Pick<EndpointSettings, 'apiKey' | 'emptyBalanceKey' | 'extraHeaders'>): string[] {
   return [config.apiKey, config.emptyBalanceKey ?? '', ...secretValues(config.extraHeaders ?? [])];
 }

@@ -14,7 +14,7 @@ import { planRun } from './plan.ts';
 import { resolveReferenceTime } from './referenceTime.ts';
 import { heartbeat, Waits } from './heartbeat.ts';
 import { RunClock } from './runClock.ts';
-import { checkSettingsOf, loadShareOf, targetModelOf, type RunConfig, type RunSettings } from './runConfig.ts';
+import { checkSettingsOf, loadShareOf, targetModelOf, type ClockSettings, type EndpointSettings, type GateSettings, type RunConfig, type RunSettings, type TimingSettings } from './runConfig.ts';
 import { runRepeated } from './runRepeated.ts';
 import type { BudgetLedger } from './spend/budgetLedger.ts';
 import { repeatedEstimate } from './spend/repeatedEstimate.ts';
@@ -76,6 +76,8 @@ interface Prepared {
  * one cap on requests in flight across the run (`maxInFlight`): a slow or dead target never slows
  * the others. With a budget they run one after another, so each spends only what the earlier ones
  * left. What the budget or an interruption kept from running is reported as skipped, saying why.
+ * It, runEach, prepare and execute take the whole RunSettings: they hand each part its slice
+ * (runConfig.ts), and the checks their RunConfig.
  */
 export async function runTargets(spec: Spec, targets: readonly RunTarget[], settings: RunSettings, hooks: RunHooks): Promise<TargetsRun> {
   const together = targets.length > 1 && hooks.budget === undefined && settings.recordDir === undefined;
@@ -209,7 +211,7 @@ const BASE_TO_TRY_TIMEOUT_MS = 10_000;
  * asked once, serves nothing the base URL given did. Asked with the run's key and headers, bounded,
  * and never after a stop.
  */
-async function wrongBaseRefuted(spec: Spec, config: RunConfig, results: readonly CheckResult[], stopped: AbortSignal): Promise<boolean> {
+async function wrongBaseRefuted(spec: Spec, config: EndpointSettings & Pick<RunConfig, 'models'>, results: readonly CheckResult[], stopped: AbortSignal): Promise<boolean> {
   const target = { kind: config.target.kind, baseUrl: config.target.baseUrl, messagesBaseUrl: config.target.messagesBaseUrl };
   const wrong = wrongBaseOf(spec, target, results);
   if (wrong === undefined || stopped.aborted) return false;
@@ -226,19 +228,19 @@ async function wrongBaseRefuted(spec: Spec, config: RunConfig, results: readonly
 }
 
 /** What the records say of --repeat, --allow-flaky and --clients-gate: only what differs from a plain run. */
-function recordOptions(s: RunSettings): Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'> {
+function recordOptions(s: GateSettings): Pick<RunRecord['options'], 'repeat' | 'allowFlaky' | 'clientsGate'> {
   return { ...(s.repeat > 1 ? { repeat: s.repeat } : {}), ...(s.allowFlaky ? { allowFlaky: true } : {}), ...(s.clientsGate ? { clientsGate: true } : {}) };
 }
 
 /** The instant lifecycle checks judge against: --now, else a recording's clock, else the target's (referenceTime.ts); a live target that gives none, this machine's, which the calendar reads. */
-function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: RunSettings, calendar: Clock, stop: AbortSignal): Promise<RunConfig['referenceTime']> {
+function referenceTimeOf(spec: Spec, { target, headers }: RunTarget, s: ClockSettings & TimingSettings, calendar: Clock, stop: AbortSignal): Promise<RunConfig['referenceTime']> {
   if (target.clock !== undefined && s.now === undefined) return Promise.resolve({ value: target.clock, source: 'fixture' });
   const ask = { modelsUrl: `${target.baseUrl}/models`, apiKey: target.apiKey, headers: headersOf(headers), secrets: [target.apiKey, ...secretValues(headers)], retry: spec.errors.retry, timing: timingOf(s) };
   return resolveReferenceTime(s.now?.toISOString(), ask, calendar, stop);
 }
 
 /** The run's cost, from the cost profile or a free dry run of the plan (spend/estimate.ts); a budget it is above stops the run before anything is spent. */
-async function estimate(spec: Spec, config: RunConfig, planned: number, pricedAt: Date, settings: RunSettings, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
+async function estimate(spec: Spec, config: RunConfig, planned: number, pricedAt: Date, settings: Pick<RunSettings, 'command' | 'quiet' | 'repeat'>, { stop, budget, log }: RunHooks): Promise<CostEstimate> {
   if (!settings.quiet) log(`svc-conformance: estimating the cost of ${planned * settings.repeat} check runs...`);
   // Loaded when needed: a run without an estimate does not load what the dry run uses.
   const { estimateCost } = await import('./spend/estimate.ts');
