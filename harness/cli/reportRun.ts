@@ -5,15 +5,14 @@ import { gate, OUTCOME_WORD, scoreOf, summaryOf, withBaseline, withKnown, type K
 import { answerTimesNote, cellName, concurrencyNote, plural, targetLabel, trafficByTarget } from '#harness/render/view.ts';
 import { loadLine } from '#harness/render/loadView.ts';
 import type { TargetsRun } from '#harness/runner/runTargets.ts';
+import type { ReportSettings } from '#harness/runner/runConfig.ts';
 import type { BudgetLedger } from '#harness/runner/spend/budgetLedger.ts';
 import type { CommandIO } from './command.ts';
-import type { RunFlagValues } from './runOptions.ts';
 import { stageReports, writeCellReports, writeSummary } from './reportFiles.ts';
 import { hintsOf } from './hints.ts';
 
-export interface ReportOptions {
-  /** The run's options as given (flags over the config file): what reporting reads of them, by flag (cli/runOptions.ts). */
-  given?: RunFlagValues;
+/** What reporting reads: the run's settings it needs (--step-summary, `record`'s directory), and the outputs and gate inputs the command read. */
+export interface ReportOptions extends ReportSettings {
   reportDir: string;
   /** --json FILE: the whole machine report (summary and every cell). */
   json?: string;
@@ -22,8 +21,6 @@ export interface ReportOptions {
   /** --known FILE: the known failures (results/known.ts). */
   known?: { source: string; entries: KnownEntry[]; strict: boolean };
   budget?: BudgetLedger;
-  /** `record`: where the recording went. */
-  recordDir?: string;
   /** Set once SIGINT, SIGTERM or the run's time ceiling stopped it. */
   interrupted?: RunRecord['interruptedBy'];
 }
@@ -80,8 +77,7 @@ export function reportRun(run: TargetsRun, options: ReportOptions, io: CommandIO
     throw err;
   }
   // --step-summary FILE: a CI job's summary (GitHub's $GITHUB_STEP_SUMMARY) gets the run's, whatever its outcome.
-  const stepSummary = options.given?.['step-summary'];
-  if (stepSummary !== undefined) appendFileSync(resolve(stepSummary), readFileSync(join(reportDir, SUMMARY_RENDERERS.markdown.file)));
+  if (options.stepSummary !== undefined) appendFileSync(resolve(options.stepSummary), readFileSync(join(reportDir, SUMMARY_RENDERERS.markdown.file)));
   for (const r of timed) {
     const s = r.summary;
     io.stdout(`${r.model} @ ${targetLabel(r.target)}: ${s.pass} passed, ${s.fail} failed (${s.mustFailures} must, ${s.shouldFailures} should, ${s.advisoryFailures} advisory${r.wrongBase ? `; ${r.wrongBase.checks.filter((id) => r.results.some((x) => x.checkId === id)).length} of them caused by the base URL` : ''}), ${s.flaky > 0 ? `${s.flaky} flaky${r.options.allowFlaky ? ' (allowed)' : ''}, ` : ''}${s.skip} skipped, ${s.unsupported} unsupported, ${s.error} errors; ${r.usage.promptTokens + r.usage.completionTokens} tokens, ${r.usage.costUsd} USD`);

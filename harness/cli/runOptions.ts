@@ -400,7 +400,7 @@ export const RUN_OPTIONS = [
   },
   { flag: 'report-dir', type: 'string', arg: 'DIR', help: ['where reports go (default reports/)'], config: { key: 'report_dir' }, value: text('a directory'), default: 'reports' },
   { flag: 'json', type: 'string', arg: 'FILE', help: ['also write the whole machine report (every cell) to FILE'], config: { key: 'json' }, value: text('a file') },
-  { flag: 'step-summary', type: 'string', arg: 'FILE', help: ["also append summary.md to FILE, as a CI job's summary", 'takes it: --step-summary "$GITHUB_STEP_SUMMARY"'], config: { key: 'step_summary' }, value: text('a file') },
+  { flag: 'step-summary', type: 'string', arg: 'FILE', help: ["also append summary.md to FILE, as a CI job's summary", 'takes it: --step-summary "$GITHUB_STEP_SUMMARY"'], config: { key: 'step_summary' }, value: text('a file'), sets: 'stepSummary' },
   {
     flag: 'baseline',
     type: 'string',

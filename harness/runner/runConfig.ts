@@ -79,6 +79,9 @@ export type ClockSettings = Pick<RunSettings, 'now'>;
 /** What the records say of the gate's policy (runTargets.ts recordOptions): --repeat, --allow-flaky, --clients-gate. */
 export type GateSettings = Pick<RunSettings, 'repeat' | 'allowFlaky' | 'clientsGate'>;
 
+/** What reporting reads once the run is done (cli/reportRun.ts): --step-summary, and where `record` wrote. */
+export type ReportSettings = Pick<RunSettings, 'stepSummary' | 'recordDir'>;
+
 /** The load phase this process drives (loadShareOf): --load N, shared out by --shard. */
 export type LoadSettings = Pick<RunConfig, 'load' | 'shard'>;
 

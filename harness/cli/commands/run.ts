@@ -91,7 +91,7 @@ export async function runOrRecord(name: 'run' | 'record', argv: string[], io: Co
     // that dies, or stops on an error, leaves them as they were.
     const ran = await runTargets(spec, targets, settings, { stop, budget, calendar: io.calendar, log: (line) => io.stderr(line), progress: settings.quiet ? undefined : progressLine(io), ...(settings.quiet ? {} : { loadProgress: loadProgressLine(io) }) });
     const interrupted = stop.cause ? interruptedBy(stop.cause) : undefined;
-    return reportRun(ran, { given: values, reportDir: resolve(options['report-dir']), json: options.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, recordDir: settings.recordDir, interrupted }, io);
+    return reportRun(ran, { reportDir: resolve(options['report-dir']), json: options.json, ...(baseline ? { baseline } : {}), ...(known ? { known } : {}), budget, stepSummary: settings.stepSummary, recordDir: settings.recordDir, interrupted }, io);
   } finally {
     stop.dispose();
     // Targets the loop never reached (a refused estimate, an error) are closed too; closing twice is harmless.
